@@ -1,0 +1,61 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "FeedSim",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "feedsim", targets: ["feedsim"]),
+        .library(name: "FeedEngine", targets: ["FeedEngine"]),
+        .library(name: "FeedSimulator", targets: ["FeedSimulator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        // The engine under test: imports nothing of ours.
+        .target(
+            name: "FeedEngine",
+            dependencies: [
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // Scenario schema, strict decoding and matrix expansion.
+        .target(name: "FeedScenario"),
+        // jemalloc, found through pkg-config (Debian: libjemalloc-dev).
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"])]
+        ),
+        // The world: clock, events, display, input, cost model, metrics.
+        .target(
+            name: "FeedSimulator",
+            dependencies: [
+                "FeedEngine",
+                "FeedScenario",
+                "CJemalloc",
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
+        ),
+        // CSV and the other artefacts users read.
+        .target(name: "FeedReports", dependencies: ["FeedSimulator", "FeedScenario"]),
+        .executableTarget(
+            name: "feedsim",
+            dependencies: [
+                "FeedReports",
+                "FeedSimulator",
+                "FeedScenario",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine"]),
+        .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario"]),
+        .testTarget(name: "FeedSimulatorTests", dependencies: ["FeedSimulator", "FeedEngine", "FeedScenario"]),
+        .testTarget(
+            name: "FeedSimCLITests",
+            dependencies: ["FeedReports", "FeedSimulator", "FeedScenario"]
+        ),
+    ]
+)

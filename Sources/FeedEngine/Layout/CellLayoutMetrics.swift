@@ -1,0 +1,45 @@
+/// The geometry of a post cell: what a self-sizing measurement computes.
+///
+/// The defaults follow UIKit's system metrics for a feed cell: 16 pt side
+/// margins (the readable-content margin on phones), a 15 pt body font
+/// (UIFont.preferredFont(.subheadline) at the default Dynamic Type size) with
+/// a 1.3 line-height multiple, a 20 pt author line, a 32 pt action bar, and
+/// media capped at 4:5 portrait as Instagram-style feeds do.
+public struct CellLayoutMetrics: Hashable, Sendable {
+    public var horizontalMargin: Double = 16
+    public var verticalPadding: Double = 12
+    public var headerHeight: Double = 20
+    public var headerSpacing: Double = 4
+    public var bodyFontSize: Double = 15
+    public var lineHeightMultiple: Double = 1.3
+    /// Average glyph advance as a fraction of the font size, for Latin text
+    /// in the system font.
+    public var averageGlyphWidthRatio: Double = 0.5
+    public var mediaSpacing: Double = 8
+    /// Tallest media shown, as height over width (4:5 portrait).
+    public var maximumMediaAspect: Double = 1.25
+    public var actionBarHeight: Double = 32
+    /// Extra height of a repost's "reposted by" line.
+    public var repostLineHeight: Double = 18
+
+    public init() {}
+
+    /// The measured height of `post`'s cell at `width` points and Dynamic
+    /// Type scale `typeScale` (1 is the default size), snapped to the layout
+    /// unit.
+    /// - Complexity: O(1)
+    public func height(of post: Post, width: Double, typeScale: Double) -> Double {
+        let contentWidth = max(1, width - 2 * horizontalMargin)
+        let fontSize = bodyFontSize * typeScale
+        let glyphsPerLine = max(1, Int(contentWidth / (fontSize * averageGlyphWidthRatio)))
+        let lines = (post.textLength + glyphsPerLine - 1) / glyphsPerLine
+        var height = 2 * verticalPadding + headerHeight * typeScale + headerSpacing
+        height += Double(lines) * fontSize * lineHeightMultiple
+        if let media = post.media {
+            height += mediaSpacing + contentWidth * min(media.aspectRatio, maximumMediaAspect)
+        }
+        if post.repostedBy != nil { height += repostLineHeight * typeScale }
+        height += actionBarHeight
+        return HeightIndex.snap(height)
+    }
+}

@@ -1,0 +1,119 @@
+/// The vertical geometry of a list whose item heights start as estimates and
+/// become measured when a cell is first materialised (self-sizing).
+public struct ListLayout: Sendable, Equatable {
+    /// The height assumed for an item that has not been measured yet.
+    public var estimatedHeight: Double
+    private(set) var heights: HeightIndex
+    private(set) var measured: [Bool]
+
+    /// Creates a layout of `count` items, all at the estimated height.
+    /// - Complexity: O(n)
+    public init(count: Int, estimatedHeight: Double) {
+        self.estimatedHeight = HeightIndex.snap(estimatedHeight)
+        self.heights = HeightIndex(repeating: self.estimatedHeight, count: count)
+        self.measured = [Bool](repeating: false, count: count)
+    }
+
+    /// The number of items.
+    public var count: Int { measured.count }
+
+    /// The sum of every item's current height.
+    /// - Complexity: O(log n)
+    public var contentHeight: Double { heights.totalHeight }
+
+    /// The top edge of item `index`; `minY(of: count)` is the content height.
+    /// - Complexity: O(log n)
+    public func minY(of index: Int) -> Double { heights.offset(of: index) }
+
+    /// The current height of item `index`.
+    /// - Complexity: O(1)
+    public func height(of index: Int) -> Double { heights[index] }
+
+    /// Whether item `index` has been measured.
+    public func isMeasured(_ index: Int) -> Bool { measured[index] }
+
+    /// The number of measured items.
+    public var measuredCount: Int {
+        var total = 0
+        for flag in measured where flag { total += 1 }
+        return total
+    }
+
+    /// The items intersecting `[minY, maxY)`, found by binary search.
+    /// - Complexity: O(log n)
+    public func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {
+        guard count > 0, maxY > minY, maxY > 0, minY < contentHeight else { return 0..<0 }
+        let first = heights.index(containing: max(0, minY))
+        var last = heights.index(containing: maxY)
+        if heights.offset(of: last) >= maxY, last > first { last -= 1 }
+        return first..<(last + 1)
+    }
+
+    /// Records a measured height for item `index` and returns the change in
+    /// height.
+    /// - Complexity: O(log n)
+    @discardableResult
+    public mutating func setMeasuredHeight(_ height: Double, at index: Int) -> Double {
+        measured[index] = true
+        return heights.setHeight(height, at: index)
+    }
+
+    /// Measures every item of `range` that still has an estimated height,
+    /// with `measure` giving an item's height, and returns how many it measured.
+    /// - Complexity: O(k log n) for k unmeasured items.
+    public mutating func measureUnmeasured(in range: Range<Int>, measure: (Int) -> Double) -> Int {
+        var count = 0
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if !measured[index] {
+                measured[index] = true
+                heights.setHeight(measure(index), at: index)
+                count += 1
+            }
+            index += 1
+        }
+        return count
+    }
+
+    /// Marks every item unmeasured without changing its height (a width or
+    /// type-size change: cells keep their last height until re-measured).
+    /// - Complexity: O(n)
+    public mutating func invalidateMeasurements() {
+        for i in 0..<measured.count { measured[i] = false }
+    }
+
+    /// Inserts `count` estimated items at `index`.
+    /// - Complexity: O(n)
+    public mutating func insertEstimated(count: Int, at index: Int) {
+        heights.insert(contentsOf: [Double](repeating: estimatedHeight, count: count), at: index)
+        measured.insert(contentsOf: [Bool](repeating: false, count: count), at: index)
+    }
+
+    /// Inserts items at `index` with known heights and measured flags.
+    /// - Complexity: O(n)
+    public mutating func insert(heights newHeights: [Double], measured newMeasured: [Bool], at index: Int) {
+        precondition(newHeights.count == newMeasured.count)
+        heights.insert(contentsOf: newHeights, at: index)
+        measured.insert(contentsOf: newMeasured, at: index)
+    }
+
+    /// Removes the items in `range`.
+    /// - Complexity: O(n)
+    public mutating func removeSubrange(_ range: Range<Int>) {
+        heights.removeSubrange(range)
+        measured.removeSubrange(range)
+    }
+
+    /// Replaces every item's height and measured flag at once.
+    /// - Complexity: O(n)
+    public mutating func replaceAll(heights newHeights: [Double], measured newMeasured: [Bool]) {
+        precondition(newHeights.count == newMeasured.count)
+        heights.replaceAll(with: newHeights)
+        measured = newMeasured
+    }
+
+    /// Every item's current height, in order.
+    public var allHeights: [Double] { heights.allHeights }
+    /// Every item's measured flag, in order.
+    public var allMeasured: [Bool] { measured }
+}

@@ -1,0 +1,69 @@
+/// A post's stable identity across pages, refreshes and relaunches.
+public typealias PostID = UInt64
+
+/// Media attached to a post. No pixels: only what layout and the image
+/// pipeline need (kind, pixel size, encoded bytes).
+public struct Media: Hashable, Sendable {
+    /// The shape of the media attachment.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        case single, carousel, video
+    }
+
+    public var kind: Kind
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+    public var encodedBytes: Int
+
+    public init(kind: Kind, pixelWidth: Int, pixelHeight: Int, encodedBytes: Int) {
+        self.kind = kind
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.encodedBytes = encodedBytes
+    }
+
+    /// Height over width; what decides the media's share of a cell's height.
+    public var aspectRatio: Double {
+        pixelWidth > 0 ? Double(pixelHeight) / Double(pixelWidth) : 1
+    }
+}
+
+/// One post as the feed engine sees it: identity, threading and the content
+/// that decides its cell's height.
+public struct Post: Identifiable, Hashable, Sendable {
+    public var id: PostID
+    public var authorID: UInt32
+    /// Characters of body text; with the width and type size it decides the
+    /// number of text lines.
+    public var textLength: Int
+    public var media: Media?
+    public var likeCount: Int
+    public var isLikedByViewer: Bool
+    /// The post this one replies to, if any.
+    public var parentID: PostID?
+    /// The first post of the thread this one belongs to, if it is a reply.
+    public var rootID: PostID?
+    /// The author who reposted it into this feed, if it is a repost.
+    public var repostedBy: UInt32?
+
+    public init(
+        id: PostID,
+        authorID: UInt32,
+        textLength: Int,
+        media: Media? = nil,
+        likeCount: Int = 0,
+        isLikedByViewer: Bool = false,
+        parentID: PostID? = nil,
+        rootID: PostID? = nil,
+        repostedBy: UInt32? = nil
+    ) {
+        self.id = id
+        self.authorID = authorID
+        self.textLength = textLength
+        self.media = media
+        self.likeCount = likeCount
+        self.isLikedByViewer = isLikedByViewer
+        self.parentID = parentID
+        self.rootID = rootID
+        self.repostedBy = repostedBy
+    }
+}

@@ -1,0 +1,121 @@
+/// A number from a device profile together with why it has that value.
+public struct Rated: Sendable, Equatable {
+    public var value: Double
+    /// One line on where the number comes from.
+    public var rationale: String
+}
+
+/// A modelled device: its screen, its display and what the engine's work
+/// costs on its main thread. Lives in `scenarios/devices/<name>.json`.
+public struct DeviceProfile: Sendable, Equatable {
+    public var name: String
+    public var description: String
+    /// The fastest refresh rate the display offers; 60 Hz is always offered.
+    public var maxRefreshHz: Rated
+    public var screenWidthPt: Rated
+    public var screenHeightPt: Rated
+    public var safeAreaTopPt: Rated
+    public var safeAreaBottomPt: Rated
+    /// Main-thread cost per unit of engine work, in nanoseconds.
+    public var costs: CostTable
+
+    /// Refresh rates a scenario may run this device at.
+    public var supportedRefreshRates: [Int] {
+        Int(maxRefreshHz.value) == 120 ? [60, 120] : [60]
+    }
+}
+
+/// Main-thread nanoseconds per unit of each kind of work.
+public struct CostTable: Sendable, Equatable {
+    /// Fixed cost of every rendered frame: layout pass and Core Animation commit.
+    public var frameBase: Rated
+    public var cellConfigure: Rated
+    public var cellMeasure: Rated
+    public var itemLayout: Rated
+    public var heightUpdate: Rated
+    public var offsetQuery: Rated
+    public var diffElement: Rated
+    public var changeApply: Rated
+    public var viewModelCreate: Rated
+    /// Decoding an image on the main thread, per megapixel.
+    public var decodePerMegapixel: Rated
+}
+
+extension Rated: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case value, rationale
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        value = try c.decode(Double.self, forKey: .value, in: 0...1e12)
+        rationale = try c.decodeNonEmptyString(forKey: .rationale)
+    }
+}
+
+extension DeviceProfile: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case schema_version, name, description, max_refresh_hz, screen, costs_ns
+    }
+
+    enum ScreenKeys: String, CodingKey, CaseIterable {
+        case width_pt, height_pt, safe_area_top_pt, safe_area_bottom_pt
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        let version = try c.decode(Int.self, forKey: .schema_version)
+        guard version == Scenario.schemaVersion else {
+            throw c.failure(.schema_version, "expected \(Scenario.schemaVersion), found \(version)")
+        }
+        name = try c.decodeNonEmptyString(forKey: .name)
+        description = try c.decodeNonEmptyString(forKey: .description)
+        maxRefreshHz = try c.decode(Rated.self, forKey: .max_refresh_hz)
+        guard maxRefreshHz.value == 60 || maxRefreshHz.value == 120 else {
+            throw DecodingFailure(
+                codingPath: c.codingPath + [Keys.max_refresh_hz, Rated.Keys.value],
+                expected: "expected 60 or 120, found \(maxRefreshHz.value)")
+        }
+        let screen = try c.superDecoder(forKey: .screen)
+        try screen.rejectUnknownKeys(ScreenKeys.self)
+        let s = try screen.container(keyedBy: ScreenKeys.self)
+        screenWidthPt = try s.decode(Rated.self, forKey: .width_pt)
+        screenHeightPt = try s.decode(Rated.self, forKey: .height_pt)
+        safeAreaTopPt = try s.decode(Rated.self, forKey: .safe_area_top_pt)
+        safeAreaBottomPt = try s.decode(Rated.self, forKey: .safe_area_bottom_pt)
+        for (key, rated) in [(ScreenKeys.width_pt, screenWidthPt), (.height_pt, screenHeightPt)]
+        where !(100...5_000).contains(rated.value) {
+            throw DecodingFailure(
+                codingPath: s.codingPath + [key, Rated.Keys.value],
+                expected: "expected a value in 100...5000 pt, found \(rated.value)")
+        }
+        guard safeAreaTopPt.value + safeAreaBottomPt.value < screenHeightPt.value / 2 else {
+            throw s.failure(.safe_area_bottom_pt, "expected safe areas that leave at least half the screen height")
+        }
+        costs = try c.decode(CostTable.self, forKey: .costs_ns)
+    }
+}
+
+extension CostTable: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case frame_base, cell_configure, cell_measure, item_layout, height_update, offset_query
+        case diff_element, change_apply, view_model_create, decode_per_megapixel
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        frameBase = try c.decode(Rated.self, forKey: .frame_base)
+        cellConfigure = try c.decode(Rated.self, forKey: .cell_configure)
+        cellMeasure = try c.decode(Rated.self, forKey: .cell_measure)
+        itemLayout = try c.decode(Rated.self, forKey: .item_layout)
+        heightUpdate = try c.decode(Rated.self, forKey: .height_update)
+        offsetQuery = try c.decode(Rated.self, forKey: .offset_query)
+        diffElement = try c.decode(Rated.self, forKey: .diff_element)
+        changeApply = try c.decode(Rated.self, forKey: .change_apply)
+        viewModelCreate = try c.decode(Rated.self, forKey: .view_model_create)
+        decodePerMegapixel = try c.decode(Rated.self, forKey: .decode_per_megapixel)
+    }
+}

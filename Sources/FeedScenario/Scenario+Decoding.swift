@@ -1,0 +1,243 @@
+/// Nanoseconds in a millisecond and in a second.
+let nanosecondsPerMillisecond = 1_000_000.0
+let nanosecondsPerSecond = 1_000_000_000.0
+
+/// The longest run a scenario may ask for, in seconds (a day of simulated use).
+let maximumDurationSeconds = 86_400.0
+/// The most posts a synthetic feed may start with.
+let maximumPostCount = 1_000_000
+/// The fastest fling accepted, in points per second (far beyond a human flick,
+/// which tops out near 20,000 pt/s).
+let maximumFlingVelocity = 100_000.0
+
+extension Scenario: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case schema_version, name, description, device, refresh_rates_hz, seed, duration_s
+        case feed, engine, script, limits
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        let version = try c.decode(Int.self, forKey: .schema_version)
+        guard version == Scenario.schemaVersion else {
+            throw c.failure(.schema_version, "expected \(Scenario.schemaVersion), found \(version)")
+        }
+        name = try c.decodeNonEmptyString(forKey: .name)
+        guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw c.failure(.name, "expected letters, digits, `-` and `_` only, found \"\(name)\"")
+        }
+        description = try c.decodeNonEmptyString(forKey: .description)
+        device = try c.decodeNonEmptyString(forKey: .device)
+        refreshRatesHz = try c.decodeIfPresent([Int].self, forKey: .refresh_rates_hz) ?? []
+        var seen: [Int] = []
+        for (i, rate) in refreshRatesHz.enumerated() {
+            let path = c.codingPath + [Keys.refresh_rates_hz, AnyCodingKey(intValue: i)]
+            guard rate == 60 || rate == 120 else {
+                throw DecodingFailure(codingPath: path, expected: "expected 60 or 120, found \(rate)")
+            }
+            guard !seen.contains(rate) else {
+                throw DecodingFailure(codingPath: path, expected: "expected each rate once, found \(rate) twice")
+            }
+            seen.append(rate)
+        }
+        seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? 1
+        let seconds = try c.decode(Double.self, forKey: .duration_s, above: 0, upTo: maximumDurationSeconds, unit: " s")
+        durationNs = Int64((seconds * nanosecondsPerSecond).rounded())
+        feed = try c.decode(FeedSettings.self, forKey: .feed)
+        engine = try c.decodeIfPresent(EngineSettings.self, forKey: .engine) ?? EngineSettings.defaults
+        let written = try c.decodeIfPresent([ScriptStep].self, forKey: .script) ?? []
+        script = written.flatMap(\.expanded)
+        limits = try c.decodeIfPresent(RunLimits.self, forKey: .limits) ?? RunLimits.defaults
+
+        for (i, step) in written.enumerated() where step.lastNs >= durationNs {
+            let key = step.repeatCount > 1 ? ScriptStep.Keys.repeat : ScriptStep.Keys.at_ms
+            throw DecodingFailure(
+                codingPath: c.codingPath + [Keys.script, AnyCodingKey(intValue: i), key],
+                expected: "expected every repetition before the end of the run (\(seconds) s), found one at \(Double(step.lastNs) / nanosecondsPerMillisecond) ms")
+        }
+        for i in written.indices.dropFirst() where written[i].atNs < written[i - 1].lastNs {
+            throw DecodingFailure(
+                codingPath: c.codingPath + [Keys.script, AnyCodingKey(intValue: i), ScriptStep.Keys.at_ms],
+                expected: "expected steps in time order; this one starts before the step above it (and its repetitions) ends")
+        }
+        guard durationNs <= limits.maxSimulatedNs else {
+            throw c.failure(.duration_s, "expected at most limits.max_simulated_s (\(Double(limits.maxSimulatedNs) / nanosecondsPerSecond) s), found \(seconds) s")
+        }
+    }
+}
+
+extension FeedSettings: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case post_count, text_length, media_fraction
+    }
+
+    enum RangeKeys: String, CodingKey, CaseIterable {
+        case min, max
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        postCount = try c.decode(Int.self, forKey: .post_count, in: 0...maximumPostCount, unit: " posts")
+        if c.contains(.text_length) {
+            let r = try c.superDecoder(forKey: .text_length)
+            try r.rejectUnknownKeys(RangeKeys.self)
+            let rc = try r.container(keyedBy: RangeKeys.self)
+            let low = try rc.decode(Int.self, forKey: .min, in: 0...10_000, unit: " characters")
+            let high = try rc.decode(Int.self, forKey: .max, in: 0...10_000, unit: " characters")
+            guard low <= high else { throw rc.failure(.max, "expected max >= min (\(low)), found \(high)") }
+            textLength = low...high
+        } else {
+            textLength = FeedSettings.defaultTextLength
+        }
+        mediaFraction = try c.decode(Double.self, forKey: .media_fraction, in: 0...1, default: FeedSettings.defaultMediaFraction)
+    }
+
+    /// Body text lengths when a scenario names none: short-form social posts
+    /// (300 characters is Bluesky's limit).
+    public static let defaultTextLength = 0...300
+    /// Share of posts with media when a scenario names none.
+    public static let defaultMediaFraction = 0.4
+}
+
+extension EngineSettings: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case estimated_item_height_pt
+    }
+
+    /// The engine configuration when a scenario names none.
+    public static let defaults = EngineSettings(estimatedItemHeightPt: 200)
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        estimatedItemHeightPt = try c.decode(
+            Double.self, forKey: .estimated_item_height_pt, in: 1...10_000,
+            default: EngineSettings.defaults.estimatedItemHeightPt, unit: " pt")
+    }
+}
+
+extension RunLimits: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case max_events, max_simulated_s
+    }
+
+    public static let defaults = RunLimits(
+        maxEvents: defaultMaxEvents,
+        maxSimulatedNs: Int64(defaultMaxSimulatedSeconds * nanosecondsPerSecond))
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        maxEvents = try c.decode(Int.self, forKey: .max_events, in: 1_000...1_000_000_000, default: RunLimits.defaultMaxEvents)
+        let seconds = try c.decode(
+            Double.self, forKey: .max_simulated_s, in: 1...maximumDurationSeconds,
+            default: RunLimits.defaultMaxSimulatedSeconds, unit: " s")
+        maxSimulatedNs = Int64((seconds * nanosecondsPerSecond).rounded())
+    }
+}
+
+extension ScriptStep: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case at_ms, action, `repeat`
+        case distance_pt, duration_ms, trajectory, release, deceleration
+        case velocity_pt_s
+    }
+
+    enum PointKeys: String, CodingKey, CaseIterable {
+        case t_ms, dy_pt
+    }
+
+    enum RepeatKeys: String, CodingKey, CaseIterable {
+        case count, every_ms
+    }
+
+    /// The most repetitions one step may ask for.
+    static let maximumRepeatCount = 100_000
+
+    enum ActionName: String, CaseIterable {
+        case drag, fling
+    }
+
+    /// The fields each action may carry besides `at_ms` and `action`.
+    static func allowedKeys(for action: ActionName) -> [Keys] {
+        switch action {
+        case .drag: [.distance_pt, .duration_ms, .trajectory, .release, .deceleration]
+        case .fling: [.velocity_pt_s, .deceleration]
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        let atMs = try c.decode(Double.self, forKey: .at_ms, in: 0...(maximumDurationSeconds * 1_000), unit: " ms")
+        atNs = Int64((atMs * nanosecondsPerMillisecond).rounded())
+        let name = try c.decode(ActionName.self, forKey: .action)
+        let allowed = ScriptStep.allowedKeys(for: name) + [.at_ms, .action, .repeat]
+        for key in Keys.allCases where c.contains(key) && !allowed.contains(key) {
+            throw c.failure(key, "unknown field `\(key.rawValue)` for a \(name.rawValue); expected one of: \(allowed.map(\.rawValue).joined(separator: ", "))")
+        }
+        let deceleration = try c.decode(DecelerationRate.self, forKey: .deceleration, default: .normal)
+        switch name {
+        case .fling:
+            let velocity = try c.decode(Double.self, forKey: .velocity_pt_s, in: -maximumFlingVelocity...maximumFlingVelocity, unit: " pt/s")
+            guard velocity != 0 else { throw c.failure(.velocity_pt_s, "expected a non-zero velocity") }
+            action = .fling(velocityPtPerS: velocity, deceleration: deceleration)
+        case .drag:
+            let release = try c.decode(DragRelease.self, forKey: .release, default: .fling)
+            action = .drag(trajectory: try ScriptStep.decodeTrajectory(c), release: release, deceleration: deceleration)
+        }
+        repeatCount = 1
+        repeatEveryNs = 0
+        if c.contains(.repeat) {
+            let r = try c.superDecoder(forKey: .repeat)
+            try r.rejectUnknownKeys(RepeatKeys.self)
+            let rc = try r.container(keyedBy: RepeatKeys.self)
+            repeatCount = try rc.decode(Int.self, forKey: .count, in: 1...ScriptStep.maximumRepeatCount)
+            let everyMs = try rc.decode(Double.self, forKey: .every_ms, above: 0, upTo: maximumDurationSeconds * 1_000, unit: " ms")
+            repeatEveryNs = Int64((everyMs * nanosecondsPerMillisecond).rounded())
+            if case let .drag(trajectory, _, _) = action, let last = trajectory.last, last.timeNs > repeatEveryNs {
+                throw rc.failure(.every_ms, "expected at least the drag's own length (\(Double(last.timeNs) / nanosecondsPerMillisecond) ms), found \(everyMs) ms")
+            }
+        }
+    }
+
+    /// A drag is either `distance_pt` over `duration_ms` at constant speed, or
+    /// an explicit `trajectory` of `{t_ms, dy_pt}` points starting at 0.
+    private static func decodeTrajectory(_ c: KeyedDecodingContainer<Keys>) throws -> [TrajectoryPoint] {
+        if c.contains(.trajectory) {
+            if c.contains(.distance_pt) || c.contains(.duration_ms) {
+                throw c.failure(.trajectory, "expected either `trajectory` or `distance_pt` with `duration_ms`, not both")
+            }
+            var list = try c.nestedUnkeyedContainer(forKey: .trajectory)
+            var points: [TrajectoryPoint] = []
+            while !list.isAtEnd {
+                let index = list.currentIndex
+                let pointDecoder = try list.superDecoder()
+                try pointDecoder.rejectUnknownKeys(PointKeys.self)
+                let p = try pointDecoder.container(keyedBy: PointKeys.self)
+                let tMs = try p.decode(Double.self, forKey: .t_ms, in: 0...(maximumDurationSeconds * 1_000), unit: " ms")
+                let dy = try p.decode(Double.self, forKey: .dy_pt, in: -1_000_000...1_000_000, unit: " pt")
+                let point = TrajectoryPoint(timeNs: Int64((tMs * nanosecondsPerMillisecond).rounded()), displacementPt: dy)
+                if index == 0, point.timeNs != 0 || dy != 0 {
+                    throw p.failure(.t_ms, "expected the first point at t_ms 0 and dy_pt 0 (the touch-down)")
+                }
+                if let last = points.last, point.timeNs <= last.timeNs {
+                    throw p.failure(.t_ms, "expected times that increase, found \(tMs) ms after \(Double(last.timeNs) / nanosecondsPerMillisecond) ms")
+                }
+                points.append(point)
+            }
+            guard points.count >= 2 else {
+                throw c.failure(.trajectory, "expected at least two points (touch-down and lift)")
+            }
+            return points
+        }
+        let distance = try c.decode(Double.self, forKey: .distance_pt, in: -1_000_000...1_000_000, unit: " pt")
+        let durationMs = try c.decode(Double.self, forKey: .duration_ms, above: 0, upTo: 600_000, unit: " ms")
+        return [
+            TrajectoryPoint(timeNs: 0, displacementPt: 0),
+            TrajectoryPoint(timeNs: Int64((durationMs * nanosecondsPerMillisecond).rounded()), displacementPt: distance),
+        ]
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// A scenario with its device profile resolved, ready to run.
+public struct LoadedScenario: Sendable, Equatable {
+    /// The scenario file as the user named it.
+    public var file: String
+    public var scenario: Scenario
+    public var device: DeviceProfile
+
+    /// The refresh rates this scenario runs at, in order.
+    public var refreshRates: [Int] {
+        scenario.refreshRatesHz.isEmpty ? [Int(device.maxRefreshHz.value)] : scenario.refreshRatesHz
+    }
+}
+
+/// Reads scenario files and the device profiles they name.
+public enum ScenarioLoader {
+    /// Files larger than this are refused before parsing.
+    public static let maximumFileBytes = 16 * 1024 * 1024
+
+    /// Decodes a scenario from `data`; `file` names it in errors. The device
+    /// profile is looked up in `devices/` beside the file or in a folder above.
+    public static func load(data: Data, file: String, deviceDirectories: [URL]) throws(ScenarioError) -> LoadedScenario {
+        let scenario: Scenario = try decode(Scenario.self, from: data, file: file)
+        guard let deviceURL = deviceDirectories
+            .map({ $0.appendingPathComponent("\(scenario.device).json") })
+            .first(where: { FileManager.default.fileExists(atPath: $0.path) })
+        else {
+            let known = availableDevices(in: deviceDirectories)
+            throw ScenarioError(
+                file: file, path: "$.device",
+                expected: "expected the name of a device profile in devices/ (one of: \(known.joined(separator: ", "))), found \"\(scenario.device)\"")
+        }
+        let deviceFile = deviceURL.relativePath
+        let device = try decode(DeviceProfile.self, from: try read(deviceURL, file: deviceFile), file: deviceFile)
+        for (i, rate) in scenario.refreshRatesHz.enumerated() where !device.supportedRefreshRates.contains(rate) {
+            throw ScenarioError(
+                file: file, path: "$.refresh_rates_hz[\(i)]",
+                expected: "expected a rate \(scenario.device) supports (\(device.supportedRefreshRates.map(String.init).joined(separator: ", ")) Hz), found \(rate)")
+        }
+        return LoadedScenario(file: file, scenario: scenario, device: device)
+    }
+
+    /// Reads and decodes the scenario at `url`.
+    public static func load(url: URL, file: String) throws(ScenarioError) -> LoadedScenario {
+        try load(data: try read(url, file: file), file: file, deviceDirectories: deviceDirectories(for: url))
+    }
+
+    /// `devices/` in the scenario's folder and in each folder above it, nearest first.
+    public static func deviceDirectories(for scenarioURL: URL) -> [URL] {
+        var directories: [URL] = []
+        var folder = scenarioURL.standardizedFileURL.deletingLastPathComponent()
+        for _ in 0..<8 {
+            directories.append(folder.appendingPathComponent("devices", isDirectory: true))
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { break }
+            folder = parent
+        }
+        return directories
+    }
+
+    static func read(_ url: URL, file: String) throws(ScenarioError) -> Data {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ScenarioError(file: file, path: "$", expected: "expected a readable file (\(error.localizedDescription))")
+        }
+        guard data.count <= maximumFileBytes else {
+            throw ScenarioError(file: file, path: "$", expected: "expected at most \(maximumFileBytes) bytes, found \(data.count)")
+        }
+        return data
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws(ScenarioError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch {
+            throw scenarioError(file: file, from: error)
+        }
+    }
+
+    private static func availableDevices(in directories: [URL]) -> [String] {
+        var names: [String] = []
+        for directory in directories {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            names += files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
+        }
+        return names.sorted()
+    }
+}

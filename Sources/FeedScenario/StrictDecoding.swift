@@ -1,0 +1,86 @@
+/// A coding key for any field name, used to see every key an object has.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(stringValue: String) { self.stringValue = stringValue }
+    init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}
+
+extension Decoder {
+    /// Fails on any field of the current object that `Keys` does not name:
+    /// a misspelt field must not be silently ignored.
+    func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_: Keys.Type) throws {
+        let container = try self.container(keyedBy: AnyCodingKey.self)
+        let known = Keys.allCases.map(\.stringValue)
+        // Sorted so that the first unknown key reported does not depend on
+        // the decoder's key order.
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
+        where !known.contains(key.stringValue) {
+            throw DecodingFailure(
+                codingPath: container.codingPath + [key],
+                expected: "unknown field `\(key.stringValue)`; expected one of: \(known.joined(separator: ", "))")
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A failure at `key` saying what was expected.
+    func failure(_ key: Key, _ expected: String) -> DecodingFailure {
+        DecodingFailure(codingPath: codingPath + [key], expected: expected)
+    }
+
+    /// Decodes a number at `key` and checks it lies in `range`.
+    func decode<T: Decodable & Comparable>(
+        _ type: T.Type, forKey key: Key, in range: ClosedRange<T>, unit: String = ""
+    ) throws -> T {
+        let value = try decode(type, forKey: key)
+        guard range.contains(value) else {
+            throw failure(key, "expected a value in \(range.lowerBound)...\(range.upperBound)\(unit), found \(value)")
+        }
+        return value
+    }
+
+    /// Decodes an optional number at `key`, checks its range, or returns `defaultValue`.
+    func decode<T: Decodable & Comparable>(
+        _ type: T.Type, forKey key: Key, in range: ClosedRange<T>, default defaultValue: T, unit: String = ""
+    ) throws -> T {
+        guard contains(key) else { return defaultValue }
+        return try decode(type, forKey: key, in: range, unit: unit)
+    }
+
+    /// Decodes a number at `key` that must be greater than `lowerBound` and at most `upperBound`.
+    func decode<T: Decodable & Comparable>(
+        _ type: T.Type, forKey key: Key, above lowerBound: T, upTo upperBound: T, unit: String = ""
+    ) throws -> T {
+        let value = try decode(type, forKey: key)
+        guard value > lowerBound, value <= upperBound else {
+            throw failure(key, "expected a value > \(lowerBound) and <= \(upperBound)\(unit), found \(value)")
+        }
+        return value
+    }
+
+    /// Decodes a string at `key` that must be one of `allowed`.
+    func decode<T: RawRepresentable & CaseIterable>(
+        _ type: T.Type, forKey key: Key, default defaultValue: T? = nil
+    ) throws -> T where T.RawValue == String {
+        guard contains(key) || defaultValue == nil else { return defaultValue! }
+        let raw = try decode(String.self, forKey: key)
+        guard let value = T(rawValue: raw) else {
+            let allowed = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw failure(key, "expected one of \(allowed), found \"\(raw)\"")
+        }
+        return value
+    }
+
+    /// Decodes a non-empty string at `key`.
+    func decodeNonEmptyString(forKey key: Key) throws -> String {
+        let value = try decode(String.self, forKey: key)
+        guard !value.allSatisfy(\.isWhitespace) else {
+            throw failure(key, "expected a non-empty string")
+        }
+        return value
+    }
+}

@@ -1,0 +1,31 @@
+/// A display refreshing at a fixed rate: vsync ticks and the frame budget.
+public struct Display: Sendable, Equatable {
+    public static let nanosecondsPerSecond: Int64 = 1_000_000_000
+
+    /// Refresh rate in hertz (60 or 120).
+    public let refreshHz: Int
+
+    public init(refreshHz: Int) {
+        precondition(refreshHz > 0)
+        self.refreshHz = refreshHz
+    }
+
+    /// The frame budget: one refresh interval rounded to the nanosecond
+    /// (16,666,667 ns at 60 Hz, 8,333,333 ns at 120 Hz).
+    public var budget: SimTime {
+        (Display.nanosecondsPerSecond + SimTime(refreshHz / 2)) / SimTime(refreshHz)
+    }
+
+    /// The time of vsync number `index`, exact to the nanosecond (rounded
+    /// down), so ticks never drift however long the run.
+    public func vsyncTime(_ index: Int64) -> SimTime {
+        index * Display.nanosecondsPerSecond / SimTime(refreshHz)
+    }
+
+    /// The index of the first vsync at or after `time`.
+    public func firstVsync(atOrAfter time: SimTime) -> Int64 {
+        var index = time * SimTime(refreshHz) / Display.nanosecondsPerSecond
+        while vsyncTime(index) < time { index += 1 }
+        return index
+    }
+}

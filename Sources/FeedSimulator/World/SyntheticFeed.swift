@@ -1,0 +1,57 @@
+import FeedEngine
+import FeedScenario
+
+/// A deterministic source of posts: the same seed and settings always give
+/// the same posts.
+public struct SyntheticFeed: Sendable {
+    /// Ids start here so they never look like indices.
+    public static let firstPostID: PostID = 1_000_000
+    /// Distinct authors posts are drawn from.
+    public static let authorCount: UInt64 = 5_000
+    /// Media shapes and their weights (out of 100): mostly single photos, as
+    /// in Instagram-style feeds, fewer carousels and videos.
+    static let mediaKinds: [(Media.Kind, UInt64)] = [(.single, 70), (.carousel, 20), (.video, 10)]
+    /// Media pixel sizes at 1080 px wide (Instagram's stored width): square,
+    /// 4:5 portrait, 1.91:1 landscape, 16:9 video, 9:16 story-style video.
+    static let mediaShapes: [(width: Int, height: Int)] = [(1080, 1080), (1080, 1350), (1080, 566), (1080, 608), (1080, 1920)]
+    /// Encoded bytes per pixel: a JPEG at quality ~80 is about 2 bits/pixel.
+    static let encodedBytesPerPixel = 0.25
+
+    private var generator: Xoshiro256StarStar
+    private let settings: FeedSettings
+    private var nextID: PostID = SyntheticFeed.firstPostID
+
+    public init(settings: FeedSettings, streams: RandomStreams) {
+        self.settings = settings
+        self.generator = streams.generator(for: .content)
+    }
+
+    /// The next `count` posts, newest first as a feed shows them.
+    public mutating func nextPosts(_ count: Int) -> [Post] {
+        var posts: [Post] = []
+        posts.reserveCapacity(count)
+        for _ in 0..<count { posts.append(nextPost()) }
+        return posts
+    }
+
+    private mutating func nextPost() -> Post {
+        let id = nextID
+        nextID += 1
+        let author = UInt32(generator.next(below: SyntheticFeed.authorCount))
+        let text = generator.next(in: settings.textLength)
+        var media: Media? = nil
+        if generator.chance(settings.mediaFraction) {
+            var pick = generator.next(below: 100)
+            var kind = Media.Kind.single
+            for (candidate, weight) in SyntheticFeed.mediaKinds {
+                if pick < weight { kind = candidate; break }
+                pick -= weight
+            }
+            let shape = SyntheticFeed.mediaShapes[Int(generator.next(below: UInt64(SyntheticFeed.mediaShapes.count)))]
+            let bytes = Int(Double(shape.width * shape.height) * SyntheticFeed.encodedBytesPerPixel)
+            media = Media(kind: kind, pixelWidth: shape.width, pixelHeight: shape.height, encodedBytes: bytes)
+        }
+        let likes = Int(generator.next(below: 1_000))
+        return Post(id: id, authorID: author, textLength: text, media: media, likeCount: likes)
+    }
+}

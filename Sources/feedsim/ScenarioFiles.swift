@@ -1,0 +1,76 @@
+import ArgumentParser
+import FeedScenario
+import Foundation
+
+/// Finding and loading the scenario files a command was given.
+enum ScenarioFiles {
+    /// Files that live among scenarios but are not scenarios.
+    static let ignoredNames: Set<String> = ["schema.json"]
+    static let deviceFolder = "devices"
+
+    /// The scenario files under `paths`, each folder searched recursively
+    /// (skipping `devices/`), sorted by path so runs come in a fixed order.
+    static func collect(_ paths: [String]) throws -> [(url: URL, name: String)] {
+        var found: [(url: URL, name: String)] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw ValidationError("No such file or folder: \(path)")
+            }
+            if !isDirectory.boolValue {
+                found.append((URL(fileURLWithPath: path), path))
+                continue
+            }
+            var inFolder: [(url: URL, name: String)] = []
+            let base = URL(fileURLWithPath: path, isDirectory: true)
+            guard let enumerator = FileManager.default.enumerator(atPath: path) else {
+                throw ValidationError("Cannot read the folder \(path)")
+            }
+            while let relative = enumerator.nextObject() as? String {
+                let components = relative.split(separator: "/")
+                guard relative.hasSuffix(".json"),
+                      !components.dropLast().contains(where: { $0 == deviceFolder || $0.hasPrefix(".") }),
+                      !ignoredNames.contains(String(components.last ?? ""))
+                else { continue }
+                let display = path.hasSuffix("/") ? path + relative : path + "/" + relative
+                inFolder.append((base.appendingPathComponent(relative), display))
+            }
+            found += inFolder.sorted { $0.name < $1.name }
+        }
+        guard !found.isEmpty else {
+            throw ValidationError("No scenario files (*.json) found in \(paths.joined(separator: ", "))")
+        }
+        return found
+    }
+
+    /// Loads every file, reporting every invalid one before failing.
+    static func load(_ files: [(url: URL, name: String)]) throws -> [LoadedScenario] {
+        var loaded: [LoadedScenario] = []
+        var errors: [ScenarioError] = []
+        for file in files {
+            do {
+                loaded.append(try ScenarioLoader.load(url: file.url, file: file.name))
+            } catch {
+                errors.append(error)
+            }
+        }
+        var names: [String: String] = [:]
+        for scenario in loaded {
+            if let other = names[scenario.scenario.name] {
+                errors.append(ScenarioError(
+                    file: scenario.file, path: "$.name",
+                    expected: "expected a name no other scenario uses; \(other) is also \"\(scenario.scenario.name)\""))
+            }
+            names[scenario.scenario.name] = scenario.file
+        }
+        guard errors.isEmpty else {
+            for error in errors { printError("invalid scenario: \(error)") }
+            throw FeedSimExit.invalidScenario
+        }
+        return loaded
+    }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

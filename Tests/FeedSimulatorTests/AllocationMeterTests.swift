@@ -1,0 +1,55 @@
+import Testing
+@testable import FeedSimulator
+import FeedEngine
+import FeedScenario
+
+@Suite("Allocation meter")
+struct AllocationMeterTests {
+    @Test("counts exactly the allocations made inside measure, and none outside")
+    func countsInsideOnly() throws {
+        let meter = try AllocationMeter()
+        var keep: [[Int]] = []
+        keep.reserveCapacity(32)
+        for n in 1...5 { keep.append([Int](repeating: n, count: 100)) }
+        #expect(meter.total().requests == 0)
+        meter.measure {
+            for n in 1...10 { keep.append([Int](repeating: n, count: 16 * n)) }
+        }
+        let count = meter.total()
+        #expect(count.requests == 10)
+        #expect(count.bytes >= UInt64((1...10).reduce(0) { $0 + 16 * $1 * 8 }))
+        for n in 1...5 { keep.append([Int](repeating: n, count: 100)) }
+        #expect(meter.total().requests == 10)
+        #expect(keep.count == 20)
+    }
+
+    @Test("a large allocation counts once")
+    func largeAllocation() throws {
+        let meter = try AllocationMeter()
+        let array = meter.measure { [UInt8](repeating: 1, count: 4 << 20) }
+        #expect(meter.total().requests == 1)
+        #expect(array.count == 4 << 20)
+    }
+
+    @Test("laying out a feed allocates a bounded number of blocks, not one per post")
+    func feedListAllocations() throws {
+        let meter = try AllocationMeter()
+        var feed = SyntheticFeed(settings: FeedSettings(postCount: 2000, textLength: 0...300, mediaFraction: 0.5), streams: RandomStreams(seed: 1))
+        let posts = feed.nextPosts(2000)
+        let list = FeedList(configuration: FeedListConfiguration(estimatedItemHeight: 200, width: 390))
+        // The Swift runtime allocates metadata the first time a path runs;
+        // warm every path up on a throwaway list first.
+        let warmUp = FeedList(configuration: list.configuration)
+        meter.measure {
+            warmUp.replaceAll(with: posts)
+            _ = warmUp.updateVisibleRect(minY: 0, height: 800)
+        }
+        let before = meter.total().requests
+        meter.measure { list.replaceAll(with: posts) }
+        let afterLoad = meter.total().requests
+        meter.measure { _ = list.updateVisibleRect(minY: 0, height: 800) }
+        let afterFirst = meter.total().requests
+        #expect(afterLoad - before == 3, "posts are shared; heights, tree and flags are three blocks")
+        #expect(afterFirst == afterLoad, "measuring cells in place allocates nothing")
+    }
+}
