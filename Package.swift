@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
     ],
     targets: [
         // The engine under test: imports nothing of ours.
@@ -40,7 +41,14 @@ let package = Package(
             ]
         ),
         // CSV and the other artefacts users read.
-        .target(name: "FeedReports", dependencies: ["FeedSimulator", "FeedScenario"]),
+        .target(
+            name: "FeedReports",
+            dependencies: [
+                "FeedSimulator",
+                "FeedScenario",
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
+            ]
+        ),
         .executableTarget(
             name: "feedsim",
             dependencies: [

@@ -26,10 +26,33 @@ public enum RunReports {
     /// One row per run.
     public static func summary(_ results: [RunResult]) -> CSVTable {
         var table = CSVTable(columns: summaryColumns)
+        for r in results { table.append(summaryRow(r)) }
+        return table
+    }
+
+    /// One row per rendered frame of every run that kept its frames.
+    public static func frames(_ results: [RunResult]) -> CSVTable {
+        var table = CSVTable(columns: frameColumns)
         for r in results {
+            for row in frameRows(r) { table.append(row) }
+        }
+        return table
+    }
+
+    /// One row per drift event.
+    public static func drift(_ results: [RunResult]) -> CSVTable {
+        var table = CSVTable(columns: driftColumns)
+        for r in results {
+            for row in driftRows(r) { table.append(row) }
+        }
+        return table
+    }
+
+    /// The run's summary.csv row.
+    public static func summaryRow(_ r: RunResult) -> [String] {
             let f = r.frameSummary
             let drifts = r.drift.filter { $0.anchorID != nil }.map { abs($0.drift) }
-            table.append([
+            return [
                 r.scenario, r.variant, String(r.refreshHz), String(r.seed),
                 ReportNumber.fixed(Double(r.duration) / 1e9, 3),
                 String(f.frames), String(f.overrunFrames), String(f.droppedFrames), String(f.jankFrames),
@@ -46,17 +69,12 @@ public enum RunReports {
                 String(r.networkRequests), String(r.networkFailures),
                 ReportNumber.fixed(r.viewModelHitRate, 4), ReportNumber.fixed(r.imageHitRate, 4),
                 r.traceDigest.hex,
-            ])
-        }
-        return table
+            ]
     }
 
-    /// One row per rendered frame of every run that kept its frames.
-    public static func frames(_ results: [RunResult]) -> CSVTable {
-        var table = CSVTable(columns: frameColumns)
-        for r in results {
-            for frame in r.frames {
-                table.append([
+    /// The run's frames.csv rows.
+    public static func frameRows(_ r: RunResult) -> [[String]] {
+            r.frames.map { frame in [
                     r.scenario, r.variant, String(r.refreshHz), String(frame.frame),
                     ReportNumber.milliseconds(frame.time), ReportNumber.milliseconds(frame.work),
                     ReportNumber.milliseconds(frame.budget), frame.isOverrun ? "1" : "0", String(frame.dropped),
@@ -64,25 +82,18 @@ public enum RunReports {
                     frame.visible.isEmpty ? "-1" : String(frame.visible.lowerBound),
                     frame.visible.isEmpty ? "-1" : String(frame.visible.upperBound - 1),
                     String(frame.allocations),
-                ])
+                ]
             }
-        }
-        return table
     }
 
-    /// One row per drift event.
-    public static func drift(_ results: [RunResult]) -> CSVTable {
-        var table = CSVTable(columns: driftColumns)
-        for r in results {
-            for event in r.drift {
-                table.append([
+    /// The run's drift.csv rows.
+    public static func driftRows(_ r: RunResult) -> [[String]] {
+            r.drift.map { event in [
                     r.scenario, r.variant, String(r.refreshHz), ReportNumber.milliseconds(event.time), event.cause,
                     event.anchorID.map { String($0) } ?? "",
                     ReportNumber.fixed(event.beforeY, 2), ReportNumber.fixed(event.afterY, 2),
                     event.anchorID == nil ? "" : ReportNumber.fixed(event.drift, 2),
-                ])
+                ]
             }
-        }
-        return table
     }
 }

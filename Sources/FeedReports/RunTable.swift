@@ -1,20 +1,17 @@
-import FeedSimulator
-
-/// The short table `feedsim run` prints: one line per run.
+/// The short table `feedsim run` prints: one line per run, from summary rows.
 public enum RunTable {
-    public static func render(_ results: [RunResult]) -> String {
-        let header = ["scenario", "variant", "Hz", "frames", "overrun", "dropped", "hitch ms/s", "p99 ms", "drift max pt", "allocs"]
-        let rows = results.map { r -> [String] in
-            let f = r.frameSummary
-            let drifts = r.drift.compactMap { $0.anchorID == nil ? nil : abs($0.drift) }
-            return [
-                r.scenario, r.variant, String(r.refreshHz), String(f.frames), String(f.overrunFrames),
-                String(f.droppedFrames), ReportNumber.fixed(f.hitchRatioMsPerS, 2),
-                ReportNumber.milliseconds(f.workP99), ReportNumber.fixed(drifts.max() ?? 0, 1),
-                String(r.allocations.requests),
-            ]
-        }
-        return TextGrid.render(header: header, rows: rows)
+    /// The summary columns shown, with their headings.
+    static let shown: [(column: String, heading: String)] = [
+        ("scenario", "scenario"), ("variant", "variant"), ("refresh_hz", "Hz"), ("frames", "frames"),
+        ("overrun_frames", "overrun"), ("dropped_frames", "dropped"), ("hitch_ratio_ms_per_s", "hitch ms/s"),
+        ("frame_work_p99_ms", "p99 ms"), ("drift_max_pt", "drift max pt"), ("allocations", "allocs"),
+    ]
+
+    /// Renders summary rows (fields in `RunReports.summaryColumns` order).
+    public static func render(summaryRows: [[String]]) -> String {
+        let indices = shown.map { RunReports.summaryColumns.firstIndex(of: $0.column)! }
+        let rows = summaryRows.map { row in indices.map { row[$0] } }
+        return TextGrid.render(header: shown.map(\.heading), rows: rows)
     }
 }
 

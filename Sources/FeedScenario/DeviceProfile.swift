@@ -3,6 +3,11 @@ public struct Rated: Sendable, Equatable {
     public var value: Double
     /// One line on where the number comes from.
     public var rationale: String
+
+    public init(value: Double, rationale: String) {
+        self.value = value
+        self.rationale = rationale
+    }
 }
 
 /// A modelled device: its screen, its display and what the engine's work
@@ -18,6 +23,20 @@ public struct DeviceProfile: Sendable, Equatable {
     public var safeAreaBottomPt: Rated
     /// Main-thread cost per unit of engine work, in nanoseconds.
     public var costs: CostTable
+
+    public init(
+        name: String, description: String, maxRefreshHz: Rated, screenWidthPt: Rated, screenHeightPt: Rated,
+        safeAreaTopPt: Rated, safeAreaBottomPt: Rated, costs: CostTable
+    ) {
+        self.name = name
+        self.description = description
+        self.maxRefreshHz = maxRefreshHz
+        self.screenWidthPt = screenWidthPt
+        self.screenHeightPt = screenHeightPt
+        self.safeAreaTopPt = safeAreaTopPt
+        self.safeAreaBottomPt = safeAreaBottomPt
+        self.costs = costs
+    }
 
     /// Refresh rates a scenario may run this device at.
     public var supportedRefreshRates: [Int] {
@@ -39,6 +58,22 @@ public struct CostTable: Sendable, Equatable {
     public var viewModelCreate: Rated
     /// Decoding an image on the main thread, per megapixel.
     public var decodePerMegapixel: Rated
+
+    public init(
+        frameBase: Rated, cellConfigure: Rated, cellMeasure: Rated, itemLayout: Rated, heightUpdate: Rated,
+        offsetQuery: Rated, diffElement: Rated, changeApply: Rated, viewModelCreate: Rated, decodePerMegapixel: Rated
+    ) {
+        self.frameBase = frameBase
+        self.cellConfigure = cellConfigure
+        self.cellMeasure = cellMeasure
+        self.itemLayout = itemLayout
+        self.heightUpdate = heightUpdate
+        self.offsetQuery = offsetQuery
+        self.diffElement = diffElement
+        self.changeApply = changeApply
+        self.viewModelCreate = viewModelCreate
+        self.decodePerMegapixel = decodePerMegapixel
+    }
 }
 
 extension Rated: Decodable {

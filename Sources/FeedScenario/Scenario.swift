@@ -86,6 +86,11 @@ public struct TrajectoryPoint: Sendable, Equatable {
     /// Content displacement so far, in points; positive scrolls towards
     /// later posts (the finger moves up).
     public var displacementPt: Double
+
+    public init(timeNs: Int64, displacementPt: Double) {
+        self.timeNs = timeNs
+        self.displacementPt = displacementPt
+    }
 }
 
 /// What happens when a drag's finger lifts.

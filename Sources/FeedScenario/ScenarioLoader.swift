@@ -7,6 +7,12 @@ public struct LoadedScenario: Sendable, Equatable {
     public var scenario: Scenario
     public var device: DeviceProfile
 
+    public init(file: String, scenario: Scenario, device: DeviceProfile) {
+        self.file = file
+        self.scenario = scenario
+        self.device = device
+    }
+
     /// The refresh rates this scenario runs at, in order.
     public var refreshRates: [Int] {
         scenario.refreshRatesHz.isEmpty ? [Int(device.maxRefreshHz.value)] : scenario.refreshRatesHz

@@ -27,53 +27,63 @@ extension FeedSim {
         @Option(name: .long, help: "Seed for every run, replacing each scenario's own.")
         var seed: UInt64?
 
+        @Option(name: .long, help: "Runs to execute at once, each in its own process. Output is the same for any value.")
+        var jobs: Int = 1
+
+        func validate() throws {
+            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
+        }
+
         func run() throws {
             let files = try ScenarioFiles.collect(paths)
             let scenarios = try ScenarioFiles.load(files)
             let requests = scenarios.flatMap { RunRequest.expand($0, seedOverride: seed, recordFrames: frames) }
             let progress = Progress(total: requests.count)
-            var results: [RunResult] = []
-            for request in requests {
-                progress.starting(request)
-                do {
-                    results.append(try Simulation(request: request).run())
-                } catch {
-                    progress.finish()
-                    printError("run failed: \(request.loaded.file) (\(request.loaded.scenario.name), \(request.refreshHz) Hz, seed \(request.seed)): \(error)")
-                    throw FeedSimExit.internalFailure
-                }
+            let rows: [RunRows]
+            do {
+                rows = try RunWorkers(jobs: jobs).run(requests) { progress.finished($0) }
+            } catch {
+                progress.finish()
+                printError("\(error)")
+                throw FeedSimExit.internalFailure
             }
             progress.finish()
 
             let folder = URL(fileURLWithPath: out, isDirectory: true)
             do {
-                try AtomicFile.write(RunReports.summary(results).text, to: folder.appendingPathComponent("summary.csv"))
-                try AtomicFile.write(RunReports.drift(results).text, to: folder.appendingPathComponent("drift.csv"))
+                var summary = CSVTable(columns: RunReports.summaryColumns)
+                var drift = CSVTable(columns: RunReports.driftColumns)
+                var frameTable = CSVTable(columns: RunReports.frameColumns)
+                for run in rows {
+                    summary.append(run.summary)
+                    for row in run.drift { drift.append(row) }
+                    for row in run.frames { frameTable.append(row) }
+                }
+                try AtomicFile.write(summary.text, to: folder.appendingPathComponent("summary.csv"))
+                try AtomicFile.write(drift.text, to: folder.appendingPathComponent("drift.csv"))
                 if frames {
-                    try AtomicFile.write(RunReports.frames(results).text, to: folder.appendingPathComponent("frames.csv"))
+                    try AtomicFile.write(frameTable.text, to: folder.appendingPathComponent("frames.csv"))
                 }
             } catch {
                 printError("cannot write results to \(out): \(error.localizedDescription)")
                 throw FeedSimExit.internalFailure
             }
-            print(RunTable.render(results))
+            print(RunTable.render(summaryRows: rows.map(\.summary)))
             print("wrote \(out)/summary.csv, \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")")
         }
     }
 }
 
 /// Progress on stderr, only when stderr is a terminal.
-final class Progress {
+final class Progress: Sendable {
     let total: Int
-    private var done = 0
     private let enabled = isatty(STDERR_FILENO) == 1
 
     init(total: Int) { self.total = total }
 
-    func starting(_ request: RunRequest) {
+    func finished(_ done: Int) {
         guard enabled else { return }
-        done += 1
-        printErrorNoNewline("\r\u{1B}[2K[\(done)/\(total)] \(request.loaded.scenario.name) @ \(request.refreshHz) Hz")
+        printErrorNoNewline("\r\u{1B}[2K[\(done)/\(total)] runs done")
     }
 
     func finish() {

@@ -1,0 +1,299 @@
+import Foundation
+import SwiftCSV
+
+/// What identifies one run in `summary.csv`: the scenario, the variant and
+/// the refresh rate. Keys order by scenario, then variant, then refresh rate
+/// (numerically), which is the order reports list them in.
+public struct SummaryKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The scenario's name.
+    public var scenario: String
+    /// The variant's name within the scenario.
+    public var variant: String
+    /// The display refresh rate in hertz.
+    public var refreshHz: Int
+
+    /// A key from its three parts.
+    public init(scenario: String, variant: String, refreshHz: Int) {
+        self.scenario = scenario
+        self.variant = variant
+        self.refreshHz = refreshHz
+    }
+
+    /// Orders by scenario, variant, then refresh rate.
+    public static func < (lhs: SummaryKey, rhs: SummaryKey) -> Bool {
+        (lhs.scenario, lhs.variant, lhs.refreshHz) < (rhs.scenario, rhs.variant, rhs.refreshHz)
+    }
+
+    /// The key as people read it: `scenario / variant @ 60 Hz`.
+    public var description: String { "\(scenario) / \(variant) @ \(refreshHz) Hz" }
+}
+
+/// One value of a summary row: the column's name and the field exactly as
+/// the file holds it.
+public struct SummaryField: Hashable, Sendable {
+    /// The column name.
+    public var name: String
+    /// The field's text, unchanged, so reports show what the file says.
+    public var value: String
+
+    /// A field from its column name and text.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    /// The value as a number, or `nil` when it is not one (`trace_digest`).
+    public var number: Double? { SummaryFile.parseNumber(value) }
+}
+
+/// One run's row of `summary.csv`.
+public struct SummaryRow: Hashable, Sendable {
+    /// The row's identity.
+    public var key: SummaryKey
+    /// The seed the run used; not a metric, so never compared.
+    public var seed: UInt64
+    /// Every column other than the key columns and `seed`, in file order.
+    public var metrics: [SummaryField]
+    /// The line of the file the row starts on (the header is line 1).
+    public var line: Int
+
+    /// A row from its parts.
+    public init(key: SummaryKey, seed: UInt64, metrics: [SummaryField], line: Int) {
+        self.key = key
+        self.seed = seed
+        self.metrics = metrics
+        self.line = line
+    }
+
+    /// The field of `metric`, or `nil` when the row has no such column.
+    ///
+    /// - Complexity: O(*m*) for *m* metrics.
+    public func value(of metric: String) -> String? {
+        metrics.first { $0.name == metric }?.value
+    }
+}
+
+/// A problem that keeps a summary file from being read: which file, which
+/// line (when one line is at fault) and what is wrong, in words.
+public struct SummaryFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The kinds of problem, so a command can map them to exit codes.
+    public enum Kind: Sendable, Equatable {
+        /// The file does not exist.
+        case missingFile
+        /// The file exists but cannot be read or is not CSV.
+        case unreadable
+        /// The header lacks columns the contract requires, or repeats one.
+        case badHeader
+        /// A row has too many fields.
+        case badRow
+        /// Two rows share a (scenario, variant, refresh_hz) key.
+        case duplicateKey
+        /// A numeric column holds something that is not a number, or a
+        /// text column holds something malformed.
+        case badValue
+    }
+
+    /// What kind of problem it is.
+    public var kind: Kind
+    /// The file as the user named it.
+    public var file: String
+    /// The 1-based line at fault, if one is.
+    public var line: Int?
+    /// What is wrong, as a sentence fragment a person can act on.
+    public var problem: String
+
+    /// An error from its parts.
+    public init(kind: Kind, file: String, line: Int?, problem: String) {
+        self.kind = kind
+        self.file = file
+        self.line = line
+        self.problem = problem
+    }
+
+    /// `file:line: problem`, like a compiler diagnostic.
+    public var description: String {
+        if let line { return "\(file):\(line): \(problem)" }
+        return "\(file): \(problem)"
+    }
+}
+
+/// A `summary.csv` read into typed rows, in file order.
+///
+/// The file must have every column of `RunReports.summaryColumns` (in any
+/// order; further columns are kept as metrics and ignored by the baseline
+/// check), one row per key, numbers in the numeric columns and a
+/// 16-hex-digit `trace_digest`.
+public struct SummaryFile: Sendable {
+    /// The columns that identify a run.
+    public static let keyColumns = ["scenario", "variant", "refresh_hz"]
+    /// A column that is neither key nor metric.
+    public static let seedColumn = "seed"
+    /// Columns whose values are text, not numbers.
+    public static let textColumns: Set<String> = ["scenario", "variant", "trace_digest"]
+    /// The column holding the 64-bit hash of a run's event stream.
+    public static let traceDigestColumn = "trace_digest"
+    /// Hex digits in a `trace_digest` (a 64-bit hash).
+    static let traceDigestLength = 16
+
+    /// The file as the user named it, for messages.
+    public let file: String
+    /// The header, in file order.
+    public let columns: [String]
+    /// The rows, in file order.
+    public let rows: [SummaryRow]
+    private let index: [SummaryKey: Int]
+
+    /// The metric columns (all but the key columns and `seed`), in file order.
+    public var metricColumns: [String] {
+        columns.filter { !SummaryFile.keyColumns.contains($0) && $0 != SummaryFile.seedColumn }
+    }
+
+    /// The row with `key`, if the file has one.
+    ///
+    /// - Complexity: O(1) on average.
+    public func row(for key: SummaryKey) -> SummaryRow? {
+        index[key].map { rows[$0] }
+    }
+
+    /// Reads the file at `url`; `file` names it in messages (defaults to
+    /// the path).
+    public static func load(url: URL, file: String? = nil) throws(SummaryFileError) -> SummaryFile {
+        let name = file ?? url.path
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw SummaryFileError(kind: .missingFile, file: name, line: nil, problem: "no such file")
+        }
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw SummaryFileError(kind: .unreadable, file: name, line: nil,
+                                   problem: "cannot read the file as UTF-8 text (\(error.localizedDescription))")
+        }
+        return try SummaryFile(text: text, file: name)
+    }
+
+    /// Parses CSV `text`; `file` names it in messages.
+    public init(text: String, file: String) throws(SummaryFileError) {
+        self.file = file
+        let csv: CSV<Enumerated>
+        do {
+            csv = try CSV<Enumerated>(string: text, delimiter: .comma, loadColumns: false)
+        } catch {
+            throw SummaryFileError(kind: .unreadable, file: file, line: nil, problem: "not valid CSV (\(error))")
+        }
+        let header = csv.header
+        guard !header.isEmpty, header != [""] else {
+            throw SummaryFileError(kind: .badHeader, file: file, line: 1,
+                                   problem: "the file is empty; expected a header line starting with scenario,variant,refresh_hz")
+        }
+        var seen: Set<String> = []
+        for column in header {
+            guard seen.insert(column).inserted else {
+                throw SummaryFileError(kind: .badHeader, file: file, line: 1, problem: "the header repeats the column \"\(column)\"")
+            }
+        }
+        let missing = RunReports.summaryColumns.filter { !seen.contains($0) }
+        guard missing.isEmpty else {
+            throw SummaryFileError(
+                kind: .badHeader, file: file, line: 1,
+                problem: "missing required column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); "
+                    + "is this a summary.csv written by `feedsim run`?")
+        }
+        self.columns = header
+
+        let position = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
+        // SwiftCSV does not report line numbers; records map to lines one to
+        // one except where a quoted field holds line breaks, so count those.
+        var line = 2 + SummaryFile.lineBreaks(in: header)
+        var rows: [SummaryRow] = []
+        var index: [SummaryKey: Int] = [:]
+        for fields in csv.rows {
+            defer { line += 1 + SummaryFile.lineBreaks(in: fields) }
+            if fields.allSatisfy(\.isEmpty) { continue }
+            if let extra = fields.indices.last(where: { $0 >= header.count && !fields[$0].isEmpty }) {
+                throw SummaryFileError(kind: .badRow, file: file, line: line,
+                                       problem: "the row has \(extra + 1) fields but the header has \(header.count) columns")
+            }
+            let row = try SummaryFile.row(fields, header: header, position: position, file: file, line: line)
+            if let first = index[row.key] {
+                throw SummaryFileError(kind: .duplicateKey, file: file, line: line,
+                                       problem: "duplicate row for \(row.key); the first is on line \(rows[first].line)")
+            }
+            index[row.key] = rows.count
+            rows.append(row)
+        }
+        self.rows = rows
+        self.index = index
+    }
+
+    private static func row(
+        _ fields: [String], header: [String], position: [String: Int], file: String, line: Int
+    ) throws(SummaryFileError) -> SummaryRow {
+        func field(_ column: String) -> String {
+            let i = position[column]!
+            return i < fields.count ? fields[i] : ""
+        }
+        func bad(_ problem: String) -> SummaryFileError {
+            SummaryFileError(kind: .badValue, file: file, line: line, problem: problem)
+        }
+        for column in keyColumns where field(column).isEmpty {
+            throw bad("the \(column) field is empty")
+        }
+        guard let refreshHz = Int(field("refresh_hz")), refreshHz > 0 else {
+            throw bad("refresh_hz is \"\(field("refresh_hz"))\", expected a positive whole number of hertz")
+        }
+        guard let seed = UInt64(field(seedColumn)) else {
+            throw bad("seed is \"\(field(seedColumn))\", expected a whole number from 0 to \(UInt64.max)")
+        }
+        var metrics: [SummaryField] = []
+        for (i, column) in header.enumerated() where !keyColumns.contains(column) && column != seedColumn {
+            let value = i < fields.count ? fields[i] : ""
+            let required = RunReports.summaryColumns.contains(column)
+            if column == traceDigestColumn {
+                guard value.count == traceDigestLength, value.allSatisfy(\.isHexDigit) else {
+                    throw bad("trace_digest is \"\(value)\", expected \(traceDigestLength) hex digits")
+                }
+            } else if required, !textColumns.contains(column), parseNumber(value) == nil {
+                throw bad("\(column) is \"\(value)\", expected a number")
+            }
+            metrics.append(SummaryField(name: column, value: value))
+        }
+        return SummaryRow(
+            key: SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: refreshHz),
+            seed: seed, metrics: metrics, line: line)
+    }
+
+    private static func lineBreaks(in fields: [String]) -> Int {
+        fields.reduce(0) { $0 + $1.reduce(0) { $1.isNewline ? $0 + 1 : $0 } }
+    }
+
+    /// A number as reports write it: decimal digits with an optional sign and
+    /// fraction (`12`, `-0.500`), or `nan`, `inf`, `-inf` as
+    /// `ReportNumber.fixed` writes non-finite values. Anything else
+    /// (exponents, hex, spaces, an empty field) is not a number.
+    static func parseNumber(_ text: String) -> Double? {
+        switch text {
+        case "nan": return .nan
+        case "inf": return .infinity
+        case "-inf": return -.infinity
+        default: break
+        }
+        guard isDecimal(text) else { return nil }
+        return Double(text)
+    }
+
+    /// Whether `text` is `[-+]?digits(.digits)?`.
+    static func isDecimal(_ text: String) -> Bool {
+        var body = Substring(text)
+        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2 else { return false }
+        return parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }
+    }
+
+    /// Digits after the decimal point in a number as written (`1.250` → 3).
+    static func decimals(_ text: String) -> Int {
+        guard let dot = text.firstIndex(of: ".") else { return 0 }
+        return text.distance(from: text.index(after: dot), to: text.endIndex)
+    }
+}

@@ -1,0 +1,63 @@
+import Testing
+@testable import FeedSimulator
+
+@Suite("Frame accounting")
+struct FrameAccountantTests {
+    @Test("budgets are one refresh interval to the nanosecond")
+    func budgets() {
+        #expect(Display(refreshHz: 60).budget == 16_666_667)
+        #expect(Display(refreshHz: 120).budget == 8_333_333)
+        #expect(Display(refreshHz: 60).vsyncTime(60) == 1_000_000_000)
+        #expect(Display(refreshHz: 120).vsyncTime(1) == 8_333_333)
+        #expect(Display(refreshHz: 120).firstVsync(atOrAfter: 8_333_334) == 2)
+    }
+
+    @Test("overrun, dropped, jank and hitch on hand-computed frames at 60 Hz")
+    func handComputed60() {
+        var accountant = FrameAccountant(display: Display(refreshHz: 60), keepsRecords: true)
+        // 10 ms: fine. 16,666,667 ns: exactly the budget, not an overrun.
+        // 20 ms: overrun, 1 dropped. 40 ms: jank (> 33.33 ms), 2 dropped.
+        // 50,000,002 ns (3 budgets + 1 ns): jank, ceil(3.00000006) − 1 = 3 dropped.
+        let works: [SimTime] = [10_000_000, 16_666_667, 20_000_000, 40_000_000, 50_000_002]
+        for (i, work) in works.enumerated() {
+            accountant.recordFrame(at: SimTime(i) * 100_000_000, work: work, contentOffset: 0, visible: 0..<1, allocations: 0)
+        }
+        let summary = accountant.finish()
+        #expect(accountant.records.map(\.dropped) == [0, 0, 1, 2, 3])
+        #expect(accountant.records.map(\.isOverrun) == [false, false, true, true, true])
+        #expect(accountant.records.map(\.isJank) == [false, false, false, true, true])
+        #expect(summary.frames == 5)
+        #expect(summary.overrunFrames == 3)
+        #expect(summary.droppedFrames == 6)
+        #expect(summary.jankFrames == 2)
+        let hitch: SimTime = (20_000_000 - 16_666_667) + (40_000_000 - 16_666_667) + (50_000_002 - 16_666_667)
+        #expect(summary.hitchTime == hitch)
+        #expect(summary.renderingTime == SimTime(1 + 1 + 2 + 3 + 4) * 16_666_667)
+        let ratio = (Double(hitch) / 1e6) / (Double(11 * 16_666_667) / 1e9)
+        #expect(abs(summary.hitchRatioMsPerS - ratio) < 1e-9)
+        #expect(summary.workP50 == 20_000_000)
+        #expect(summary.workP90 == 50_000_002)
+        #expect(summary.workMax == 50_000_002)
+    }
+
+    @Test("the same work is a hitch at 120 Hz that fits at 60 Hz")
+    func sameWorkBothRates() {
+        for (hz, overrun, dropped) in [(60, 0, 0), (120, 1, 1)] {
+            var accountant = FrameAccountant(display: Display(refreshHz: hz), keepsRecords: false)
+            accountant.recordFrame(at: 0, work: 12_000_000, contentOffset: 0, visible: 0..<0, allocations: 0)
+            let summary = accountant.finish()
+            #expect(summary.overrunFrames == overrun, "\(hz) Hz")
+            #expect(summary.droppedFrames == dropped, "\(hz) Hz")
+        }
+    }
+
+    @Test("nearest-rank percentiles")
+    func percentiles() {
+        let sorted: [SimTime] = Array(1...100)
+        #expect(FrameAccountant.nearestRank(sorted, 0.5) == 50)
+        #expect(FrameAccountant.nearestRank(sorted, 0.9) == 90)
+        #expect(FrameAccountant.nearestRank(sorted, 0.99) == 99)
+        #expect(FrameAccountant.nearestRank([7], 0.99) == 7)
+        #expect(FrameAccountant.nearestRank([], 0.5) == 0)
+    }
+}

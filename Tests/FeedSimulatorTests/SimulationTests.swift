@@ -1,0 +1,107 @@
+import Testing
+import FeedEngine
+import FeedScenario
+@testable import FeedSimulator
+
+/// Scenarios built in code, on a device profile built in code, so these
+/// tests do not depend on the bundled files.
+enum TestWorld {
+    static func rated(_ value: Double) -> Rated { Rated(value: value, rationale: "test value") }
+
+    static let device = DeviceProfile(
+        name: "test-phone", description: "A phone for tests",
+        maxRefreshHz: rated(120), screenWidthPt: rated(390), screenHeightPt: rated(800),
+        safeAreaTopPt: rated(0), safeAreaBottomPt: rated(0),
+        costs: CostTable(
+            frameBase: rated(2_000_000), cellConfigure: rated(500_000), cellMeasure: rated(3_000_000),
+            itemLayout: rated(100), heightUpdate: rated(1_000), offsetQuery: rated(0), diffElement: rated(100),
+            changeApply: rated(10_000), viewModelCreate: rated(100_000), decodePerMegapixel: rated(8_000_000)))
+
+    static func request(
+        posts: Int = 300, seconds: Double = 5, hz: Int = 60, seed: UInt64 = 1,
+        script: [ScriptStep] = [], limits: RunLimits = .defaults, frames: Bool = true
+    ) -> RunRequest {
+        let scenario = Scenario(
+            name: "test", description: "test", device: device.name, seed: seed,
+            durationNs: Int64(seconds * 1e9), feed: FeedSettings(postCount: posts), script: script, limits: limits)
+        return RunRequest(
+            loaded: LoadedScenario(file: "test.json", scenario: scenario, device: device),
+            refreshHz: hz, seed: seed, recordFrames: frames)
+    }
+}
+
+@Suite("Simulation")
+struct SimulationTests {
+    @Test("the same request gives the same frames and digest; another seed does not")
+    func deterministic() throws {
+        let script = [ScriptStep(atNs: 500_000_000, action: .fling(velocityPtPerS: 8_000, deceleration: .normal))]
+        let a = try Simulation(request: TestWorld.request(script: script)).run()
+        let b = try Simulation(request: TestWorld.request(script: script)).run()
+        #expect(a.traceDigest == b.traceDigest)
+        #expect(a.frames == b.frames)
+        #expect(a.frameSummary == b.frameSummary)
+        let c = try Simulation(request: TestWorld.request(seed: 2, script: script)).run()
+        #expect(c.traceDigest != a.traceDigest)
+    }
+
+    @Test("an idle feed renders its first frame and then nothing")
+    func idleFeedRendersOnce() throws {
+        let result = try Simulation(request: TestWorld.request()).run()
+        #expect(result.frameSummary.frames == 1)
+        #expect(result.frames.first?.time == 0)
+        #expect(result.frames.first?.contentOffset == 0)
+    }
+
+    @Test("a fling renders frames until it rests, each at a vsync, never two in one interval")
+    func flingFrames() throws {
+        let script = [ScriptStep(atNs: 100_000_000, action: .fling(velocityPtPerS: 3_000, deceleration: .fast))]
+        let result = try Simulation(request: TestWorld.request(hz: 120, script: script)).run()
+        let display = Display(refreshHz: 120)
+        #expect(result.frameSummary.frames > 10)
+        for pair in zip(result.frames, result.frames.dropFirst()) {
+            #expect(pair.1.time >= pair.0.time + SimTime(pair.0.intervals) * display.budget - 1)
+            #expect(display.vsyncTime(display.firstVsync(atOrAfter: pair.1.time)) == pair.1.time)
+        }
+        let last = try #require(result.frames.last)
+        let predicted = ScrollPhysics.restingOffset(x0: 0, v0: 3_000, rate: 0.99)
+        #expect(abs(last.contentOffset - predicted) < predicted * 0.01)
+    }
+
+    @Test("a frame over budget delays the next frame by the vsyncs it dropped")
+    func overrunDelaysNextFrame() throws {
+        // The first frame measures every visible cell: 2 ms + cells × 3.5 ms,
+        // far over the 8.33 ms budget at 120 Hz.
+        let script = [ScriptStep(atNs: 0, action: .fling(velocityPtPerS: 2_000, deceleration: .normal))]
+        let result = try Simulation(request: TestWorld.request(hz: 120, script: script)).run()
+        let first = try #require(result.frames.first)
+        #expect(first.isOverrun)
+        #expect(first.dropped >= 1)
+        #expect(result.frames[1].time == Display(refreshHz: 120).vsyncTime(Int64(first.intervals)))
+    }
+
+    @Test("a run past its event limit stops with a clear error")
+    func eventLimit() {
+        let request = TestWorld.request(seconds: 60, hz: 120, limits: RunLimits(maxEvents: 1_000, maxSimulatedNs: 3_600_000_000_000))
+        #expect(throws: SimulationLimitError.self) { try Simulation(request: request).run() }
+        do {
+            _ = try Simulation(request: request).run()
+        } catch let error as SimulationLimitError {
+            #expect(error.description.contains("max_events (1000)"))
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test("scrolling through measured content makes no engine allocation per frame")
+    func steadyStateAllocations() throws {
+        // Down and back up over the same posts: the way back only reuses measured cells.
+        let script = [
+            ScriptStep(atNs: 100_000_000, action: .drag(trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: 3_000)], release: .stop, deceleration: .normal)),
+            ScriptStep(atNs: 1_500_000_000, action: .drag(trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: -2_500)], release: .stop, deceleration: .normal)),
+        ]
+        let result = try Simulation(request: TestWorld.request(seconds: 3, script: script)).run()
+        let wayBack = result.frames.filter { $0.time > 1_600_000_000 }
+        #expect(wayBack.count > 30)
+        #expect(wayBack.allSatisfy { $0.allocations == 0 }, "\(wayBack.map(\.allocations))")
+    }
+}
