@@ -23,7 +23,7 @@ let package = Package(
             ]
         ),
         // Scenario schema, strict decoding and matrix expansion.
-        .target(name: "FeedScenario"),
+        .target(name: "FeedScenario", dependencies: ["FeedEngine"]),
         // jemalloc, found through pkg-config (Debian: libjemalloc-dev).
         .systemLibrary(
             name: "CJemalloc",

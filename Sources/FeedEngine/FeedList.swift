@@ -8,21 +8,51 @@ public struct FeedListConfiguration: Hashable, Sendable {
     /// Dynamic Type scale; 1 is the default text size.
     public var typeScale: Double
     public var metrics: CellLayoutMetrics
+    public var coordinateSpace: CoordinateSpace
 
     public init(
         estimatedItemHeight: Double,
         width: Double,
         typeScale: Double = 1,
-        metrics: CellLayoutMetrics = CellLayoutMetrics()
+        metrics: CellLayoutMetrics = CellLayoutMetrics(),
+        coordinateSpace: CoordinateSpace = .ordinary
     ) {
         self.estimatedItemHeight = estimatedItemHeight
         self.width = width
         self.typeScale = typeScale
         self.metrics = metrics
+        self.coordinateSpace = coordinateSpace
     }
 }
 
-/// The list part of the feed engine: the posts, their layout and the cells
+/// Where the list's content sits in the scroll view's coordinates.
+public enum CoordinateSpace: Hashable, Sendable {
+    /// Item 0's top is at y = 0; items inserted above push the rest down.
+    case ordinary
+    /// TiledView's virtual content space: a content size of `size` points
+    /// with the first item initially at `anchorY`. Items inserted above, and
+    /// height changes above the first visible item, grow the content upwards,
+    /// so the items on screen keep their y and contentOffset never has to change.
+    case virtual(size: Double, anchorY: Double)
+
+    /// TiledView's numbers: 100,000,000 pt with the anchor at 50,000,000.
+    public static let tiledView = CoordinateSpace.virtual(size: 100_000_000, anchorY: 50_000_000)
+
+    /// Where item 0's top starts.
+    public var initialOriginY: Double {
+        switch self {
+        case .ordinary: 0
+        case let .virtual(_, anchorY): anchorY
+        }
+    }
+
+    public var isVirtual: Bool {
+        if case .virtual = self { return true }
+        return false
+    }
+}
+
+/// The list part of the feed engine: the items, their layout and the cells
 /// on screen. It is driven the way UICollectionView drives its data source
 /// and layout: the owner of the scroll view reports the visible rect each
 /// frame, and the list materialises cells that come into it (configure, and
@@ -31,8 +61,10 @@ public struct FeedListConfiguration: Hashable, Sendable {
 /// Every call records the work it did in `pendingWork`; the owner drains it.
 public final class FeedList {
     public private(set) var configuration: FeedListConfiguration
-    public private(set) var posts: [Post] = []
+    public private(set) var items: [FeedItem] = []
     public private(set) var layout: ListLayout
+    /// The y of item 0's top in content coordinates.
+    public private(set) var originY: Double
     /// The cells currently displayed, as a range of item indices.
     public private(set) var displayedRange: Range<Int> = 0..<0
     /// Work done since the last `drainWork()`.
@@ -41,6 +73,18 @@ public final class FeedList {
     /// update, so the cells on screen must be laid out again even if the
     /// rect did not move (UIView's `setNeedsLayout`).
     public private(set) var needsLayout = false
+    /// The item whose position measuring must not move: the first item
+    /// displayed, carried across updates by id. Height changes of items
+    /// before it are "above" the reader.
+    public private(set) var layoutAnchor: Int?
+    /// Whether the last visible-rect update measured an item above
+    /// `layoutAnchor` whose height changed.
+    public private(set) var measuredAboveAnchorInLastPass = false
+    /// Called for each cell that becomes visible, after it is measured: the
+    /// place to configure it (view models, image requests).
+    public var onConfigure: ((Int) -> Void)?
+    /// Called for each cell that leaves the screen.
+    public var onEndDisplay: ((Int) -> Void)?
 
     /// Upper bound on layout passes per viewport update: self-sizing can pull
     /// more cells into the rect, which are then measured in turn.
@@ -49,8 +93,14 @@ public final class FeedList {
     public init(configuration: FeedListConfiguration) {
         self.configuration = configuration
         self.layout = ListLayout(count: 0, estimatedHeight: configuration.estimatedItemHeight)
+        self.originY = configuration.coordinateSpace.initialOriginY
     }
 
+    /// The top of the content, in content coordinates.
+    public var contentMinY: Double { originY }
+    /// The bottom of the content, in content coordinates.
+    /// - Complexity: O(log n)
+    public var contentMaxY: Double { originY + layout.contentHeight }
     /// The height of all content, in points.
     /// - Complexity: O(log n)
     public var contentHeight: Double { layout.contentHeight }
@@ -61,86 +111,213 @@ public final class FeedList {
         return pendingWork
     }
 
+    /// Records work done on the list's behalf by its owner.
+    public func addWork(_ work: WorkCounters) {
+        pendingWork += work
+    }
+
     /// Replaces the whole feed (first load, or reload): every item starts at
     /// the estimated height and every cell is redisplayed.
     /// - Complexity: O(n)
-    public func replaceAll(with newPosts: [Post]) {
-        posts = newPosts
-        layout = ListLayout(count: newPosts.count, estimatedHeight: configuration.estimatedItemHeight)
-        displayedRange = 0..<0
+    public func replaceAll(with newItems: [FeedItem]) {
+        endDisplayOfAll()
+        items = newItems
+        layout = ListLayout(count: newItems.count, estimatedHeight: configuration.estimatedItemHeight)
+        originY = configuration.coordinateSpace.initialOriginY
+        layoutAnchor = nil
         needsLayout = true
-        pendingWork.itemsLaidOut += newPosts.count
+        pendingWork.itemsLaidOut += newItems.count
     }
 
-    /// The measured height of `post` at the current width and type size.
-    public func measuredHeight(of post: Post) -> Double {
-        configuration.metrics.height(of: post, width: configuration.width, typeScale: configuration.typeScale)
+    /// The measured height of `item` at the current width and type size.
+    public func measuredHeight(of item: FeedItem) -> Double {
+        configuration.metrics.height(of: item, width: configuration.width, typeScale: configuration.typeScale)
     }
 
     /// The top edge of item `index`, in content coordinates.
     /// - Complexity: O(log n)
     public func minY(of index: Int) -> Double {
         pendingWork.offsetQueries += 1
-        return layout.minY(of: index)
+        return originY + layout.minY(of: index)
     }
 
-    /// The index of the item at content coordinate `y`, if any.
+    /// The index of the item with id `id`, if it is in the list.
+    /// - Complexity: O(n)
+    public func index(of id: PostID) -> Int? {
+        var index = 0
+        while index < items.count {
+            if items[index].id == id { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The items intersecting `[minY, maxY)` in content coordinates.
     /// - Complexity: O(log n)
-    public func index(at y: Double) -> Int? {
-        pendingWork.offsetQueries += 1
-        let range = layout.indices(intersecting: y, y + HeightIndex.quantum)
-        return range.isEmpty ? nil : range.lowerBound
+    public func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {
+        pendingWork.offsetQueries += 2
+        return layout.indices(intersecting: minY - originY, maxY - originY)
     }
 
     /// Brings the displayed cells in line with the visible rect
     /// `[minY, minY + height)` in content coordinates and returns the
-    /// displayed range. Cells entering the rect are configured, and measured
-    /// if they still have an estimated height; cells leaving it end display.
+    /// displayed range. Cells entering the rect are measured if they still
+    /// have an estimated height, then configured; cells leaving it end display.
+    ///
+    /// Measuring can change the height of items above `layoutAnchor` (a cell
+    /// scrolled into view at the top). In the virtual content space those
+    /// changes grow the content upwards; the sum of them is returned so the
+    /// owner can correct the offset in the ordinary space.
     /// - Complexity: O(k log n) for k cells entering the rect.
     @discardableResult
-    public func updateVisibleRect(minY: Double, height: Double) -> Range<Int> {
+    public func updateVisibleRect(minY: Double, height: Double) -> (visible: Range<Int>, heightChangeAbove: Double) {
+        var visible = indices(intersecting: minY, minY + height)
+        var changeAbove = 0.0
         var pass = 0
-        var visible = layout.indices(intersecting: minY, minY + height)
-        pendingWork.offsetQueries += 2
+        measuredAboveAnchorInLastPass = false
         while pass < FeedList.maximumLayoutPasses {
             pass += 1
             let metrics = configuration.metrics, width = configuration.width, typeScale = configuration.typeScale
+            let anchor = layoutAnchor ?? Int.min
+            let items = self.items
+            var aboveThisPass = 0.0
             let measuredNow = layout.measureUnmeasured(in: visible) { index in
-                metrics.height(of: posts[index], width: width, typeScale: typeScale)
+                metrics.height(of: items[index], width: width, typeScale: typeScale)
+            } onChange: { index, delta in
+                if index < anchor { aboveThisPass += delta }
             }
+            if aboveThisPass != 0 { measuredAboveAnchorInLastPass = true }
             guard measuredNow > 0 else { break }
             pendingWork.cellsMeasured += measuredNow
             pendingWork.heightUpdates += measuredNow
-            visible = layout.indices(intersecting: minY, minY + height)
-            pendingWork.offsetQueries += 2
+            if configuration.coordinateSpace.isVirtual {
+                originY -= aboveThisPass
+            } else {
+                changeAbove += aboveThisPass
+            }
+            visible = indices(intersecting: minY, minY + height)
         }
-        for index in visible where !displayedRange.contains(index) {
-            pendingWork.cellsConfigured += 1
+        var index = displayedRange.lowerBound
+        while index < displayedRange.upperBound {
+            if !visible.contains(index) { onEndDisplay?(index) }
+            index += 1
+        }
+        index = visible.lowerBound
+        while index < visible.upperBound {
+            if !displayedRange.contains(index) {
+                pendingWork.cellsConfigured += 1
+                onConfigure?(index)
+            }
+            index += 1
         }
         displayedRange = visible
+        layoutAnchor = visible.isEmpty ? nil : visible.lowerBound
         needsLayout = false
-        return visible
+        return (visible, changeAbove)
     }
 
-    /// Changes the layout width (rotation, split view): every cell will be
-    /// measured again when next displayed.
+    /// Applies a change of the whole item list as a batch update: `changes`
+    /// turns `items` into `newItems`. Surviving items keep their measured
+    /// heights; inserted items start estimated; updated items keep their
+    /// height until re-measured (a content change may change it).
+    ///
+    /// In the virtual content space the origin moves so that the item at
+    /// `anchorIndex` (an index into the old items) keeps its y.
+    /// - Complexity: O(n)
+    public func apply(_ changes: Changeset, newItems: [FeedItem], anchorIndex: Int?) {
+        let oldItems = items
+        let oldLayout = layout
+        let anchorID = anchorIndex.flatMap { $0 < oldItems.count ? oldItems[$0].id : nil }
+        let anchorOldY = anchorIndex.flatMap { $0 < oldItems.count ? originY + oldLayout.minY(of: $0) : nil }
+        endDisplayOfAll()
+
+        // Old index for each new index that survived (same id, moved or not).
+        var survivorOldIndex = [Int](repeating: -1, count: newItems.count)
+        var deleted = [Bool](repeating: false, count: oldItems.count)
+        for index in changes.deletes { deleted[index] = true }
+        var inserted = [Bool](repeating: false, count: newItems.count)
+        for index in changes.inserts { inserted[index] = true }
+        for move in changes.moves {
+            deleted[move.from] = true
+            inserted[move.to] = true
+            survivorOldIndex[move.to] = move.from
+        }
+        var old = 0
+        var new = 0
+        while new < newItems.count {
+            if inserted[new] {
+                new += 1
+                continue
+            }
+            while old < oldItems.count && deleted[old] { old += 1 }
+            if old < oldItems.count {
+                survivorOldIndex[new] = old
+                old += 1
+            }
+            new += 1
+        }
+        var updated = [Bool](repeating: false, count: oldItems.count)
+        for index in changes.updates { updated[index] = true }
+
+        var heights = [Double](repeating: layout.estimatedHeight, count: newItems.count)
+        var measured = [Bool](repeating: false, count: newItems.count)
+        for index in 0..<newItems.count {
+            let from = survivorOldIndex[index]
+            guard from >= 0 else { continue }
+            heights[index] = oldLayout.height(of: from)
+            measured[index] = oldLayout.isMeasured(from) && !updated[from]
+        }
+        items = newItems
+        layout.replaceAll(heights: heights, measured: measured)
+        pendingWork.itemsLaidOut += newItems.count
+        pendingWork.diffElements += changes.elementsCompared
+        pendingWork.changesApplied += changes.changeCount
+
+        let oldLayoutAnchorID = layoutAnchor.flatMap { $0 < oldItems.count ? oldItems[$0].id : nil }
+        layoutAnchor = oldLayoutAnchorID.flatMap(index(of:))
+        if configuration.coordinateSpace.isVirtual, let anchorID, let anchorOldY,
+           let newIndex = index(of: anchorID) {
+            originY = anchorOldY - layout.minY(of: newIndex)
+        }
+        needsLayout = true
+    }
+
+    /// Changes the layout width (rotation, split view): every item goes back
+    /// to the estimated height and is measured again when next displayed, as
+    /// UICollectionView does when its layout is invalidated for new bounds.
     public func setWidth(_ width: Double) {
         guard width != configuration.width else { return }
         configuration.width = width
         invalidateMeasurements()
     }
 
-    /// Changes the Dynamic Type scale: every cell will be measured again.
+    /// Changes the Dynamic Type scale: every item is measured again.
     public func setTypeScale(_ typeScale: Double) {
         guard typeScale != configuration.typeScale else { return }
         configuration.typeScale = typeScale
         invalidateMeasurements()
     }
 
+    /// Moves the virtual content's origin (used to keep an anchor item's y
+    /// when heights above it change); no effect in the ordinary space.
+    public func shiftOrigin(by delta: Double) {
+        guard configuration.coordinateSpace.isVirtual else { return }
+        originY += delta
+    }
+
     private func invalidateMeasurements() {
-        layout.invalidateMeasurements()
-        displayedRange = 0..<0
+        endDisplayOfAll()
+        layout.resetToEstimates()
         needsLayout = true
         pendingWork.itemsLaidOut += layout.count
+    }
+
+    private func endDisplayOfAll() {
+        var index = displayedRange.lowerBound
+        while index < displayedRange.upperBound {
+            if index < items.count { onEndDisplay?(index) }
+            index += 1
+        }
+        displayedRange = 0..<0
     }
 }

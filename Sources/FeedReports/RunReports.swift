@@ -51,7 +51,6 @@ public enum RunReports {
     /// The run's summary.csv row.
     public static func summaryRow(_ r: RunResult) -> [String] {
             let f = r.frameSummary
-            let drifts = r.drift.filter { $0.anchorID != nil }.map { abs($0.drift) }
             return [
                 r.scenario, r.variant, String(r.refreshHz), String(r.seed),
                 ReportNumber.fixed(Double(r.duration) / 1e9, 3),
@@ -60,9 +59,9 @@ public enum RunReports {
                 ReportNumber.fixed(f.hitchRatioMsPerS, 3),
                 ReportNumber.milliseconds(f.workP50), ReportNumber.milliseconds(f.workP90),
                 ReportNumber.milliseconds(f.workP99), ReportNumber.milliseconds(f.workMax),
-                String(r.drift.count),
-                ReportNumber.fixed(drifts.max() ?? 0, 2),
-                ReportNumber.fixed(drifts.reduce(0, +), 2),
+                String(r.driftEvents),
+                ReportNumber.fixed(r.driftMax, 2),
+                ReportNumber.fixed(r.driftTotal, 2),
                 String(r.allocations.requests), String(r.allocations.bytes),
                 ReportNumber.fixed(r.peakMemoryMB, 1),
                 String(r.memoryWarnings), String(r.jetsamKills),
@@ -90,9 +89,10 @@ public enum RunReports {
     public static func driftRows(_ r: RunResult) -> [[String]] {
             r.drift.map { event in [
                     r.scenario, r.variant, String(r.refreshHz), ReportNumber.milliseconds(event.time), event.cause,
-                    event.anchorID.map { String($0) } ?? "",
-                    ReportNumber.fixed(event.beforeY, 2), ReportNumber.fixed(event.afterY, 2),
-                    event.anchorID == nil ? "" : ReportNumber.fixed(event.drift, 2),
+                    String(event.anchorID),
+                    ReportNumber.fixed(event.beforeY, 2),
+                    event.afterY.map { ReportNumber.fixed($0, 2) } ?? "",
+                    event.drift.map { ReportNumber.fixed($0, 2) } ?? "lost",
                 ]
             }
     }

@@ -1,3 +1,5 @@
+import FeedEngine
+
 /// Nanoseconds in a millisecond and in a second.
 let nanosecondsPerMillisecond = 1_000_000.0
 let nanosecondsPerSecond = 1_000_000_000.0
@@ -13,7 +15,7 @@ let maximumFlingVelocity = 100_000.0
 extension Scenario: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case schema_version, name, description, device, refresh_rates_hz, seed, duration_s
-        case feed, engine, script, limits
+        case feed, server, engine, variants, script, limits
     }
 
     public init(from decoder: any Decoder) throws {
@@ -45,7 +47,25 @@ extension Scenario: Decodable {
         let seconds = try c.decode(Double.self, forKey: .duration_s, above: 0, upTo: maximumDurationSeconds, unit: " s")
         durationNs = Int64((seconds * nanosecondsPerSecond).rounded())
         feed = try c.decode(FeedSettings.self, forKey: .feed)
-        engine = try c.decodeIfPresent(EngineSettings.self, forKey: .engine) ?? EngineSettings.defaults
+        server = try c.decodeIfPresent(ServerSettings.self, forKey: .server) ?? ServerSettings.defaults
+        engine = c.contains(.engine)
+            ? try EngineSettings.decode(from: c.superDecoder(forKey: .engine), base: .defaults, named: false).settings
+            : .defaults
+        variants = []
+        if c.contains(.variants) {
+            var list = try c.nestedUnkeyedContainer(forKey: .variants)
+            while !list.isAtEnd {
+                let decoded = try EngineSettings.decode(from: list.superDecoder(), base: engine, named: true)
+                let name = decoded.name ?? ""
+                if variants.contains(where: { $0.name == name }) {
+                    throw DecodingFailure(
+                        codingPath: c.codingPath + [Keys.variants, AnyCodingKey(intValue: variants.count), EngineSettings.Keys.name],
+                        expected: "expected a name no other variant uses, found \"\(name)\" twice")
+                }
+                variants.append(EngineVariant(name: name, engine: decoded.settings))
+            }
+            guard !variants.isEmpty else { throw c.failure(.variants, "expected at least one variant, or no `variants` field") }
+        }
         let written = try c.decodeIfPresent([ScriptStep].self, forKey: .script) ?? []
         script = written.flatMap(\.expanded)
         limits = try c.decodeIfPresent(RunLimits.self, forKey: .limits) ?? RunLimits.defaults
@@ -69,7 +89,7 @@ extension Scenario: Decodable {
 
 extension FeedSettings: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
-        case post_count, text_length, media_fraction
+        case post_count, text_length, media_fraction, reply_fraction, repost_fraction, page_size, load_more_threshold
     }
 
     enum RangeKeys: String, CodingKey, CaseIterable {
@@ -92,6 +112,10 @@ extension FeedSettings: Decodable {
             textLength = FeedSettings.defaultTextLength
         }
         mediaFraction = try c.decode(Double.self, forKey: .media_fraction, in: 0...1, default: FeedSettings.defaultMediaFraction)
+        replyFraction = try c.decode(Double.self, forKey: .reply_fraction, in: 0...1, default: 0)
+        repostFraction = try c.decode(Double.self, forKey: .repost_fraction, in: 0...1, default: 0)
+        pageSize = try c.decode(Int.self, forKey: .page_size, in: 0...10_000, default: 0, unit: " posts")
+        loadMoreThreshold = try c.decode(Int.self, forKey: .load_more_threshold, in: 0...1_000, default: 5, unit: " posts")
     }
 
     /// Body text lengths when a scenario names none: short-form social posts
@@ -101,20 +125,61 @@ extension FeedSettings: Decodable {
     public static let defaultMediaFraction = 0.4
 }
 
-extension EngineSettings: Decodable {
+extension ServerSettings: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
-        case estimated_item_height_pt
+        case latency_ms, like_failure_rate
     }
-
-    /// The engine configuration when a scenario names none.
-    public static let defaults = EngineSettings(estimatedItemHeightPt: 200)
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
-        estimatedItemHeightPt = try c.decode(
-            Double.self, forKey: .estimated_item_height_pt, in: 1...10_000,
-            default: EngineSettings.defaults.estimatedItemHeightPt, unit: " pt")
+        let latencyMs = try c.decode(Double.self, forKey: .latency_ms, in: 0...600_000, default: 0, unit: " ms")
+        latencyNs = Int64((latencyMs * nanosecondsPerMillisecond).rounded())
+        likeFailureRate = try c.decode(Double.self, forKey: .like_failure_rate, in: 0...1, default: 0)
+    }
+}
+
+extension EngineSettings {
+    enum Keys: String, CodingKey, CaseIterable {
+        case name
+        case estimated_item_height_pt, position_strategy, diff_algorithm, debounce_ms
+        case viewmodel_cache_count, viewmodel_cache_cost_bytes, new_posts_policy
+        case hide_replies, hide_reposts, refresh_trigger_pt
+    }
+
+    /// The engine configuration when a scenario names none.
+    public static let defaults = EngineSettings()
+
+    /// Decodes engine fields over `base`; a variant (`named`) also has a name.
+    static func decode(from decoder: any Decoder, base: EngineSettings, named: Bool) throws -> (name: String?, settings: EngineSettings) {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        var name: String? = nil
+        if named {
+            let value = try c.decodeNonEmptyString(forKey: .name)
+            guard value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                throw c.failure(.name, "expected letters, digits, `-` and `_` only, found \"\(value)\"")
+            }
+            name = value
+        } else if c.contains(.name) {
+            throw c.failure(.name, "unknown field `name`; only a variant has a name")
+        }
+        var s = base
+        s.estimatedItemHeightPt = try c.decode(
+            Double.self, forKey: .estimated_item_height_pt, in: 1...10_000, default: base.estimatedItemHeightPt, unit: " pt")
+        s.positionStrategy = try c.decode(PositionStrategy.self, forKey: .position_strategy, default: base.positionStrategy)
+        s.diffAlgorithm = try c.decode(DiffAlgorithm.self, forKey: .diff_algorithm, default: base.diffAlgorithm)
+        let debounceMs = try c.decode(
+            Double.self, forKey: .debounce_ms, in: 0...60_000, default: Double(base.debounceNs) / nanosecondsPerMillisecond, unit: " ms")
+        s.debounceNs = Int64((debounceMs * nanosecondsPerMillisecond).rounded())
+        s.viewModelCacheCount = try c.decode(Int.self, forKey: .viewmodel_cache_count, in: 0...1_000_000, default: base.viewModelCacheCount)
+        s.viewModelCacheCostBytes = try c.decode(
+            Int.self, forKey: .viewmodel_cache_cost_bytes, in: 0...(1 << 34), default: base.viewModelCacheCostBytes, unit: " bytes")
+        s.newPostsPolicy = try c.decode(NewPostsPolicy.self, forKey: .new_posts_policy, default: base.newPostsPolicy)
+        s.hideReplies = try c.decodeIfPresent(Bool.self, forKey: .hide_replies) ?? base.hideReplies
+        s.hideReposts = try c.decodeIfPresent(Bool.self, forKey: .hide_reposts) ?? base.hideReposts
+        s.refreshTriggerPt = try c.decode(Double.self, forKey: .refresh_trigger_pt, in: 1...1_000, default: base.refreshTriggerPt, unit: " pt")
+        return (name, s)
     }
 }
 
@@ -142,7 +207,7 @@ extension ScriptStep: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case at_ms, action, `repeat`
         case distance_pt, duration_ms, trajectory, release, deceleration
-        case velocity_pt_s
+        case velocity_pt_s, count, delivery, width_pt, height_pt, scale
     }
 
     enum PointKeys: String, CodingKey, CaseIterable {
@@ -157,7 +222,11 @@ extension ScriptStep: Decodable {
     static let maximumRepeatCount = 100_000
 
     enum ActionName: String, CaseIterable {
-        case drag, fling
+        case drag, fling, refresh, new_posts, tap_new_posts, scroll_to_top, like, content_updates, rotate, text_size
+    }
+
+    enum Delivery: String, CaseIterable {
+        case push, server
     }
 
     /// The fields each action may carry besides `at_ms` and `action`.
@@ -165,6 +234,11 @@ extension ScriptStep: Decodable {
         switch action {
         case .drag: [.distance_pt, .duration_ms, .trajectory, .release, .deceleration]
         case .fling: [.velocity_pt_s, .deceleration]
+        case .refresh, .tap_new_posts, .scroll_to_top, .like: []
+        case .new_posts: [.count, .delivery]
+        case .content_updates: [.count]
+        case .rotate: [.width_pt, .height_pt]
+        case .text_size: [.scale]
         }
     }
 
@@ -180,6 +254,22 @@ extension ScriptStep: Decodable {
         }
         let deceleration = try c.decode(DecelerationRate.self, forKey: .deceleration, default: .normal)
         switch name {
+        case .refresh: action = .refresh
+        case .tap_new_posts: action = .tapNewPosts
+        case .scroll_to_top: action = .scrollToTop
+        case .like: action = .like
+        case .new_posts:
+            let count = try c.decode(Int.self, forKey: .count, in: 1...100_000, unit: " posts")
+            let delivery = try c.decode(Delivery.self, forKey: .delivery, default: .push)
+            action = .newPosts(count: count, push: delivery == .push)
+        case .content_updates:
+            action = .contentUpdates(count: try c.decode(Int.self, forKey: .count, in: 1...100_000, unit: " posts"))
+        case .rotate:
+            action = .rotate(
+                widthPt: try c.decode(Double.self, forKey: .width_pt, in: 100...5_000, unit: " pt"),
+                heightPt: try c.decode(Double.self, forKey: .height_pt, in: 100...5_000, unit: " pt"))
+        case .text_size:
+            action = .textSize(scale: try c.decode(Double.self, forKey: .scale, in: 0.5...3.5))
         case .fling:
             let velocity = try c.decode(Double.self, forKey: .velocity_pt_s, in: -maximumFlingVelocity...maximumFlingVelocity, unit: " pt/s")
             guard velocity != 0 else { throw c.failure(.velocity_pt_s, "expected a non-zero velocity") }

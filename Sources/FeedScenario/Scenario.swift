@@ -1,3 +1,5 @@
+import FeedEngine
+
 /// A scenario file, schema version 1: a device, a feed, an engine
 /// configuration and a script of user actions over a stretch of simulated time.
 public struct Scenario: Sendable, Equatable {
@@ -15,14 +17,18 @@ public struct Scenario: Sendable, Equatable {
     /// Simulated time the run covers, in nanoseconds.
     public var durationNs: Int64
     public var feed: FeedSettings
+    public var server: ServerSettings
     public var engine: EngineSettings
+    /// Engine variants to compare; each is its own run. Empty means one run
+    /// with `engine` as it is, named `default`.
+    public var variants: [EngineVariant]
     public var script: [ScriptStep]
     public var limits: RunLimits
 
     public init(
         name: String, description: String, device: String, refreshRatesHz: [Int] = [], seed: UInt64 = 1,
-        durationNs: Int64, feed: FeedSettings, engine: EngineSettings = .defaults, script: [ScriptStep] = [],
-        limits: RunLimits = .defaults
+        durationNs: Int64, feed: FeedSettings, server: ServerSettings = .defaults, engine: EngineSettings = .defaults,
+        variants: [EngineVariant] = [], script: [ScriptStep] = [], limits: RunLimits = .defaults
     ) {
         self.name = name
         self.description = description
@@ -31,7 +37,9 @@ public struct Scenario: Sendable, Equatable {
         self.seed = seed
         self.durationNs = durationNs
         self.feed = feed
+        self.server = server
         self.engine = engine
+        self.variants = variants
         self.script = script
         self.limits = limits
     }
@@ -45,20 +53,72 @@ public struct FeedSettings: Sendable, Equatable {
     public var textLength: ClosedRange<Int>
     /// Fraction of posts with media, 0...1.
     public var mediaFraction: Double
+    /// Fraction of posts that are replies in a thread, 0...1.
+    public var replyFraction: Double
+    /// Fraction of posts that are reposts, 0...1.
+    public var repostFraction: Double
+    /// Posts per page; 0 loads the whole feed in one response.
+    public var pageSize: Int
+    /// Load the next page when the last visible post is this many from the end.
+    public var loadMoreThreshold: Int
 
-    public init(postCount: Int, textLength: ClosedRange<Int> = defaultTextLength, mediaFraction: Double = defaultMediaFraction) {
+    public init(
+        postCount: Int, textLength: ClosedRange<Int> = defaultTextLength, mediaFraction: Double = defaultMediaFraction,
+        replyFraction: Double = 0, repostFraction: Double = 0, pageSize: Int = 0, loadMoreThreshold: Int = 5
+    ) {
         self.postCount = postCount
         self.textLength = textLength
         self.mediaFraction = mediaFraction
+        self.replyFraction = replyFraction
+        self.repostFraction = repostFraction
+        self.pageSize = pageSize
+        self.loadMoreThreshold = loadMoreThreshold
+    }
+}
+
+/// The feed's server, until the network model replaces its fixed latency.
+public struct ServerSettings: Sendable, Equatable {
+    /// Time from request to response, in nanoseconds.
+    public var latencyNs: Int64
+    /// Probability that a like request fails, 0...1.
+    public var likeFailureRate: Double
+
+    public init(latencyNs: Int64 = 0, likeFailureRate: Double = 0) {
+        self.latencyNs = latencyNs
+        self.likeFailureRate = likeFailureRate
+    }
+
+    public static let defaults = ServerSettings()
+}
+
+/// A named engine configuration to run and compare.
+public struct EngineVariant: Sendable, Equatable {
+    public var name: String
+    public var engine: EngineSettings
+
+    public init(name: String, engine: EngineSettings) {
+        self.name = name
+        self.engine = engine
     }
 }
 
 /// The engine configuration under test.
 public struct EngineSettings: Sendable, Equatable {
     /// The height a cell is assumed to have before it is measured, in points.
-    public var estimatedItemHeightPt: Double
+    public var estimatedItemHeightPt: Double = 200
+    public var positionStrategy: PositionStrategy = .none
+    public var diffAlgorithm: DiffAlgorithm = .heckel
+    /// Debounce interval for data changes, in nanoseconds.
+    public var debounceNs: Int64 = 50_000_000
+    public var viewModelCacheCount: Int = 200
+    public var viewModelCacheCostBytes: Int = 1 << 20
+    public var newPostsPolicy: NewPostsPolicy = .insert
+    public var hideReplies = false
+    public var hideReposts = false
+    /// How far past the top a pull must go to refresh, in points.
+    public var refreshTriggerPt: Double = 80
 
-    public init(estimatedItemHeightPt: Double) {
+    public init(estimatedItemHeightPt: Double = 200) {
         self.estimatedItemHeightPt = estimatedItemHeightPt
     }
 }
@@ -133,14 +193,23 @@ public enum ScriptAction: Sendable, Equatable {
     /// A flick that leaves the scroll view decelerating from `velocityPtPerS`
     /// (positive scrolls towards later posts).
     case fling(velocityPtPerS: Double, deceleration: DecelerationRate)
-
-    /// The action's name as written in scenario files.
-    public var name: String {
-        switch self {
-        case .drag: "drag"
-        case .fling: "fling"
-        }
-    }
+    /// The app refreshes the feed by itself (a tab re-tap, a timer).
+    case refresh
+    /// `count` new posts appear on the server; with `push` they are also
+    /// delivered to the app as a live update.
+    case newPosts(count: Int, push: Bool)
+    /// The reader taps the "new posts" indicator.
+    case tapNewPosts
+    /// The reader taps the status bar: an animated scroll to the top.
+    case scrollToTop
+    /// The reader taps like on the first visible post.
+    case like
+    /// `count` posts on screen change on the server (like counts), pushed to the app.
+    case contentUpdates(count: Int)
+    /// The device rotates or the window resizes to `widthPt` × `heightPt`.
+    case rotate(widthPt: Double, heightPt: Double)
+    /// The reader changes the Dynamic Type size to `scale` (1 is the default).
+    case textSize(scale: Double)
 }
 
 /// Limits that stop a run loudly instead of letting it run away.

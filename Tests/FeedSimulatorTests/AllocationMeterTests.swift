@@ -35,7 +35,7 @@ struct AllocationMeterTests {
     func feedListAllocations() throws {
         let meter = try AllocationMeter()
         var feed = SyntheticFeed(settings: FeedSettings(postCount: 2000, textLength: 0...300, mediaFraction: 0.5), streams: RandomStreams(seed: 1))
-        let posts = feed.nextPosts(2000)
+        let posts = feed.nextPosts(2000).map { FeedItem(post: $0) }
         let list = FeedList(configuration: FeedListConfiguration(estimatedItemHeight: 200, width: 390))
         // The Swift runtime allocates metadata the first time a path runs;
         // warm every path up on a throwaway list first.

@@ -21,6 +21,10 @@ public struct CellLayoutMetrics: Hashable, Sendable {
     public var actionBarHeight: Double = 32
     /// Extra height of a repost's "reposted by" line.
     public var repostLineHeight: Double = 18
+    /// Height of the "show more replies" row under an incomplete thread.
+    public var threadGapHeight: Double = 28
+    /// Tighter bottom padding of a thread row connected to the row below.
+    public var threadConnectorSaving: Double = 8
 
     public init() {}
 
@@ -40,6 +44,16 @@ public struct CellLayoutMetrics: Hashable, Sendable {
         }
         if post.repostedBy != nil { height += repostLineHeight * typeScale }
         height += actionBarHeight
+        return HeightIndex.snap(height)
+    }
+
+    /// The measured height of a feed row: the post's cell, adjusted for its
+    /// place in a thread.
+    /// - Complexity: O(1)
+    public func height(of item: FeedItem, width: Double, typeScale: Double) -> Double {
+        var height = self.height(of: item.post, width: width, typeScale: typeScale)
+        if item.role == .root || item.role == .parent { height -= threadConnectorSaving }
+        if item.isThreadIncomplete { height += threadGapHeight * typeScale }
         return HeightIndex.snap(height)
     }
 }

@@ -61,13 +61,16 @@ public struct ListLayout: Sendable, Equatable {
     /// Measures every item of `range` that still has an estimated height,
     /// with `measure` giving an item's height, and returns how many it measured.
     /// - Complexity: O(k log n) for k unmeasured items.
-    public mutating func measureUnmeasured(in range: Range<Int>, measure: (Int) -> Double) -> Int {
+    public mutating func measureUnmeasured(
+        in range: Range<Int>, measure: (Int) -> Double, onChange: (Int, Double) -> Void = { _, _ in }
+    ) -> Int {
         var count = 0
         var index = range.lowerBound
         while index < range.upperBound {
             if !measured[index] {
                 measured[index] = true
-                heights.setHeight(measure(index), at: index)
+                let delta = heights.setHeight(measure(index), at: index)
+                if delta != 0 { onChange(index, delta) }
                 count += 1
             }
             index += 1
@@ -75,11 +78,11 @@ public struct ListLayout: Sendable, Equatable {
         return count
     }
 
-    /// Marks every item unmeasured without changing its height (a width or
-    /// type-size change: cells keep their last height until re-measured).
+    /// Marks every item unmeasured and back at the estimated height (a width
+    /// or type-size change invalidates every cached size).
     /// - Complexity: O(n)
-    public mutating func invalidateMeasurements() {
-        for i in 0..<measured.count { measured[i] = false }
+    public mutating func resetToEstimates() {
+        self = ListLayout(count: count, estimatedHeight: estimatedHeight)
     }
 
     /// Inserts `count` estimated items at `index`.

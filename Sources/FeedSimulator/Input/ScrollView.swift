@@ -1,3 +1,5 @@
+import Foundation
+
 /// The simulated UIScrollView: it owns the content offset, the viewport and
 /// its insets, follows a dragging finger with rubber banding past the edges,
 /// decelerates after a fling and bounces back from overscroll.
@@ -11,7 +13,13 @@ public struct ScrollView: Sendable {
         case decelerating(startTime: SimTime, x0: Double, v0: Double, rate: Double)
         /// Springing back to `edge` from `x1` at `v1` since `startTime`.
         case bouncing(startTime: SimTime, edge: Double, x1: Double, v1: Double)
+        /// An animated scroll from `from` to `to` (scroll to top).
+        case animating(startTime: SimTime, from: Double, to: Double, duration: SimTime)
     }
+
+    /// Length of the animated scroll to the top after a status-bar tap, in
+    /// nanoseconds: UIScrollView's scroll-to-top animation takes about 0.3 s.
+    public static let scrollToTopDuration: SimTime = 300_000_000
 
     /// What happens at a drag's lift.
     public enum ReleaseBehaviour: Sendable, Equatable {
@@ -33,20 +41,58 @@ public struct ScrollView: Sendable {
     public var viewportHeight: Double
     public var insetTop: Double
     public var insetBottom: Double
-    public var contentHeight: Double
+    /// The smallest resting offset: the top of the content under the top inset.
+    public private(set) var minOffset: Double
+    /// The largest resting offset: the end of the content above the bottom inset.
+    public private(set) var maxOffset: Double
 
-    public init(viewportHeight: Double, insetTop: Double, insetBottom: Double, contentHeight: Double) {
+    /// A scroll view over content `[contentMinY, contentMinY + contentHeight)`,
+    /// resting at its top.
+    public init(viewportHeight: Double, insetTop: Double, insetBottom: Double, contentHeight: Double, contentMinY: Double = 0) {
         self.viewportHeight = viewportHeight
         self.insetTop = insetTop
         self.insetBottom = insetBottom
-        self.contentHeight = contentHeight
-        self.contentOffset = -insetTop
+        self.minOffset = contentMinY - insetTop
+        self.maxOffset = max(minOffset, contentMinY + contentHeight + insetBottom - viewportHeight)
+        self.contentOffset = minOffset
     }
 
-    /// The smallest resting offset: the top of the content under the top inset.
-    public var minOffset: Double { -insetTop }
-    /// The largest resting offset: the end of the content above the bottom inset.
-    public var maxOffset: Double { max(minOffset, contentHeight + insetBottom - viewportHeight) }
+    /// Sets where the content lies (its extent changed): the range the view
+    /// may rest in. A view in motion finds the new edges as it moves.
+    public mutating func setContentExtent(minY: Double, maxY: Double) {
+        minOffset = minY - insetTop
+        maxOffset = max(minOffset, maxY + insetBottom - viewportHeight)
+    }
+
+    /// Moves the content by `delta` points without disturbing the motion in
+    /// progress: a drag keeps tracking the finger, a deceleration keeps its
+    /// velocity (UIKit's contentOffset adjustment during batch updates).
+    public mutating func adjust(by delta: Double) {
+        contentOffset += delta
+        switch motion {
+        case .resting:
+            break
+        case let .dragging(startTime, startOffset, trajectory, release, rate):
+            motion = .dragging(startTime: startTime, startOffset: startOffset + delta, trajectory: trajectory, release: release, rate: rate)
+        case let .decelerating(startTime, x0, v0, rate):
+            motion = .decelerating(startTime: startTime, x0: x0 + delta, v0: v0, rate: rate)
+        case let .bouncing(startTime, edge, x1, v1):
+            motion = .bouncing(startTime: startTime, edge: edge + delta, x1: x1, v1: v1)
+        case let .animating(startTime, from, to, duration):
+            motion = .animating(startTime: startTime, from: from + delta, to: to, duration: duration)
+        }
+    }
+
+    /// Starts the animated scroll to the top (a status-bar tap).
+    public mutating func scrollToTop(at time: SimTime) {
+        advance(to: time)
+        motion = .animating(startTime: time, from: contentOffset, to: minOffset, duration: ScrollView.scrollToTopDuration)
+    }
+
+    public var isDragging: Bool {
+        if case .dragging = motion { return true }
+        return false
+    }
 
     public var isResting: Bool { motion == .resting }
 
@@ -98,6 +144,24 @@ public struct ScrollView: Sendable {
                 motion = .resting
             } else {
                 contentOffset = offset
+            }
+        case let .animating(startTime, from, to, duration):
+            let progress = min(1, Double(time - startTime) / Double(duration))
+            // Ease-out cubic, as UIView animations curve.
+            let eased = 1 - pow(1 - progress, 3)
+            contentOffset = from + (to - from) * eased
+            if progress >= 1 {
+                contentOffset = min(max(to, minOffset), maxOffset)
+                motion = .resting
+            }
+        case let .animating(startTime, from, to, duration):
+            let progress = min(1, Double(time - startTime) / Double(duration))
+            // Ease-out cubic, as UIView animations curve.
+            let eased = 1 - pow(1 - progress, 3)
+            contentOffset = from + (to - from) * eased
+            if progress >= 1 {
+                contentOffset = min(max(to, minOffset), maxOffset)
+                motion = .resting
             }
         case let .bouncing(startTime, edge, x1, v1):
             let (x, v) = ScrollPhysics.bounce(x1: x1, v1: v1, t: seconds(time - startTime))

@@ -26,6 +26,10 @@ public final class AllocationMeter {
     private let tcacheEnabledMIB: [Int]
     private let allocatedPointerMIB: [Int]
     private var bytesInside: UInt64 = 0
+    /// Bytes allocated inside `excluding` blocks, subtracted from `bytesInside`.
+    private var bytesExcluded: UInt64 = 0
+    /// The arena the thread used before the current `measure` began.
+    private var defaultArenaWhileMeasuring: UInt32 = 0
     private var requestsAtStart: UInt64 = 0
 
     /// Reserves an engine arena for this meter.
@@ -55,10 +59,30 @@ public final class AllocationMeter {
         writeMIB(tcacheEnabledMIB, &disabled)
         let allocated = threadAllocatedCounter()
         let previous = exchangeArena(arena)
+        let outerDefault = defaultArenaWhileMeasuring
+        defaultArenaWhileMeasuring = previous
         let before = allocated?.pointee ?? 0
+        var excluded: UInt64 = 0
+        let excludedBefore = bytesExcluded
         defer {
-            bytesInside &+= (allocated?.pointee ?? 0) &- before
+            excluded = bytesExcluded &- excludedBefore
+            bytesInside &+= (allocated?.pointee ?? 0) &- before &- excluded
+            defaultArenaWhileMeasuring = outerDefault
             _ = exchangeArena(previous)
+        }
+        return try body()
+    }
+
+    /// Runs `body`, called from inside `measure`, with its allocations not
+    /// counted: the simulator's own work done on the engine's behalf (a
+    /// transport answering a request, a scheduler queuing a timer).
+    public func excluding<T>(_ body: () throws -> T) rethrows -> T {
+        let allocated = threadAllocatedCounter()
+        let before = allocated?.pointee ?? 0
+        let engineArena = exchangeArena(defaultArenaWhileMeasuring)
+        defer {
+            bytesExcluded &+= (allocated?.pointee ?? 0) &- before
+            _ = exchangeArena(engineArena)
         }
         return try body()
     }

@@ -18,26 +18,47 @@ public struct RunRequest: Sendable {
         self.recordFrames = recordFrames
     }
 
-    /// Every run a scenario asks for, in order: one per refresh rate.
-    /// `seedOverride` replaces the scenario's own seed.
+    /// The engine settings of this request's variant.
+    public var engine: EngineSettings {
+        loaded.scenario.variants.first(where: { $0.name == variant })?.engine ?? loaded.scenario.engine
+    }
+
+    /// Every run a scenario asks for, in order: each variant at each refresh
+    /// rate. `seedOverride` replaces the scenario's own seed.
     public static func expand(_ loaded: LoadedScenario, seedOverride: UInt64?, recordFrames: Bool) -> [RunRequest] {
-        loaded.refreshRates.map {
-            RunRequest(loaded: loaded, refreshHz: $0, seed: seedOverride ?? loaded.scenario.seed, recordFrames: recordFrames)
+        let variants = loaded.scenario.variants.isEmpty ? ["default"] : loaded.scenario.variants.map(\.name)
+        return variants.flatMap { variant in
+            loaded.refreshRates.map {
+                RunRequest(loaded: loaded, refreshHz: $0, seed: seedOverride ?? loaded.scenario.seed, variant: variant, recordFrames: recordFrames)
+            }
         }
     }
 }
 
-/// A change the user did not make that moved the content under them.
+/// A change the user did not make, and how far it moved the anchor item.
 public struct DriftRecord: Sendable, Equatable {
     public var time: SimTime
     public var cause: String
-    /// The anchor post; `nil` when the anchor was lost.
-    public var anchorID: PostID?
-    /// The anchor's screen y before and after the change, in points.
+    /// The anchor post: the first item at least 30% visible before the change.
+    public var anchorID: PostID
+    /// The anchor's screen y before the change, in points.
     public var beforeY: Double
-    public var afterY: Double
-    /// `afterY − beforeY`.
-    public var drift: Double { afterY - beforeY }
+    /// Its screen y after; `nil` when the change removed the anchor (lost).
+    public var afterY: Double?
+
+    public init(time: SimTime, cause: String, anchorID: PostID, beforeY: Double, afterY: Double?) {
+        self.time = time
+        self.cause = cause
+        self.anchorID = anchorID
+        self.beforeY = beforeY
+        self.afterY = afterY
+    }
+
+    /// `afterY − beforeY`; `nil` for a lost anchor.
+    public var drift: Double? { afterY.map { $0 - beforeY } }
+    public var isLost: Bool { afterY == nil }
+    /// A drift event: the anchor moved by at least 1 pt, or was lost.
+    public var isEvent: Bool { drift.map { abs($0) >= DriftMeter.eventThreshold } ?? true }
 }
 
 /// Everything one run measured.
@@ -64,4 +85,11 @@ public struct RunResult: Sendable {
     public var imageHitRate: Double
     public var eventsProcessed: Int
     public var traceDigest: TraceDigest
+
+    /// Drift events: anchors moved by at least 1 pt, or lost.
+    public var driftEvents: Int { drift.reduce(0) { $0 + ($1.isEvent ? 1 : 0) } }
+    /// The largest |drift| of an anchor that survived, in points.
+    public var driftMax: Double { drift.compactMap { $0.drift.map(abs) }.max() ?? 0 }
+    /// Σ |drift| over anchors that survived, in points.
+    public var driftTotal: Double { drift.compactMap { $0.drift.map(abs) }.reduce(0, +) }
 }

@@ -6,12 +6,14 @@ import FeedScenario
 public final class Simulation {
     /// What can happen in the world.
     enum Event {
-        /// The app launches and shows its first page.
+        /// The app launches and asks for its first page.
         case launch
         /// Vsync number `index`.
         case vsync(Int64)
         /// Script step number `index`.
         case script(Int)
+        /// A timer of the engine's or a response of the server's, by slot.
+        case action(Int)
         /// The run's end.
         case end
 
@@ -20,7 +22,8 @@ public final class Simulation {
             case .launch: 1
             case .vsync: 2
             case .script: 3
-            case .end: 4
+            case .action: 4
+            case .end: 5
             }
         }
     }
@@ -29,22 +32,33 @@ public final class Simulation {
     static let queueCapacity = 1_000_000
 
     public let request: RunRequest
-    private let scenario: Scenario
-    private let display: Display
-    private let costModel: CostModel
-    private var queue = EventQueue<Event>(capacity: Simulation.queueCapacity)
-    private var accountant: FrameAccountant
-    private var scrollView: ScrollView
-    private let list: FeedList
-    private let meter: AllocationMeter
-    private var feed: SyntheticFeed
-    private var digest = TraceDigest()
-    private var now: SimTime = 0
-    private var eventsProcessed = 0
+    let scenario: Scenario
+    let display: Display
+    let costModel: CostModel
+    var queue = EventQueue<Event>(capacity: Simulation.queueCapacity)
+    var accountant: FrameAccountant
+    var scrollView: ScrollView
+    let meter: AllocationMeter
+    var server: FeedServer!
+    var engine: FeedEngine!
+    var driftMeter = DriftMeter()
+    var digest = TraceDigest()
+    public internal(set) var now: SimTime = 0
+    var eventsProcessed = 0
+    /// Closures waiting for their `.action` event, by slot; a slot is freed
+    /// when its action runs or is cancelled.
+    var actions: [(() -> Void)?] = []
+    var freeSlots: [Int] = []
+    /// The event sequence number of each slot's pending action, for cancelling.
+    var slotSequence: [UInt64] = []
     /// The first vsync the main thread is free for.
-    private var nextFrameVsync: Int64 = 0
-    private var lastRenderedOffset: Double = .nan
-    private var requestsAtLastFrame: UInt64 = 0
+    var nextFrameVsync: Int64 = 0
+    var lastRenderedOffset: Double = .nan
+    var requestsAtLastFrame: UInt64 = 0
+    /// The anchor captured when the engine announced a commit.
+    var pendingDriftCapture: DriftMeter.Capture?
+    var inputGenerator: Xoshiro256StarStar
+    var width: Double
 
     public init(request: RunRequest) throws(AllocationMeterError) {
         self.request = request
@@ -53,16 +67,42 @@ public final class Simulation {
         display = Display(refreshHz: request.refreshHz)
         costModel = CostModel(costs: device.costs)
         accountant = FrameAccountant(display: display, keepsRecords: request.recordFrames)
+        width = device.screenWidthPt.value
         scrollView = ScrollView(
             viewportHeight: device.screenHeightPt.value,
             insetTop: device.safeAreaTopPt.value,
             insetBottom: device.safeAreaBottomPt.value,
             contentHeight: 0)
-        list = FeedList(configuration: FeedListConfiguration(
-            estimatedItemHeight: scenario.engine.estimatedItemHeightPt,
-            width: device.screenWidthPt.value))
         meter = try AllocationMeter()
-        feed = SyntheticFeed(settings: scenario.feed, streams: RandomStreams(seed: request.seed))
+        let streams = RandomStreams(seed: request.seed)
+        inputGenerator = streams.generator(for: .input)
+        server = FeedServer(feed: scenario.feed, server: scenario.server, streams: streams) { [unowned self] delay, deliver in
+            self.scheduleAction(after: delay, deliver)
+        }
+        engine = FeedEngine(
+            configuration: Simulation.engineConfiguration(request.engine, feed: scenario.feed, width: width),
+            viewport: self, transport: server, scheduler: self)
+        scrollView.setContentExtent(minY: engine.list.contentMinY, maxY: engine.list.contentMaxY)
+        scrollView = ScrollView(
+            viewportHeight: scrollView.viewportHeight, insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom,
+            contentHeight: 0, contentMinY: engine.list.contentMinY)
+    }
+
+    static func engineConfiguration(_ settings: EngineSettings, feed: FeedSettings, width: Double) -> FeedEngineConfiguration {
+        FeedEngineConfiguration(
+            list: FeedListConfiguration(
+                estimatedItemHeight: settings.estimatedItemHeightPt, width: width,
+                coordinateSpace: settings.positionStrategy == .virtualSpace ? .tiledView : .ordinary),
+            positionStrategy: settings.positionStrategy,
+            diffAlgorithm: settings.diffAlgorithm,
+            debounceInterval: settings.debounceNs,
+            viewModelCacheCount: settings.viewModelCacheCount,
+            viewModelCacheCost: settings.viewModelCacheCostBytes,
+            pageSize: feed.pageSize,
+            loadMoreThreshold: feed.loadMoreThreshold,
+            refreshTriggerDistance: settings.refreshTriggerPt,
+            newPostsPolicy: settings.newPostsPolicy,
+            tuner: FeedTuner.Options(hideReplies: settings.hideReplies, hideReposts: settings.hideReposts))
     }
 
     /// Runs the scenario to its end and returns what it measured.
@@ -84,7 +124,7 @@ public final class Simulation {
             digest.combine(event.code)
             switch event {
             case .launch:
-                launch()
+                meter.measure { engine.start() }
             case let .vsync(index):
                 if index >= nextFrameVsync { renderFrame(vsync: index) }
                 let next = max(index + 1, nextFrameVsync)
@@ -94,53 +134,84 @@ public final class Simulation {
             case let .script(index):
                 digest.combine(index)
                 perform(scenario.script[index].action)
+            case let .action(slot):
+                let action = actions[slot]
+                actions[slot] = nil
+                freeSlots.append(slot)
+                if let action { meter.measure(action) }
             case .end:
                 break loop
             }
+            if let error = pendingLimitError { throw error }
         }
         return result()
     }
 
-    private func schedule(_ event: Event, at time: SimTime) throws(SimulationLimitError) {
+    /// A limit hit inside a callback that cannot throw, raised by the loop.
+    var pendingLimitError: SimulationLimitError?
+
+    func schedule(_ event: Event, at time: SimTime) throws(SimulationLimitError) {
+        _ = try scheduleReturningSequence(event, at: time)
+    }
+
+    func scheduleReturningSequence(_ event: Event, at time: SimTime) throws(SimulationLimitError) -> UInt64 {
         guard time >= now else { throw .eventInPast(now: now, time: time) }
         guard time <= scenario.limits.maxSimulatedNs else {
             throw .timeLimit(limit: scenario.limits.maxSimulatedNs, time: time)
         }
-        _ = try queue.schedule(event, at: time)
+        return try queue.schedule(event, at: time)
     }
 
-    private func launch() {
-        let posts = feed.nextPosts(scenario.feed.postCount)
-        meter.measure { list.replaceAll(with: posts) }
-        scrollView.contentHeight = list.contentHeight
-    }
-
-    private func perform(_ action: ScriptAction) {
-        switch action {
-        case let .drag(trajectory, release, deceleration):
-            scrollView.beginDrag(
-                at: now,
-                trajectory: trajectory.map { ScrollView.TrajectorySample(time: $0.timeNs, displacement: $0.displacementPt) },
-                release: release == .fling ? .fling : .stop,
-                rate: deceleration.perMillisecond)
-        case let .fling(velocity, deceleration):
-            scrollView.fling(at: now, velocity: velocity, rate: deceleration.perMillisecond)
+    /// Queues `action` to run `delay` ns from now; returns its slot.
+    @discardableResult
+    func scheduleAction(after delay: SimTime, _ action: @escaping () -> Void) -> Int {
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            actions[slot] = action
+        } else {
+            slot = actions.count
+            actions.append(action)
+            slotSequence.append(0)
         }
+        do {
+            slotSequence[slot] = try scheduleReturningSequence(.action(slot), at: now + max(0, delay))
+        } catch {
+            pendingLimitError = pendingLimitError ?? error
+        }
+        return slot
+    }
+
+    func cancelAction(slot: Int) {
+        guard slot < actions.count, actions[slot] != nil else { return }
+        actions[slot] = nil
+        queue.cancel(slotSequence[slot])
+        freeSlots.append(slot)
     }
 
     /// One vsync with the main thread free: move the scroll view, lay out the
     /// visible cells and account the frame, if anything rendered.
     private func renderFrame(vsync index: Int64) {
+        let wasDragging = scrollView.isDragging
         scrollView.advance(to: now)
-        let offset = scrollView.contentOffset
-        // As UIKit does, the list is laid out only when its bounds moved or
-        // it was told its content changed.
-        guard offset != lastRenderedOffset || list.needsLayout else { return }
-        let visible = meter.measure {
-            list.updateVisibleRect(minY: offset, height: scrollView.viewportHeight)
+        let list = engine.list
+        let moved = scrollView.contentOffset != lastRenderedOffset
+        guard moved || list.needsLayout else { return }
+        let visible = meter.measure { () -> Range<Int> in
+            engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
+            if wasDragging && !scrollView.isDragging { engine.scrollViewDidEndDragging() }
+            let before = captureAnchor()
+            let visible = engine.layoutVisibleCells()
+            if list.measuredAboveAnchorInLastPass {
+                meter.excluding {
+                    driftMeter.record(.heightChange, at: now, before: before, list: list, contentOffset: scrollView.contentOffset)
+                }
+            }
+            return visible
         }
-        scrollView.contentHeight = list.contentHeight
+        scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY)
         let work = list.drainWork()
+        let offset = scrollView.contentOffset
 
         let requests = meter.total().requests
         let frameWork = costModel.frameBase + costModel.mainThreadTime(for: work)
@@ -156,6 +227,12 @@ public final class Simulation {
         digest.combine(visible.upperBound)
     }
 
+    func captureAnchor() -> DriftMeter.Capture? {
+        DriftMeter.capture(
+            list: engine.list, contentOffset: scrollView.contentOffset, viewportHeight: scrollView.viewportHeight,
+            insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom)
+    }
+
     private func result() -> RunResult {
         RunResult(
             scenario: scenario.name,
@@ -165,14 +242,14 @@ public final class Simulation {
             duration: scenario.durationNs,
             frameSummary: accountant.finish(),
             frames: accountant.records,
-            drift: [],
+            drift: driftMeter.records,
             allocations: meter.total(),
             peakMemoryMB: 0,
             memoryWarnings: 0,
             jetsamKills: 0,
-            networkRequests: 0,
-            networkFailures: 0,
-            viewModelHitRate: 0,
+            networkRequests: server.requests,
+            networkFailures: server.failedRequests,
+            viewModelHitRate: engine.viewModelHitRate,
             imageHitRate: 0,
             eventsProcessed: eventsProcessed,
             traceDigest: digest)

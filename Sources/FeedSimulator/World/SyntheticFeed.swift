@@ -17,16 +17,22 @@ public struct SyntheticFeed: Sendable {
     /// Encoded bytes per pixel: a JPEG at quality ~80 is about 2 bits/pixel.
     static let encodedBytesPerPixel = 0.25
 
+    /// Replies answer one of this many most recent posts.
+    static let replyWindow = 64
+
     private var generator: Xoshiro256StarStar
     private let settings: FeedSettings
     private var nextID: PostID = SyntheticFeed.firstPostID
+    /// The most recent posts, oldest first, that replies may answer.
+    private var recent: [Post] = []
 
     public init(settings: FeedSettings, streams: RandomStreams) {
         self.settings = settings
         self.generator = streams.generator(for: .content)
     }
 
-    /// The next `count` posts, newest first as a feed shows them.
+    /// The next `count` posts, in the order they were written (oldest
+    /// first, ids increasing); a feed shows them newest first.
     public mutating func nextPosts(_ count: Int) -> [Post] {
         var posts: [Post] = []
         posts.reserveCapacity(count)
@@ -52,6 +58,23 @@ public struct SyntheticFeed: Sendable {
             media = Media(kind: kind, pixelWidth: shape.width, pixelHeight: shape.height, encodedBytes: bytes)
         }
         let likes = Int(generator.next(below: 1_000))
-        return Post(id: id, authorID: author, textLength: text, media: media, likeCount: likes)
+        var post = Post(id: id, authorID: author, textLength: text, media: media, likeCount: likes)
+        if !recent.isEmpty, generator.chance(settings.replyFraction) {
+            let parent = recent[Int(generator.next(below: UInt64(recent.count)))]
+            post.parentID = parent.id
+            post.rootID = parent.rootID ?? parent.id
+        } else if generator.chance(settings.repostFraction) {
+            post.repostedBy = UInt32(generator.next(below: SyntheticFeed.authorCount))
+        }
+        recent.append(post)
+        if recent.count > SyntheticFeed.replyWindow { recent.removeFirst() }
+        return post
+    }
+
+    /// Changes `post` as the server would between two fetches: new likes.
+    public mutating func touched(_ post: Post) -> Post {
+        var changed = post
+        changed.likeCount += 1 + Int(generator.next(below: 20))
+        return changed
     }
 }

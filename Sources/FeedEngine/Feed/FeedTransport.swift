@@ -1,0 +1,73 @@
+/// Where a page of older posts starts: the id of the last post already held.
+public struct FeedCursor: Hashable, Sendable {
+    public var afterPostID: PostID
+    public init(afterPostID: PostID) { self.afterPostID = afterPostID }
+}
+
+/// A page of posts, newest first, and the cursor of the next page.
+public struct FeedPage: Sendable, Equatable {
+    public var posts: [Post]
+    /// Posts the page's replies refer to (parents and roots), for threading.
+    public var threadContext: [Post]
+    /// `nil` at the end of the feed.
+    public var nextCursor: FeedCursor?
+
+    public init(posts: [Post], threadContext: [Post] = [], nextCursor: FeedCursor?) {
+        self.posts = posts
+        self.threadContext = threadContext
+        self.nextCursor = nextCursor
+    }
+}
+
+/// Why a request failed.
+public enum FeedTransportError: Error, Equatable, Sendable {
+    case offline
+    case timedOut
+    case serverError
+}
+
+/// How the engine talks to the feed's server. Completions are called later,
+/// on the same (simulated) main thread, never synchronously.
+public protocol FeedTransport: AnyObject {
+    /// The page after `cursor`, or the first page when `cursor` is nil.
+    func fetchPage(cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void)
+    /// Sets the viewer's like on a post.
+    func setLike(postID: PostID, liked: Bool, completion: @escaping (Result<Void, FeedTransportError>) -> Void)
+}
+
+/// What hosts the feed on screen: the scroll view the engine reads and
+/// corrects, and the observer of every change the engine commits.
+public protocol FeedViewport: AnyObject {
+    var contentOffset: Double { get }
+    var viewportHeight: Double { get }
+    /// Height hidden under bars at the top and bottom.
+    var insetTop: Double { get }
+    var insetBottom: Double { get }
+    /// Moves the content by `delta` points, keeping any gesture or
+    /// deceleration in progress consistent (UIKit's contentOffset adjustment).
+    func adjustContentOffset(by delta: Double)
+    /// The engine is about to change what is displayed without the user asking.
+    func feedWillCommit(_ cause: ChangeCause)
+    /// The change is committed and the position corrected.
+    func feedDidCommit(_ cause: ChangeCause)
+}
+
+/// Why the displayed feed changed.
+public enum ChangeCause: String, Hashable, Sendable, CaseIterable {
+    case initialLoad = "initial_load"
+    case refresh
+    case newPosts = "new_posts"
+    case append
+    case contentUpdate = "content_update"
+    case heightChange = "height_change"
+    case widthChange = "width_change"
+    case textSizeChange = "text_size_change"
+    case likeRollback = "like_rollback"
+    case like
+    case restore
+    case memoryReload = "memory_reload"
+
+    /// Whether the user asked for this change directly (a tap on like): such
+    /// changes are not position drift.
+    public var isUserAction: Bool { self == .like }
+}

@@ -1,0 +1,564 @@
+/// What to do with new posts that arrive while the reader is mid-feed.
+public enum NewPostsPolicy: String, Hashable, Sendable, CaseIterable {
+    /// Insert them above at once (the position strategy keeps the reader's place).
+    case insert
+    /// Hold them behind a "new posts" indicator until the reader taps it or
+    /// scrolls to the top.
+    case indicator
+}
+
+/// Everything that configures a `FeedEngine`: the engine variant under test.
+public struct FeedEngineConfiguration: Hashable, Sendable {
+    public var list: FeedListConfiguration
+    public var positionStrategy: PositionStrategy
+    public var diffAlgorithm: DiffAlgorithm
+    /// Bursts of data changes closer than this are applied as one, in
+    /// nanoseconds (Catbird uses 50 ms and 150 ms).
+    public var debounceInterval: Int64
+    public var viewModelCacheCount: Int
+    /// Cost limit of the view model cache, in bytes.
+    public var viewModelCacheCost: Int
+    /// Posts per page; 0 asks for the whole feed at once.
+    public var pageSize: Int
+    /// Load the next page when the last visible item is this close to the end.
+    public var loadMoreThreshold: Int
+    /// How far past the top a pull must go to trigger a refresh, in points.
+    public var refreshTriggerDistance: Double
+    public var newPostsPolicy: NewPostsPolicy
+    public var tuner: FeedTuner.Options
+
+    public init(
+        list: FeedListConfiguration,
+        positionStrategy: PositionStrategy = .none,
+        diffAlgorithm: DiffAlgorithm = .heckel,
+        debounceInterval: Int64 = 50_000_000,
+        viewModelCacheCount: Int = 200,
+        viewModelCacheCost: Int = 1 << 20,
+        pageSize: Int = 0,
+        loadMoreThreshold: Int = 5,
+        refreshTriggerDistance: Double = 80,
+        newPostsPolicy: NewPostsPolicy = .insert,
+        tuner: FeedTuner.Options = FeedTuner.Options()
+    ) {
+        self.list = list
+        self.positionStrategy = positionStrategy
+        self.diffAlgorithm = diffAlgorithm
+        self.debounceInterval = debounceInterval
+        self.viewModelCacheCount = viewModelCacheCount
+        self.viewModelCacheCost = viewModelCacheCost
+        self.pageSize = pageSize
+        self.loadMoreThreshold = loadMoreThreshold
+        self.refreshTriggerDistance = refreshTriggerDistance
+        self.newPostsPolicy = newPostsPolicy
+        self.tuner = tuner
+    }
+}
+
+/// The feed engine an app would ship: it holds the feed's posts, turns them
+/// into display rows (thread consolidation), applies changes as diffed batch
+/// updates through a debouncer, keeps the reader's place with the configured
+/// strategy, pages, refreshes, likes optimistically, and caches view models.
+///
+/// It is single-threaded and synchronous. Time reaches it only through the
+/// `EngineScheduler`, data only through the `FeedTransport`, and the screen
+/// only through the `FeedViewport`.
+public final class FeedEngine {
+    /// A data change waiting in the debouncer.
+    enum PendingChange {
+        case page(FeedPage, replacing: Bool)
+        case refresh(FeedPage)
+        case newPosts([Post])
+        case contentUpdate([Post])
+    }
+
+    public let configuration: FeedEngineConfiguration
+    public let list: FeedList
+    unowned let viewport: any FeedViewport
+    unowned let transport: any FeedTransport
+    unowned let scheduler: any EngineScheduler
+
+    /// The feed's posts as the server ordered them, newest first.
+    public private(set) var posts: [Post] = []
+    /// Posts known for threading (page posts and their thread context).
+    var knownPosts: [PostID: Post] = [:]
+    var cursor: FeedCursor?
+    public private(set) var reachedEnd = false
+    public private(set) var isLoadingPage = false
+    public private(set) var isRefreshing = false
+    /// New posts held behind the indicator.
+    public private(set) var heldNewPosts: [Post] = []
+    /// The anchor captured during a pull, used when the refresh lands.
+    public private(set) var pullAnchor: ScrollAnchor?
+    var wasPulling = false
+    var viewModels: LRUCache<PostID, PostViewModel>
+    var debouncer: Debouncer<PendingChange>!
+    let tuner: FeedTuner
+
+    /// What the engine did, for reports.
+    public struct Counters: Equatable, Sendable {
+        public var pagesRequested = 0
+        public var pageFailures = 0
+        public var refreshes = 0
+        public var commits = 0
+        public var likes = 0
+        public var likeRollbacks = 0
+        public var anchorsStale = 0
+        public var anchorsLost = 0
+        public var newPostsHeld = 0
+    }
+
+    public private(set) var counters = Counters()
+
+    public init(
+        configuration: FeedEngineConfiguration,
+        viewport: any FeedViewport,
+        transport: any FeedTransport,
+        scheduler: any EngineScheduler
+    ) {
+        var listConfiguration = configuration.list
+        if configuration.positionStrategy == .virtualSpace, !listConfiguration.coordinateSpace.isVirtual {
+            listConfiguration.coordinateSpace = .tiledView
+        }
+        self.configuration = configuration
+        self.list = FeedList(configuration: listConfiguration)
+        self.viewport = viewport
+        self.transport = transport
+        self.scheduler = scheduler
+        self.viewModels = LRUCache(countLimit: configuration.viewModelCacheCount, costLimit: configuration.viewModelCacheCost)
+        self.tuner = FeedTuner(options: configuration.tuner)
+        self.debouncer = Debouncer(interval: configuration.debounceInterval, scheduler: scheduler) { [unowned self] changes in
+            self.applyPending(changes)
+        }
+        list.onConfigure = { [unowned self] index in self.configureCell(at: index) }
+    }
+
+    /// View-model lookups served from the cache, over all lookups; 0 before any.
+    public var viewModelHitRate: Double {
+        let lookups = viewModels.hits + viewModels.misses
+        return lookups == 0 ? 0 : Double(viewModels.hits) / Double(lookups)
+    }
+
+    /// Starts the feed: requests the first page.
+    public func start() {
+        requestPage(cursor: nil, replacing: true)
+    }
+
+    // MARK: Layout
+
+    /// Lays out the cells in the viewport; the owner calls it whenever the
+    /// scroll view moved or `list.needsLayout` is set. Height changes of
+    /// cells measured above the reader are corrected per the strategy.
+    @discardableResult
+    public func layoutVisibleCells() -> Range<Int> {
+        let (visible, changeAbove) = list.updateVisibleRect(minY: viewport.contentOffset, height: viewport.viewportHeight)
+        if changeAbove != 0 {
+            switch configuration.positionStrategy {
+            case .none, .virtualSpace:
+                break
+            case .indexRestore, .offsetAdjust, .anchor:
+                viewport.adjustContentOffset(by: changeAbove)
+            }
+        }
+        loadMoreIfNeeded(lastVisible: visible.upperBound - 1)
+        return visible
+    }
+
+    /// The range of contentOffset the scroll view may rest in: the content
+    /// under the insets.
+    public var offsetRange: ClosedRange<Double> {
+        let low = list.contentMinY - viewport.insetTop
+        let high = max(low, list.contentMaxY + viewport.insetBottom - viewport.viewportHeight)
+        return low...high
+    }
+
+    /// The readable part of the viewport (under the bars), in content coordinates.
+    var readableRect: (minY: Double, maxY: Double) {
+        let top = viewport.contentOffset + viewport.insetTop
+        return (top, viewport.contentOffset + viewport.viewportHeight - viewport.insetBottom)
+    }
+
+    /// The first item at least 30% visible in the readable rect, with its
+    /// place; `nil` when nothing is on screen.
+    public func captureAnchor() -> ScrollAnchor? {
+        let rect = readableRect
+        let range = list.indices(intersecting: rect.minY, rect.maxY)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let top = list.minY(of: index)
+            let height = list.layout.height(of: index)
+            let visible = min(top + height, rect.maxY) - max(top, rect.minY)
+            if height > 0, visible / height >= AnchorRules.visibilityThreshold {
+                return ScrollAnchor(
+                    itemID: list.items[index].id, index: index, itemY: top,
+                    offsetY: viewport.contentOffset, capturedAt: scheduler.now)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    // MARK: Scrolling
+
+    /// The scroll view moved. During a pull past the top, the refresh anchor
+    /// is captured once the pull passes 20 pt (Catbird), and dropped if the
+    /// pull is abandoned.
+    public func scrollViewDidScroll(isDragging: Bool) {
+        let pulled = offsetRange.lowerBound - viewport.contentOffset
+        if isDragging, pulled > AnchorRules.pullCaptureDistance, pullAnchor == nil, !isRefreshing {
+            pullAnchor = captureAnchor()
+        }
+        if !isDragging, pulled <= 0, !isRefreshing, pullAnchor != nil, !wasPulling {
+            pullAnchor = nil
+        }
+        if !heldNewPosts.isEmpty, viewport.contentOffset <= offsetRange.lowerBound + 1 {
+            showNewPosts()
+        }
+    }
+
+    /// The finger lifted. A pull past the trigger distance starts a refresh.
+    public func scrollViewDidEndDragging() {
+        let pulled = offsetRange.lowerBound - viewport.contentOffset
+        if pulled >= configuration.refreshTriggerDistance {
+            refresh()
+        } else if !isRefreshing {
+            pullAnchor = nil
+        }
+    }
+
+    // MARK: Data
+
+    /// Asks the server for the newest posts (pull-to-refresh or the app's own).
+    public func refresh() {
+        guard !isRefreshing else { return }
+        isRefreshing = true
+        wasPulling = pullAnchor != nil
+        counters.refreshes += 1
+        transport.fetchPage(cursor: nil, limit: pageLimit) { [unowned self] result in
+            self.isRefreshing = false
+            switch result {
+            case let .success(page):
+                self.debouncer.submit(.refresh(page))
+            case .failure:
+                self.counters.pageFailures += 1
+                self.pullAnchor = nil
+            }
+        }
+    }
+
+    /// New posts pushed by the server while the feed is open.
+    public func receiveNewPosts(_ newPosts: [Post]) {
+        var present = Set(posts.map(\.id))
+        for post in heldNewPosts { present.insert(post.id) }
+        let fresh = newPosts.filter { !present.contains($0.id) }
+        guard !fresh.isEmpty else { return }
+        switch configuration.newPostsPolicy {
+        case .insert:
+            debouncer.submit(.newPosts(fresh))
+        case .indicator:
+            heldNewPosts = fresh + heldNewPosts
+            counters.newPostsHeld += fresh.count
+            if viewport.contentOffset <= offsetRange.lowerBound + 1 { showNewPosts() }
+        }
+    }
+
+    /// The reader tapped the "new posts" indicator, or reached the top.
+    public func showNewPosts() {
+        guard !heldNewPosts.isEmpty else { return }
+        let shown = heldNewPosts
+        heldNewPosts = []
+        debouncer.submit(.newPosts(shown))
+    }
+
+    /// Posts whose content changed on the server (counts, edits).
+    public func receiveContentUpdates(_ updated: [Post]) {
+        debouncer.submit(.contentUpdate(updated))
+    }
+
+    /// The reader tapped like on the item at `index`: applied at once, sent
+    /// to the server, rolled back if the server refuses.
+    public func toggleLike(at index: Int) {
+        guard index >= 0, index < list.items.count else { return }
+        let id = list.items[index].id
+        guard let position = posts.firstIndex(where: { $0.id == id }) else { return }
+        let liked = !posts[position].isLikedByViewer
+        setLike(liked, at: position)
+        counters.likes += 1
+        commitDisplayedChange(cause: .like)
+        transport.setLike(postID: id, liked: liked) { [unowned self] result in
+            guard case .failure = result, let current = self.posts.firstIndex(where: { $0.id == id }) else { return }
+            self.setLike(!liked, at: current)
+            self.counters.likeRollbacks += 1
+            self.commitDisplayedChange(cause: .likeRollback)
+        }
+    }
+
+    private func setLike(_ liked: Bool, at position: Int) {
+        guard posts[position].isLikedByViewer != liked else { return }
+        posts[position].isLikedByViewer = liked
+        posts[position].likeCount += liked ? 1 : -1
+        knownPosts[posts[position].id] = posts[position]
+    }
+
+    /// The system is short of memory: drop every cached view model.
+    public func didReceiveMemoryWarning(keepingFraction fraction: Double) {
+        if fraction <= 0 {
+            viewModels.removeAll()
+        } else {
+            viewModels.trim(toCount: Int(Double(viewModels.count) * fraction))
+        }
+    }
+
+    // MARK: Geometry changes
+
+    /// The viewport changed width (rotation, split view): every cell is
+    /// measured again and the reader's place restored per the strategy.
+    public func viewportDidResize(width: Double) {
+        relayout(cause: .widthChange) { list.setWidth(width) }
+    }
+
+    /// The Dynamic Type size changed.
+    public func textSizeDidChange(scale: Double) {
+        relayout(cause: .textSizeChange) { list.setTypeScale(scale) }
+    }
+
+    /// Invalidates the layout with `change`, lays out the viewport at once
+    /// (as UIKit does in the same run-loop turn) and corrects the offset.
+    private func relayout(cause: ChangeCause, _ change: () -> Void) {
+        viewport.feedWillCommit(cause)
+        let anchor = captureAnchor()
+        let oldOffset = viewport.contentOffset
+        change()
+        list.updateVisibleRect(minY: oldOffset, height: viewport.viewportHeight)
+        var target = oldOffset
+        if let anchor, let index = list.index(of: anchor.itemID) {
+            let newY = list.minY(of: index)
+            switch configuration.positionStrategy {
+            case .none:
+                break
+            case .virtualSpace:
+                list.shiftOrigin(by: anchor.itemY - newY)
+            case .offsetAdjust, .anchor:
+                target = newY - anchor.viewportY
+            case .indexRestore:
+                target = list.minY(of: min(anchor.index, list.items.count - 1)) - anchor.viewportY
+            }
+        }
+        correctOffset(from: oldOffset, to: target)
+        viewport.feedDidCommit(cause)
+    }
+
+    // MARK: Pages
+
+    var pageLimit: Int { configuration.pageSize > 0 ? configuration.pageSize : Int.max }
+
+    private func loadMoreIfNeeded(lastVisible: Int) {
+        guard configuration.pageSize > 0, !reachedEnd, !isLoadingPage, !list.items.isEmpty,
+              lastVisible >= list.items.count - 1 - configuration.loadMoreThreshold
+        else { return }
+        requestPage(cursor: cursor, replacing: false)
+    }
+
+    private func requestPage(cursor: FeedCursor?, replacing: Bool) {
+        isLoadingPage = true
+        counters.pagesRequested += 1
+        transport.fetchPage(cursor: cursor, limit: pageLimit) { [unowned self] result in
+            self.isLoadingPage = false
+            switch result {
+            case let .success(page):
+                if replacing && self.posts.isEmpty {
+                    self.applyPending([.page(page, replacing: true)])
+                } else {
+                    self.debouncer.submit(.page(page, replacing: replacing))
+                }
+            case .failure:
+                self.counters.pageFailures += 1
+            }
+        }
+    }
+
+    // MARK: Applying changes
+
+    /// Folds a debounced batch of changes into the posts and commits once.
+    func applyPending(_ changes: [PendingChange]) {
+        var cause = ChangeCause.append
+        for change in changes {
+            switch change {
+            case let .page(page, replacing):
+                remember(page)
+                if replacing {
+                    posts = page.posts
+                    cause = posts.isEmpty || list.items.isEmpty ? .initialLoad : .refresh
+                } else {
+                    append(page.posts)
+                }
+                cursor = page.nextCursor
+                reachedEnd = page.nextCursor == nil
+            case let .refresh(page):
+                remember(page)
+                mergeRefresh(page)
+                cause = .refresh
+            case let .newPosts(newPosts):
+                for post in newPosts { knownPosts[post.id] = post }
+                prepend(newPosts)
+                if cause != .refresh { cause = .newPosts }
+            case let .contentUpdate(updated):
+                for post in updated {
+                    knownPosts[post.id] = post
+                    if let position = posts.firstIndex(where: { $0.id == post.id }) { posts[position] = post }
+                }
+                if cause == .append { cause = .contentUpdate }
+            }
+        }
+        commitDisplayedChange(cause: cause)
+    }
+
+    private func remember(_ page: FeedPage) {
+        for post in page.threadContext { knownPosts[post.id] = post }
+        for post in page.posts { knownPosts[post.id] = post }
+    }
+
+    private func append(_ page: [Post]) {
+        let present = Set(posts.map(\.id))
+        posts += page.filter { !present.contains($0.id) }
+    }
+
+    private func prepend(_ newPosts: [Post]) {
+        let present = Set(posts.map(\.id))
+        posts = newPosts.filter { !present.contains($0.id) } + posts
+    }
+
+    /// A refresh page either overlaps the feed (new posts go on top, known
+    /// ones are updated) or, when more posts arrived than a page holds,
+    /// replaces it: the gap cannot be bridged.
+    private func mergeRefresh(_ page: FeedPage) {
+        let present = Set(posts.map(\.id))
+        guard let oldest = page.posts.last, present.contains(oldest.id) || posts.isEmpty else {
+            posts = page.posts
+            cursor = page.nextCursor
+            reachedEnd = page.nextCursor == nil
+            return
+        }
+        var updated: [PostID: Post] = [:]
+        for post in page.posts where present.contains(post.id) { updated[post.id] = post }
+        for i in posts.indices {
+            if let newer = updated[posts[i].id] { posts[i] = newer }
+        }
+        prepend(page.posts.filter { !present.contains($0.id) })
+    }
+
+    /// Rebuilds the display rows from the posts and commits the difference.
+    func commitDisplayedChange(cause: ChangeCause) {
+        let tuned = tuner.tuneWithStats(posts) { [knownPosts] id in knownPosts[id] }
+        var work = WorkCounters()
+        work.diffElements = tuned.postsExamined
+        list.addWork(work)
+        commit(tuned.items, cause: cause)
+    }
+
+    /// Applies `newItems` as one batch update and restores the reader's
+    /// place per the strategy, telling the viewport before and after.
+    func commit(_ newItems: [FeedItem], cause: ChangeCause) {
+        counters.commits += 1
+        viewport.feedWillCommit(cause)
+        let anchor = anchorForCommit(cause: cause)
+        let fallbacks = fallbackCandidates(after: anchor)
+        let oldOffset = viewport.contentOffset
+        let firstVisibleID = anchor.map { list.items[$0.index].id }
+        let changes = configuration.diffAlgorithm.diff(from: list.items, to: newItems)
+        list.apply(changes, newItems: newItems, anchorIndex: anchor?.index)
+
+        var target = oldOffset
+        switch configuration.positionStrategy {
+        case .none, .virtualSpace:
+            break
+        case .offsetAdjust:
+            if let firstVisibleID, let newIndex = list.index(of: firstVisibleID) {
+                var inserted = 0.0
+                for index in changes.inserts where index < newIndex { inserted += list.layout.height(of: index) }
+                target = oldOffset + inserted
+            }
+        case .indexRestore:
+            if let anchor, !list.items.isEmpty {
+                let index = min(anchor.index, list.items.count - 1)
+                target = list.minY(of: index) - anchor.viewportY
+            }
+        case .anchor:
+            if let anchor {
+                if let newIndex = list.index(of: anchor.itemID) {
+                    target = list.minY(of: newIndex) - anchor.viewportY
+                } else if let fallback = fallbacks.first(where: { list.index(of: $0.itemID) != nil }),
+                          let newIndex = list.index(of: fallback.itemID) {
+                    counters.anchorsLost += 1
+                    target = list.minY(of: newIndex) - fallback.viewportY
+                } else {
+                    counters.anchorsLost += 1
+                }
+            }
+        }
+        correctOffset(from: oldOffset, to: target)
+        viewport.feedDidCommit(cause)
+    }
+
+    /// Moves the content from `oldOffset` to `target` clamped to the content
+    /// (Catbird clamps restored offsets). An offset the strategy left alone
+    /// is not clamped: the reader may be overscrolled on purpose.
+    private func correctOffset(from oldOffset: Double, to target: Double) {
+        guard target != oldOffset else { return }
+        let range = offsetRange
+        let clamped = min(max(target, range.lowerBound), range.upperBound)
+        if clamped != oldOffset { viewport.adjustContentOffset(by: clamped - oldOffset) }
+    }
+
+    /// The anchor a commit restores: for a refresh, the one captured during
+    /// the pull unless it is stale; otherwise one captured now.
+    private func anchorForCommit(cause: ChangeCause) -> ScrollAnchor? {
+        defer {
+            if cause == .refresh {
+                pullAnchor = nil
+                wasPulling = false
+            }
+        }
+        if cause == .refresh, let pulled = pullAnchor {
+            if scheduler.now - pulled.capturedAt <= AnchorRules.maximumAge,
+               pulled.index < list.items.count, list.items[pulled.index].id == pulled.itemID {
+                return pulled
+            }
+            counters.anchorsStale += 1
+        }
+        return captureAnchor()
+    }
+
+    /// The items below the anchor with their viewport positions now, to fall
+    /// back on if the anchor post disappears.
+    private func fallbackCandidates(after anchor: ScrollAnchor?) -> [ScrollAnchor] {
+        guard configuration.positionStrategy == .anchor, let anchor else { return [] }
+        var candidates: [ScrollAnchor] = []
+        var index = anchor.index + 1
+        let end = min(list.items.count, anchor.index + FeedEngine.fallbackDepth + 1)
+        while index < end {
+            candidates.append(ScrollAnchor(
+                itemID: list.items[index].id, index: index, itemY: list.minY(of: index),
+                offsetY: viewport.contentOffset, capturedAt: scheduler.now))
+            index += 1
+        }
+        return candidates
+    }
+
+    /// How many items below a lost anchor are tried as its replacement.
+    static let fallbackDepth = 20
+
+    // MARK: Cells
+
+    private func configureCell(at index: Int) {
+        let item = list.items[index]
+        if let cached = viewModels.value(forKey: item.id),
+           cached.contentVersion == PostViewModel.contentVersion(of: item.post) {
+            return
+        }
+        let model = PostViewModel(item: item)
+        viewModels.insert(model, forKey: item.id, cost: model.cost)
+        var work = WorkCounters()
+        work.viewModelsCreated = 1
+        list.addWork(work)
+    }
+}

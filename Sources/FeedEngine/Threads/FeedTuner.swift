@@ -1,0 +1,321 @@
+/// Turns a page of raw feed posts into display rows the way Catbird's
+/// FeedTuner does: each reply is shown under the conversation it answers,
+/// replies in one thread share one slice, no post is shown twice, and the
+/// options hide replies to other people and reposts.
+///
+/// The rules, where the behaviour being modelled leaves a choice:
+///
+/// - **Threads.** A post without a `parentID` is standalone and is the root
+///   of its own thread. A reply belongs to the thread its `rootID` names; a
+///   reply that names no root treats its parent as the root.
+/// - **Slices.** A reply's slice is, top to bottom: the root (`.root`, when
+///   it can be found and is not the parent), the parent (`.parent`, or
+///   `.root` when the parent is the root, when it can be found), and the
+///   reply itself (`.reply`).
+/// - **Incomplete threads.** The `.reply` row carries `isThreadIncomplete`,
+///   because it is the one row every slice has. It is set when the parent or
+///   the root cannot be found; when the parent does not answer the root
+///   directly (the posts between them are missing); when the post shown as
+///   root is itself a reply; and when a root or parent row is left out
+///   because that post is already shown higher up.
+/// - **Merging.** The posts of one thread in the feed make one slice, placed
+///   where the thread's first post appears. It shows the thread's first reply
+///   in feed order that is not already shown (the newest, as feeds run newest
+///   first) with that reply's parent and root; the thread's other replies are
+///   not shown, unless one of them is that parent. A root that is in the feed
+///   on its own becomes its thread slice's `.root` row, and stays
+///   `.standalone` when no reply of its thread is shown.
+/// - **Duplicates.** A post id is shown at most once: the topmost row that
+///   would show it keeps it, and every later row with that id is dropped.
+/// - **Filters.** They apply to feed posts before grouping, so a root whose
+///   replies are all hidden stays on its own. `hideReposts` drops feed posts
+///   whose `repostedBy` is set. `hideReplies` drops replies that do not
+///   continue their author's own thread (see ``Options/hideReplies``). Roots
+///   and parents found through `lookup` are context and are never filtered.
+///
+/// The tuner is deterministic: rows depend only on the order of the input
+/// and on what `lookup` answers. Its dictionary and set are only probed,
+/// never iterated, so hashing never reaches the output.
+public struct FeedTuner: Sendable {
+    /// What the tuner hides from the feed.
+    public struct Options: Hashable, Sendable {
+        /// Hide replies to other people, keeping self-threads: a reply stays
+        /// only if its root and its parent, those that can be found, are by
+        /// the reply's author, and at least one of them can be found.
+        public var hideReplies: Bool
+        /// Hide posts reposted into the feed (`repostedBy != nil`).
+        public var hideReposts: Bool
+
+        /// Creates options; by default nothing is hidden.
+        public init(hideReplies: Bool = false, hideReposts: Bool = false) {
+            self.hideReplies = hideReplies
+            self.hideReposts = hideReposts
+        }
+    }
+
+    /// Display rows and the work it took to make them, for cost modelling.
+    ///
+    /// Every feed post has exactly one fate: it is shown as a row, or it is
+    /// counted in `filtered`, `duplicatesDropped` or `repliesMerged`.
+    public struct TunedFeed: Hashable, Sendable {
+        /// The display rows, top to bottom.
+        public var items: [FeedItem]
+        /// Feed posts read: the number of posts passed in.
+        public var postsExamined: Int
+        /// Calls made to `lookup`: at most two for each reply in the feed.
+        public var lookups: Int
+        /// Feed posts hidden by the options.
+        public var filtered: Int
+        /// Feed posts not shown themselves because a row elsewhere shows the
+        /// same post id.
+        public var duplicatesDropped: Int
+        /// Replies not shown because their thread's slice shows another reply.
+        public var repliesMerged: Int
+    }
+
+    /// What the tuner hides.
+    public var options: Options
+
+    /// Creates a tuner that hides what `options` asks.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// The display rows for `posts`.
+    ///
+    /// - Parameters:
+    ///   - posts: The feed's raw posts in feed order, newest first.
+    ///   - lookup: Finds a post the client knows by id (thread roots and
+    ///     parents delivered with the page); `nil` when it is not known.
+    /// - Returns: The rows of ``tuneWithStats(_:lookup:)``, top to bottom.
+    /// - Complexity: O(*n*) expected for *n* posts, with at most two calls to
+    ///   `lookup` per reply.
+    public func tune(_ posts: [Post], lookup: (PostID) -> Post?) -> [FeedItem] {
+        tuneWithStats(posts, lookup: lookup).items
+    }
+
+    /// The display rows for `posts`, with the counts of the work done.
+    ///
+    /// Three passes: filter the feed posts and group them by thread root,
+    /// threads in order of their first post; write each thread's slice,
+    /// skipping post ids already shown; then count what became of the feed
+    /// posts that were not shown.
+    ///
+    /// - Parameters:
+    ///   - posts: The feed's raw posts in feed order, newest first.
+    ///   - lookup: Finds a post the client knows by id (thread roots and
+    ///     parents delivered with the page); `nil` when it is not known.
+    /// - Complexity: O(*n*) expected for *n* posts, with at most two calls to
+    ///   `lookup` per reply.
+    public func tuneWithStats(_ posts: [Post], lookup: (PostID) -> Post?) -> TunedFeed {
+        var dispositions = [_FeedPostDisposition](repeating: .pending, count: posts.count)
+        var threads: [_FeedThread] = []
+        var threadOfRoot: [PostID: Int] = [:]
+        var lookups = 0
+        var filtered = 0
+
+        // Pass 1: filter, then group by thread root in order of first post.
+        for (index, post) in posts.enumerated() {
+            if options.hideReposts && post.repostedBy != nil {
+                dispositions[index] = .filtered
+                filtered += 1
+                continue
+            }
+            var context: _ReplyContext?
+            if let parentID = post.parentID {
+                let found = _ReplyContext(reply: post, parentID: parentID, lookup: lookup, lookups: &lookups)
+                if options.hideReplies && !found.isSelfThread(of: post.authorID) {
+                    dispositions[index] = .filtered
+                    filtered += 1
+                    continue
+                }
+                context = found
+            }
+            let rootID = context?.rootID ?? post.id
+            let threadIndex: Int
+            if let existing = threadOfRoot[rootID] {
+                threadIndex = existing
+            } else {
+                threadIndex = threads.count
+                threadOfRoot[rootID] = threadIndex
+                threads.append(_FeedThread())
+            }
+            if let context {
+                threads[threadIndex].replies.append(_ThreadReply(index: index, context: context))
+            } else if threads[threadIndex].rootIndex == nil {
+                threads[threadIndex].rootIndex = index
+            }
+        }
+
+        // Pass 2: write each thread's slice, top to bottom.
+        var items: [FeedItem] = []
+        items.reserveCapacity(posts.count)
+        var shown = Set<PostID>(minimumCapacity: posts.count)
+        for thread in threads {
+            guard let chosen = thread.replies.first(where: { !shown.contains(posts[$0.index].id) }) else {
+                if let rootIndex = thread.rootIndex, shown.insert(posts[rootIndex].id).inserted {
+                    items.append(FeedItem(post: posts[rootIndex]))
+                    dispositions[rootIndex] = .shown
+                }
+                continue
+            }
+            let reply = posts[chosen.index]
+            let context = chosen.context
+            // The feed's own copy of the root stands in for the looked-up one.
+            let root = thread.rootIndex.map { posts[$0] } ?? context.root
+            var incomplete = false
+            if let root, root.parentID != nil {
+                incomplete = true
+            }
+            let rootShown = Self.appendContext(root, role: .root, above: reply, to: &items, shown: &shown)
+            if rootShown, let rootIndex = thread.rootIndex {
+                dispositions[rootIndex] = .shown
+            }
+            if !rootShown {
+                incomplete = true
+            }
+            if context.parentID != context.rootID {
+                if let parent = context.parent, parent.parentID != context.rootID {
+                    incomplete = true
+                }
+                if !Self.appendContext(context.parent, role: .parent, above: reply, to: &items, shown: &shown) {
+                    incomplete = true
+                }
+            }
+            shown.insert(reply.id)
+            items.append(FeedItem(post: reply, role: .reply, isThreadIncomplete: incomplete))
+            dispositions[chosen.index] = .shown
+        }
+
+        // Pass 3: a feed post not shown is a duplicate when its id is shown
+        // elsewhere; otherwise its thread's slice shows another reply.
+        var duplicatesDropped = 0
+        var repliesMerged = 0
+        for index in posts.indices where dispositions[index] == .pending {
+            if shown.contains(posts[index].id) {
+                duplicatesDropped += 1
+            } else {
+                repliesMerged += 1
+            }
+        }
+        return TunedFeed(
+            items: items,
+            postsExamined: posts.count,
+            lookups: lookups,
+            filtered: filtered,
+            duplicatesDropped: duplicatesDropped,
+            repliesMerged: repliesMerged
+        )
+    }
+
+    /// Appends a root or parent row above `reply` unless the post is unknown,
+    /// is the reply itself or is already shown; returns whether it did.
+    private static func appendContext(
+        _ post: Post?,
+        role: ThreadRole,
+        above reply: Post,
+        to items: inout [FeedItem],
+        shown: inout Set<PostID>
+    ) -> Bool {
+        guard let post, post.id != reply.id, shown.insert(post.id).inserted else {
+            return false
+        }
+        items.append(FeedItem(post: post, role: role))
+        return true
+    }
+}
+
+#if DEBUG
+extension FeedTuner.TunedFeed {
+    /// Traps unless no post id repeats, only reply rows are marked
+    /// incomplete, a root row is followed by its parent or reply and a parent
+    /// row by its reply, and the counts add up.
+    internal func _checkInvariants() {
+        var seen = Set<PostID>(minimumCapacity: items.count)
+        for (row, item) in items.enumerated() {
+            precondition(seen.insert(item.id).inserted, "post \(item.id) shown twice (row \(row))")
+            precondition(
+                !item.isThreadIncomplete || item.role == .reply,
+                "row \(row) is marked incomplete but is \(item.role)"
+            )
+            let next = row + 1 < items.count ? items[row + 1].role : nil
+            switch item.role {
+            case .root:
+                precondition(next == .parent || next == .reply, "root row \(row) not followed by its thread")
+            case .parent:
+                precondition(next == .reply, "parent row \(row) not followed by its reply")
+            case .standalone, .reply:
+                break
+            }
+        }
+        precondition(postsExamined >= 0 && lookups >= 0, "negative count")
+        precondition(filtered >= 0 && duplicatesDropped >= 0 && repliesMerged >= 0, "negative count")
+        let shownFromFeed = postsExamined - filtered - duplicatesDropped - repliesMerged
+        precondition(
+            shownFromFeed >= 0 && shownFromFeed <= items.count,
+            "\(postsExamined) posts examined do not account for \(items.count) rows"
+        )
+    }
+}
+#else
+extension FeedTuner.TunedFeed {
+    /// Checks nothing: invariant checks are compiled into debug builds only.
+    @inline(__always)
+    internal func _checkInvariants() {}
+}
+#endif
+
+/// What became of one feed post while tuning.
+internal enum _FeedPostDisposition {
+    /// Not shown yet: a duplicate or a merged reply unless a slice shows it.
+    case pending
+    /// Hidden by the options.
+    case filtered
+    /// Shown as a row of its own.
+    case shown
+}
+
+/// The feed posts of one thread: its root if it is in the feed on its own,
+/// and its replies in feed order.
+internal struct _FeedThread {
+    var rootIndex: Int?
+    var replies: [_ThreadReply] = []
+}
+
+/// A reply in the feed, by index, with the thread posts found for it.
+internal struct _ThreadReply {
+    var index: Int
+    var context: _ReplyContext
+}
+
+/// The root and parent a reply answers, as far as the client knows them.
+internal struct _ReplyContext {
+    var rootID: PostID
+    var parentID: PostID
+    var root: Post?
+    var parent: Post?
+
+    /// Finds the reply's parent and, when it is another post, its root.
+    init(reply: Post, parentID: PostID, lookup: (PostID) -> Post?, lookups: inout Int) {
+        self.parentID = parentID
+        rootID = reply.rootID ?? parentID
+        parent = lookup(parentID)
+        lookups += 1
+        if rootID == parentID {
+            root = parent
+        } else {
+            root = lookup(rootID)
+            lookups += 1
+        }
+    }
+
+    /// Whether a reply by `author` continues that author's own thread: the
+    /// root and parent that can be found are by `author`, and at least one
+    /// of them can be found.
+    func isSelfThread(of author: UInt32) -> Bool {
+        guard root != nil || parent != nil else {
+            return false
+        }
+        return (root?.authorID ?? author) == author && (parent?.authorID ?? author) == author
+    }
+}
