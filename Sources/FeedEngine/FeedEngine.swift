@@ -150,18 +150,48 @@ public final class FeedEngine {
     /// cells measured above the reader are corrected per the strategy.
     @discardableResult
     public func layoutVisibleCells() -> Range<Int> {
+        let visible = layOutAndCompensate()
+        loadMoreIfNeeded(lastVisible: visible.upperBound - 1)
+        return visible
+    }
+
+    /// One layout pass; cells measured above the reader's reference move it,
+    /// which every strategy but `none` undoes (in the virtual space the list
+    /// grows upwards by itself). Returns the visible range and whether the
+    /// offset was corrected.
+    @discardableResult
+    private func layOutAndCompensate() -> Range<Int> {
         let (visible, changeAbove) = list.updateVisibleRect(minY: viewport.contentOffset, height: viewport.viewportHeight)
+        lastCompensation = 0
         if changeAbove != 0 {
             switch configuration.positionStrategy {
             case .none, .virtualSpace:
                 break
             case .indexRestore, .offsetAdjust, .anchor:
                 viewport.adjustContentOffset(by: changeAbove)
+                lastCompensation = changeAbove
             }
         }
-        loadMoreIfNeeded(lastVisible: visible.upperBound - 1)
         return visible
     }
+
+    private var lastCompensation = 0.0
+
+    /// Lays out the viewport after a commit, as UIKit does in the same
+    /// transaction, around the item `anchorID`, until measuring stops
+    /// moving it.
+    private func settleLayout(around anchorID: PostID?) {
+        list.setLayoutAnchor(anchorID.flatMap(list.index(of:)))
+        for _ in 0..<FeedEngine.settlePasses {
+            layOutAndCompensate()
+            if lastCompensation == 0 { break }
+        }
+        list.setNeedsLayout()
+    }
+
+    /// Layout passes a commit may take to settle; each measures the cells a
+    /// correction brought into view.
+    static let settlePasses = 4
 
     /// The range of contentOffset the scroll view may rest in: the content
     /// under the insets.
@@ -344,6 +374,7 @@ public final class FeedEngine {
             }
         }
         correctOffset(from: oldOffset, to: target)
+        settleLayout(around: anchor?.itemID)
         viewport.feedDidCommit(cause)
     }
 
@@ -427,23 +458,19 @@ public final class FeedEngine {
         posts = newPosts.filter { !present.contains($0.id) } + posts
     }
 
-    /// A refresh page either overlaps the feed (new posts go on top, known
-    /// ones are updated) or, when more posts arrived than a page holds,
-    /// replaces it: the gap cannot be bridged.
+    /// A refresh page either overlaps the feed or, when more posts arrived
+    /// than a page holds, replaces it: the gap cannot be bridged. On overlap
+    /// the page is the truth for the span it covers (new posts go on top,
+    /// changed ones are updated, ones the server no longer has are removed)
+    /// and the feed below that span is kept.
     private func mergeRefresh(_ page: FeedPage) {
-        let present = Set(posts.map(\.id))
-        guard let oldest = page.posts.last, present.contains(oldest.id) || posts.isEmpty else {
+        guard let oldest = page.posts.last, let overlapEnd = posts.firstIndex(where: { $0.id == oldest.id }) else {
             posts = page.posts
             cursor = page.nextCursor
             reachedEnd = page.nextCursor == nil
             return
         }
-        var updated: [PostID: Post] = [:]
-        for post in page.posts where present.contains(post.id) { updated[post.id] = post }
-        for i in posts.indices {
-            if let newer = updated[posts[i].id] { posts[i] = newer }
-        }
-        prepend(page.posts.filter { !present.contains($0.id) })
+        posts = page.posts + posts[(overlapEnd + 1)...]
     }
 
     /// Rebuilds the display rows from the posts and commits the difference.
@@ -464,8 +491,22 @@ public final class FeedEngine {
         let fallbacks = fallbackCandidates(after: anchor)
         let oldOffset = viewport.contentOffset
         let firstVisibleID = anchor.map { list.items[$0.index].id }
+        if list.items.isEmpty || cause == .initialLoad {
+            // A first load is a reloadData, not an animated batch of inserts.
+            list.replaceAll(with: newItems)
+            viewport.feedDidCommit(cause)
+            return
+        }
         let changes = configuration.diffAlgorithm.diff(from: list.items, to: newItems)
-        list.apply(changes, newItems: newItems, anchorIndex: anchor?.index)
+        if configuration.diffAlgorithm == .reloadAll {
+            // reloadData: every cached height and configured cell is lost.
+            list.replaceAll(with: newItems)
+            var work = WorkCounters()
+            work.diffElements = changes.elementsCompared
+            list.addWork(work)
+        } else {
+            list.apply(changes, newItems: newItems, anchorIndex: anchor?.index)
+        }
 
         var target = oldOffset
         switch configuration.positionStrategy {
@@ -496,6 +537,7 @@ public final class FeedEngine {
             }
         }
         correctOffset(from: oldOffset, to: target)
+        settleLayout(around: list.index(of: anchor?.itemID ?? 0) != nil ? anchor?.itemID : fallbacks.first(where: { list.index(of: $0.itemID) != nil })?.itemID)
         viewport.feedDidCommit(cause)
     }
 

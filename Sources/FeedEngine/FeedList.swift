@@ -67,6 +67,10 @@ public final class FeedList {
     public private(set) var originY: Double
     /// The cells currently displayed, as a range of item indices.
     public private(set) var displayedRange: Range<Int> = 0..<0
+    /// Per item: whether its cell is on screen and configured. Survives a
+    /// batch update for items that were neither inserted nor updated, so
+    /// their cells are not configured again (as UICollectionView keeps them).
+    private var isDisplayed: [Bool] = []
     /// Work done since the last `drainWork()`.
     public private(set) var pendingWork = WorkCounters()
     /// Whether the data or geometry changed since the last visible-rect
@@ -122,6 +126,7 @@ public final class FeedList {
     public func replaceAll(with newItems: [FeedItem]) {
         endDisplayOfAll()
         items = newItems
+        isDisplayed = [Bool](repeating: false, count: newItems.count)
         layout = ListLayout(count: newItems.count, estimatedHeight: configuration.estimatedItemHeight)
         originY = configuration.coordinateSpace.initialOriginY
         layoutAnchor = nil
@@ -175,10 +180,21 @@ public final class FeedList {
         var changeAbove = 0.0
         var pass = 0
         measuredAboveAnchorInLastPass = false
+        // The reader's reference: the remembered anchor if it is still in
+        // view, else the first displayed cell that stays displayed. A rect
+        // that shares nothing with what was on screen has no reference, and
+        // its measurements move nothing the reader saw.
+        let anchor: Int
+        if let remembered = layoutAnchor, visible.contains(remembered) {
+            anchor = remembered
+        } else if displayedRange.overlaps(visible) {
+            anchor = max(displayedRange.lowerBound, visible.lowerBound)
+        } else {
+            anchor = Int.min
+        }
         while pass < FeedList.maximumLayoutPasses {
             pass += 1
             let metrics = configuration.metrics, width = configuration.width, typeScale = configuration.typeScale
-            let anchor = layoutAnchor ?? Int.min
             let items = self.items
             var aboveThisPass = 0.0
             let measuredNow = layout.measureUnmeasured(in: visible) { index in
@@ -199,12 +215,16 @@ public final class FeedList {
         }
         var index = displayedRange.lowerBound
         while index < displayedRange.upperBound {
-            if !visible.contains(index) { onEndDisplay?(index) }
+            if !visible.contains(index), isDisplayed[index] {
+                isDisplayed[index] = false
+                onEndDisplay?(index)
+            }
             index += 1
         }
         index = visible.lowerBound
         while index < visible.upperBound {
-            if !displayedRange.contains(index) {
+            if !isDisplayed[index] {
+                isDisplayed[index] = true
                 pendingWork.cellsConfigured += 1
                 onConfigure?(index)
             }
@@ -229,7 +249,8 @@ public final class FeedList {
         let oldLayout = layout
         let anchorID = anchorIndex.flatMap { $0 < oldItems.count ? oldItems[$0].id : nil }
         let anchorOldY = anchorIndex.flatMap { $0 < oldItems.count ? originY + oldLayout.minY(of: $0) : nil }
-        endDisplayOfAll()
+        let oldDisplayed = isDisplayed
+        let oldDisplayedRange = displayedRange
 
         // Old index for each new index that survived (same id, moved or not).
         var survivorOldIndex = [Int](repeating: -1, count: newItems.count)
@@ -242,17 +263,17 @@ public final class FeedList {
             inserted[move.to] = true
             survivorOldIndex[move.to] = move.from
         }
-        var old = 0
+        var oldIndex = 0
         var new = 0
         while new < newItems.count {
             if inserted[new] {
                 new += 1
                 continue
             }
-            while old < oldItems.count && deleted[old] { old += 1 }
-            if old < oldItems.count {
-                survivorOldIndex[new] = old
-                old += 1
+            while oldIndex < oldItems.count && deleted[oldIndex] { oldIndex += 1 }
+            if oldIndex < oldItems.count {
+                survivorOldIndex[new] = oldIndex
+                oldIndex += 1
             }
             new += 1
         }
@@ -261,12 +282,31 @@ public final class FeedList {
 
         var heights = [Double](repeating: layout.estimatedHeight, count: newItems.count)
         var measured = [Bool](repeating: false, count: newItems.count)
+        var displayed = [Bool](repeating: false, count: newItems.count)
+        var displayedLow = Int.max
+        var displayedHigh = Int.min
         for index in 0..<newItems.count {
             let from = survivorOldIndex[index]
             guard from >= 0 else { continue }
             heights[index] = oldLayout.height(of: from)
             measured[index] = oldLayout.isMeasured(from) && !updated[from]
+            if oldDisplayed[from] && !updated[from] {
+                displayed[index] = true
+                displayedLow = min(displayedLow, index)
+                displayedHigh = max(displayedHigh, index)
+            }
         }
+        // Cells of deleted and updated items leave the screen (updated ones
+        // are configured again when laid out).
+        var old = oldDisplayedRange.lowerBound
+        while old < oldDisplayedRange.upperBound {
+            if oldDisplayed[old] && (deleted[old] || updated[old]) && !changes.moves.contains(where: { $0.from == old }) {
+                onEndDisplay?(old)
+            }
+            old += 1
+        }
+        isDisplayed = displayed
+        displayedRange = displayedLow <= displayedHigh ? displayedLow..<(displayedHigh + 1) : 0..<0
         items = newItems
         layout.replaceAll(heights: heights, measured: measured)
         pendingWork.itemsLaidOut += newItems.count
@@ -298,6 +338,17 @@ public final class FeedList {
         invalidateMeasurements()
     }
 
+    /// Marks the displayed cells as changed: the next frame must render.
+    public func setNeedsLayout() {
+        needsLayout = true
+    }
+
+    /// Makes item `index` the reference whose position measuring must not
+    /// move (after an update restored the reader's place around it).
+    public func setLayoutAnchor(_ index: Int?) {
+        layoutAnchor = index
+    }
+
     /// Moves the virtual content's origin (used to keep an anchor item's y
     /// when heights above it change); no effect in the ordinary space.
     public func shiftOrigin(by delta: Double) {
@@ -307,6 +358,7 @@ public final class FeedList {
 
     private func invalidateMeasurements() {
         endDisplayOfAll()
+        isDisplayed = [Bool](repeating: false, count: items.count)
         layout.resetToEstimates()
         needsLayout = true
         pendingWork.itemsLaidOut += layout.count
@@ -315,7 +367,10 @@ public final class FeedList {
     private func endDisplayOfAll() {
         var index = displayedRange.lowerBound
         while index < displayedRange.upperBound {
-            if index < items.count { onEndDisplay?(index) }
+            if index < isDisplayed.count, isDisplayed[index] {
+                isDisplayed[index] = false
+                onEndDisplay?(index)
+            }
             index += 1
         }
         displayedRange = 0..<0

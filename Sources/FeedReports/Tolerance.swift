@@ -101,8 +101,10 @@ public struct Tolerance: Hashable, Sendable, CustomStringConvertible {
 
     static let boundarySlack = 1e-9
 
-    /// The tolerance as a tolerance file writes it (`0.5`, `5%`, `0 strict`).
+    /// The tolerance as a tolerance file writes it (`0.5`, `5%`, `2 strict`,
+    /// `strict`).
     public var description: String {
+        if isStrict, amount == .absolute(0) { return "strict" }
         let base: String
         switch amount {
         case .absolute(let value): base = Tolerance.format(value)

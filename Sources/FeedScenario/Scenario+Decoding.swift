@@ -67,7 +67,12 @@ extension Scenario: Decodable {
             guard !variants.isEmpty else { throw c.failure(.variants, "expected at least one variant, or no `variants` field") }
         }
         let written = try c.decodeIfPresent([ScriptStep].self, forKey: .script) ?? []
-        script = written.flatMap(\.expanded)
+        // Repetitions interleave with later steps: order every occurrence by
+        // time, ties in file order.
+        script = written.enumerated()
+            .flatMap { index, step in step.expanded.map { (index, $0) } }
+            .sorted { ($0.1.atNs, $0.0) < ($1.1.atNs, $1.0) }
+            .map(\.1)
         limits = try c.decodeIfPresent(RunLimits.self, forKey: .limits) ?? RunLimits.defaults
 
         for (i, step) in written.enumerated() where step.lastNs >= durationNs {
@@ -76,10 +81,10 @@ extension Scenario: Decodable {
                 codingPath: c.codingPath + [Keys.script, AnyCodingKey(intValue: i), key],
                 expected: "expected every repetition before the end of the run (\(seconds) s), found one at \(Double(step.lastNs) / nanosecondsPerMillisecond) ms")
         }
-        for i in written.indices.dropFirst() where written[i].atNs < written[i - 1].lastNs {
+        for i in written.indices.dropFirst() where written[i].atNs < written[i - 1].atNs {
             throw DecodingFailure(
                 codingPath: c.codingPath + [Keys.script, AnyCodingKey(intValue: i), ScriptStep.Keys.at_ms],
-                expected: "expected steps in time order; this one starts before the step above it (and its repetitions) ends")
+                expected: "expected steps in time order; this one starts before the step above it")
         }
         guard durationNs <= limits.maxSimulatedNs else {
             throw c.failure(.duration_s, "expected at most limits.max_simulated_s (\(Double(limits.maxSimulatedNs) / nanosecondsPerSecond) s), found \(seconds) s")

@@ -158,10 +158,15 @@ private let tunerCases: [TunerCase] = [
         expected: [TunedRow(10, .root), TunedRow(20, .parent), TunedRow(30, .reply), TunedRow(5, .standalone)]
     ),
     TunerCase(
-        name: "a root in the feed after its reply is dropped as a duplicate",
+        name: "a root in the feed after its reply is shown once, as the slice's root",
         feed: [reply20, standalone(5), root10],
-        known: [root10],
-        expected: [TunedRow(10, .root), TunedRow(20, .reply), TunedRow(5, .standalone)],
+        expected: [TunedRow(10, .root), TunedRow(20, .reply), TunedRow(5, .standalone)]
+    ),
+    TunerCase(
+        name: "a reply repeated later in the feed is dropped as a duplicate",
+        feed: [reply30, standalone(5), reply30],
+        known: [root10, reply20],
+        expected: [TunedRow(10, .root), TunedRow(20, .parent), TunedRow(30, .reply), TunedRow(5, .standalone)],
         duplicatesDropped: 1
     ),
     TunerCase(

@@ -218,10 +218,10 @@ struct PositionStrategyTests {
         harness.engine.layoutVisibleCells()
         let anchor = try #require(harness.engine.captureAnchor())
         let before = try #require(harness.screenY(anchor.itemID))
-        harness.viewport.contentOffset -= 50
+        harness.viewport.contentOffset -= 300
         harness.engine.layoutVisibleCells()
         let after = try #require(harness.screenY(anchor.itemID))
-        let moved = after - before - 50
+        let moved = after - before - 300
         #expect(harness.engine.list.measuredAboveAnchorInLastPass)
         #expect((moved != 0) == drifts, "moved \(moved)")
     }

@@ -49,7 +49,7 @@ struct AllocationMeterTests {
         let afterLoad = meter.total().requests
         meter.measure { _ = list.updateVisibleRect(minY: 0, height: 800) }
         let afterFirst = meter.total().requests
-        #expect(afterLoad - before == 3, "posts are shared; heights, tree and flags are three blocks")
+        #expect(afterLoad - before == 4, "posts are shared; heights, tree, measured and displayed flags are four blocks")
         #expect(afterFirst == afterLoad, "measuring cells in place allocates nothing")
     }
 }

@@ -44,12 +44,14 @@ struct SimulationTests {
         #expect(c.traceDigest != a.traceDigest)
     }
 
-    @Test("an idle feed renders its first frame and then nothing")
+    @Test("an idle feed renders its first frame, with content, and then nothing")
     func idleFeedRendersOnce() throws {
         let result = try Simulation(request: TestWorld.request()).run()
         #expect(result.frameSummary.frames == 1)
-        #expect(result.frames.first?.time == 0)
-        #expect(result.frames.first?.contentOffset == 0)
+        let first = try #require(result.frames.first)
+        #expect(first.time == 0)
+        #expect(first.contentOffset == 0)
+        #expect(!first.visible.isEmpty)
     }
 
     @Test("a fling renders frames until it rests, each at a vsync, never two in one interval")

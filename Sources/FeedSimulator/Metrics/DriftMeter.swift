@@ -14,6 +14,8 @@ struct DriftMeter {
     struct Capture {
         var itemID: PostID
         var screenY: Double
+        /// Whether the item was on screen in the last frame: the reader saw it.
+        var wasDisplayed: Bool
     }
 
     private(set) var records: [DriftRecord] = []
@@ -29,7 +31,9 @@ struct DriftMeter {
             let height = list.layout.height(of: index)
             let visible = min(itemTop + height, bottom) - max(itemTop, top)
             if height > 0, visible / height >= AnchorRules.visibilityThreshold {
-                return Capture(itemID: list.items[index].id, screenY: itemTop - contentOffset)
+                return Capture(
+                    itemID: list.items[index].id, screenY: itemTop - contentOffset,
+                    wasDisplayed: list.displayedRange.contains(index))
             }
             index += 1
         }

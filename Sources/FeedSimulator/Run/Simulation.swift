@@ -108,7 +108,6 @@ public final class Simulation {
     /// Runs the scenario to its end and returns what it measured.
     public func run() throws(SimulationLimitError) -> RunResult {
         try schedule(.launch, at: 0)
-        try schedule(.vsync(0), at: 0)
         for (index, step) in scenario.script.enumerated() {
             try schedule(.script(index), at: step.atNs)
         }
@@ -125,6 +124,9 @@ public final class Simulation {
             switch event {
             case .launch:
                 meter.measure { engine.start() }
+                // The first vsync comes after launch has asked for its data,
+                // so an instant answer is on the first frame.
+                try schedule(.vsync(0), at: 0)
             case let .vsync(index):
                 if index >= nextFrameVsync { renderFrame(vsync: index) }
                 let next = max(index + 1, nextFrameVsync)
@@ -196,13 +198,17 @@ public final class Simulation {
         scrollView.advance(to: now)
         let list = engine.list
         let moved = scrollView.contentOffset != lastRenderedOffset
-        guard moved || list.needsLayout else { return }
+        // Work done between frames (a commit, a response handled) is
+        // rendered, and charged, in the next frame.
+        guard moved || list.needsLayout || !list.pendingWork.isZero else { return }
         let visible = meter.measure { () -> Range<Int> in
             engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
             if wasDragging && !scrollView.isDragging { engine.scrollViewDidEndDragging() }
             let before = captureAnchor()
             let visible = engine.layoutVisibleCells()
-            if list.measuredAboveAnchorInLastPass {
+            // Only a cell the reader saw can be seen to move: a rect scrolled
+            // into fresh content is measured before it is ever shown.
+            if list.measuredAboveAnchorInLastPass, before?.wasDisplayed == true {
                 meter.excluding {
                     driftMeter.record(.heightChange, at: now, before: before, list: list, contentOffset: scrollView.contentOffset)
                 }
