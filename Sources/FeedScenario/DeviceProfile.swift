@@ -101,7 +101,7 @@ extension DeviceProfile: Decodable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
-        let version = try c.decode(Int.self, forKey: .schema_version)
+        let version = try c.decodeNumber(Int.self, forKey: .schema_version)
         guard version == Scenario.schemaVersion else {
             throw c.failure(.schema_version, "expected \(Scenario.schemaVersion), found \(version)")
         }

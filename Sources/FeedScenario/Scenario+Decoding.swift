@@ -21,7 +21,7 @@ extension Scenario: Decodable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
-        let version = try c.decode(Int.self, forKey: .schema_version)
+        let version = try c.decodeNumber(Int.self, forKey: .schema_version)
         guard version == Scenario.schemaVersion else {
             throw c.failure(.schema_version, "expected \(Scenario.schemaVersion), found \(version)")
         }
@@ -31,7 +31,14 @@ extension Scenario: Decodable {
         }
         description = try c.decodeNonEmptyString(forKey: .description)
         device = try c.decodeNonEmptyString(forKey: .device)
-        refreshRatesHz = try c.decodeIfPresent([Int].self, forKey: .refresh_rates_hz) ?? []
+        do {
+            refreshRatesHz = try c.decodeIfPresent([Int].self, forKey: .refresh_rates_hz) ?? []
+        } catch let error as DecodingError {
+            guard case .dataCorrupted = error else { throw error }
+            throw c.failure(.refresh_rates_hz, "expected an array of whole numbers (60 or 120)")
+        } catch {
+            throw c.failure(.refresh_rates_hz, "expected an array of whole numbers (60 or 120)")
+        }
         var seen: [Int] = []
         for (i, rate) in refreshRatesHz.enumerated() {
             let path = c.codingPath + [Keys.refresh_rates_hz, AnyCodingKey(intValue: i)]
@@ -43,7 +50,7 @@ extension Scenario: Decodable {
             }
             seen.append(rate)
         }
-        seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? 1
+        seed = try c.decodeNumberIfPresent(UInt64.self, forKey: .seed) ?? 1
         let seconds = try c.decode(Double.self, forKey: .duration_s, above: 0, upTo: maximumDurationSeconds, unit: " s")
         durationNs = Int64((seconds * nanosecondsPerSecond).rounded())
         feed = try c.decode(FeedSettings.self, forKey: .feed)
@@ -292,6 +299,7 @@ extension ScriptStep: Decodable {
             repeatCount = try rc.decode(Int.self, forKey: .count, in: 1...ScriptStep.maximumRepeatCount)
             let everyMs = try rc.decode(Double.self, forKey: .every_ms, above: 0, upTo: maximumDurationSeconds * 1_000, unit: " ms")
             repeatEveryNs = Int64((everyMs * nanosecondsPerMillisecond).rounded())
+            guard repeatEveryNs >= 1 else { throw rc.failure(.every_ms, "expected at least 1 ns, found \(everyMs) ms") }
             if case let .drag(trajectory, _, _) = action, let last = trajectory.last, last.timeNs > repeatEveryNs {
                 throw rc.failure(.every_ms, "expected at least the drag's own length (\(Double(last.timeNs) / nanosecondsPerMillisecond) ms), found \(everyMs) ms")
             }
@@ -316,7 +324,7 @@ extension ScriptStep: Decodable {
                 let dy = try p.decode(Double.self, forKey: .dy_pt, in: -1_000_000...1_000_000, unit: " pt")
                 let point = TrajectoryPoint(timeNs: Int64((tMs * nanosecondsPerMillisecond).rounded()), displacementPt: dy)
                 if index == 0, point.timeNs != 0 || dy != 0 {
-                    throw p.failure(.t_ms, "expected the first point at t_ms 0 and dy_pt 0 (the touch-down)")
+                    throw p.failure(point.timeNs != 0 ? .t_ms : .dy_pt, "expected the first point at t_ms 0 and dy_pt 0 (the touch-down)")
                 }
                 if let last = points.last, point.timeNs <= last.timeNs {
                     throw p.failure(.t_ms, "expected times that increase, found \(tMs) ms after \(Double(last.timeNs) / nanosecondsPerMillisecond) ms")
@@ -330,6 +338,9 @@ extension ScriptStep: Decodable {
         }
         let distance = try c.decode(Double.self, forKey: .distance_pt, in: -1_000_000...1_000_000, unit: " pt")
         let durationMs = try c.decode(Double.self, forKey: .duration_ms, above: 0, upTo: 600_000, unit: " ms")
+        guard (durationMs * nanosecondsPerMillisecond).rounded() >= 1 else {
+            throw c.failure(.duration_ms, "expected at least 1 ns, found \(durationMs) ms")
+        }
         return [
             TrajectoryPoint(timeNs: 0, displacementPt: 0),
             TrajectoryPoint(timeNs: Int64((durationMs * nanosecondsPerMillisecond).rounded()), displacementPt: distance),

@@ -32,11 +32,38 @@ extension KeyedDecodingContainer {
         DecodingFailure(codingPath: codingPath + [key], expected: expected)
     }
 
+    /// Decodes a number at `key`. Foundation reports a number that does not
+    /// fit the type (1.5 for an integer, −1 for an unsigned one) as corrupt
+    /// data with no path; this names the field instead.
+    func decodeNumber<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        do {
+            return try decode(type, forKey: key)
+        } catch let error as DecodingError {
+            guard case .dataCorrupted = error else { throw error }
+            throw failure(key, "expected \(Self.numberKind(T.self)) that fits, found another number")
+        } catch {
+            // Foundation's own "number is not representable" error.
+            throw failure(key, "expected \(Self.numberKind(T.self)) that fits, found another number")
+        }
+    }
+
+    static func numberKind(_ type: Any.Type) -> String {
+        type is any BinaryInteger.Type
+            ? (type is any UnsignedInteger.Type ? "a whole number ≥ 0" : "a whole number")
+            : "a number"
+    }
+
+    /// Decodes an optional number at `key` (see `decodeNumber`).
+    func decodeNumberIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        return try decodeNumber(type, forKey: key)
+    }
+
     /// Decodes a number at `key` and checks it lies in `range`.
     func decode<T: Decodable & Comparable>(
         _ type: T.Type, forKey key: Key, in range: ClosedRange<T>, unit: String = ""
     ) throws -> T {
-        let value = try decode(type, forKey: key)
+        let value = try decodeNumber(type, forKey: key)
         guard range.contains(value) else {
             throw failure(key, "expected a value in \(range.lowerBound)...\(range.upperBound)\(unit), found \(value)")
         }
@@ -55,7 +82,7 @@ extension KeyedDecodingContainer {
     func decode<T: Decodable & Comparable>(
         _ type: T.Type, forKey key: Key, above lowerBound: T, upTo upperBound: T, unit: String = ""
     ) throws -> T {
-        let value = try decode(type, forKey: key)
+        let value = try decodeNumber(type, forKey: key)
         guard value > lowerBound, value <= upperBound else {
             throw failure(key, "expected a value > \(lowerBound) and <= \(upperBound)\(unit), found \(value)")
         }
