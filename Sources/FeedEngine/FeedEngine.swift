@@ -105,7 +105,25 @@ public final class FeedEngine {
         public var anchorsStale = 0
         public var anchorsLost = 0
         public var newPostsHeld = 0
+        /// Likes made while offline, queued for replay.
+        public var actionsQueued = 0
+        /// Queued likes sent again after reconnecting.
+        public var actionsReplayed = 0
+        public var restores = 0
+        public var foregroundChecks = 0
+        public var foregroundRefreshes = 0
     }
+
+    /// A like made while offline, waiting for the network.
+    struct QueuedLike: Equatable {
+        var postID: PostID
+        var liked: Bool
+    }
+
+    /// Likes waiting for the network, oldest first.
+    var offlineQueue: [QueuedLike] = []
+    /// Whether the last request failed for want of a network.
+    public private(set) var believesOffline = false
 
     public private(set) var counters = Counters()
 
@@ -180,7 +198,7 @@ public final class FeedEngine {
     /// Lays out the viewport after a commit, as UIKit does in the same
     /// transaction, around the item `anchorID`, until measuring stops
     /// moving it.
-    private func settleLayout(around anchorID: PostID?) {
+    func settleLayout(around anchorID: PostID?) {
         list.setLayoutAnchor(anchorID.flatMap(list.index(of:)))
         for _ in 0..<FeedEngine.settlePasses {
             layOutAndCompensate()
@@ -314,11 +332,107 @@ public final class FeedEngine {
         setLike(liked, at: position)
         counters.likes += 1
         commitDisplayedChange(cause: .like)
-        transport.setLike(postID: id, liked: liked) { [unowned self] result in
-            guard case .failure = result, let current = self.posts.firstIndex(where: { $0.id == id }) else { return }
-            self.setLike(!liked, at: current)
-            self.counters.likeRollbacks += 1
-            self.commitDisplayedChange(cause: .likeRollback)
+        sendLike(QueuedLike(postID: id, liked: liked))
+    }
+
+    /// Sends a like; offline, it is queued (the optimistic state stays) and
+    /// replayed on reconnect; any other failure rolls it back.
+    private func sendLike(_ like: QueuedLike) {
+        transport.setLike(postID: like.postID, liked: like.liked) { [unowned self] result in
+            switch result {
+            case .success:
+                self.believesOffline = false
+            case .failure(.offline):
+                self.believesOffline = true
+                self.offlineQueue.append(like)
+                self.counters.actionsQueued += 1
+            case .failure:
+                guard let current = self.posts.firstIndex(where: { $0.id == like.postID }) else { return }
+                self.setLike(!like.liked, at: current)
+                self.counters.likeRollbacks += 1
+                self.commitDisplayedChange(cause: .likeRollback)
+            }
+        }
+    }
+
+    /// The network is back: replay queued likes, oldest first.
+    public func networkDidBecomeAvailable() {
+        believesOffline = false
+        let queued = offlineQueue
+        offlineQueue = []
+        for like in queued {
+            counters.actionsReplayed += 1
+            sendLike(like)
+        }
+    }
+
+    // MARK: State restoration
+
+    /// The state to persist now: the feed and the reader's anchor.
+    public func snapshot() -> FeedSnapshot {
+        let anchor = captureAnchor()
+        var context: [Post] = []
+        for post in posts {
+            for id in [post.parentID, post.rootID].compactMap({ $0 }) {
+                if let known = knownPosts[id] { context.append(known) }
+            }
+        }
+        return FeedSnapshot(
+            posts: posts, threadContext: context, nextCursor: cursor, anchorID: anchor?.itemID,
+            anchorViewportY: anchor?.viewportY ?? 0, savedAt: scheduler.now)
+    }
+
+    /// Starts from persisted state instead of the network (a relaunch): the
+    /// feed is shown at once and the anchor put back where it was.
+    public func restore(from snapshot: FeedSnapshot) {
+        counters.restores += 1
+        posts = snapshot.posts
+        for post in snapshot.threadContext { knownPosts[post.id] = post }
+        for post in snapshot.posts { knownPosts[post.id] = post }
+        cursor = snapshot.nextCursor
+        reachedEnd = snapshot.nextCursor == nil && configuration.pageSize > 0
+        let tuned = tuner.tuneWithStats(posts) { [knownPosts] id in knownPosts[id] }
+        viewport.feedWillCommit(.restore)
+        list.replaceAll(with: tuned.items)
+        var target = offsetRange.lowerBound
+        if let id = snapshot.anchorID, let index = list.index(of: id) {
+            target = list.minY(of: index) - snapshot.anchorViewportY
+        }
+        correctOffset(from: viewport.contentOffset, to: target)
+        settleLayout(around: snapshot.anchorID)
+        viewport.feedDidCommit(.restore)
+    }
+
+    /// The app returns after `away` ns in the background; acts per `policy`.
+    public func didEnterForeground(after away: Int64, policy: ForegroundPolicy) {
+        switch policy.action(after: away) {
+        case .keep:
+            break
+        case .checkForNewPosts:
+            counters.foregroundChecks += 1
+            transport.fetchPage(cursor: nil, limit: pageLimit) { [unowned self] result in
+                guard case let .success(page) = result else { return }
+                let present = Set(self.posts.map(\.id))
+                let fresh = page.posts.prefix { !present.contains($0.id) }
+                guard !fresh.isEmpty else { return }
+                self.heldNewPosts = Array(fresh) + self.heldNewPosts
+                self.counters.newPostsHeld += fresh.count
+            }
+        case .fullRefresh:
+            counters.foregroundRefreshes += 1
+            transport.fetchPage(cursor: nil, limit: pageLimit) { [unowned self] result in
+                guard case let .success(page) = result else { return }
+                self.remember(page)
+                self.posts = page.posts
+                self.cursor = page.nextCursor
+                self.reachedEnd = page.nextCursor == nil
+                let tuned = self.tuner.tuneWithStats(self.posts) { [knownPosts = self.knownPosts] id in knownPosts[id] }
+                self.viewport.feedWillCommit(.refresh)
+                self.list.replaceAll(with: tuned.items)
+                self.correctOffset(from: self.viewport.contentOffset, to: self.offsetRange.lowerBound)
+                self.settleLayout(around: nil)
+                self.viewport.feedDidCommit(.refresh)
+            }
         }
     }
 
@@ -329,14 +443,18 @@ public final class FeedEngine {
         knownPosts[posts[position].id] = posts[position]
     }
 
-    /// The system is short of memory: drop every cached view model.
+    /// The system is short of memory: trim the view model cache, keeping
+    /// `fraction` of its cost (0 clears it).
     public func didReceiveMemoryWarning(keepingFraction fraction: Double) {
         if fraction <= 0 {
             viewModels.removeAll()
         } else {
-            viewModels.trim(toCount: Int(Double(viewModels.count) * fraction))
+            viewModels.trim(toCost: Int(Double(viewModels.totalCost) * fraction))
         }
     }
+
+    /// Bytes held by the view model cache.
+    public var viewModelCacheCost: Int { viewModels.totalCost }
 
     // MARK: Geometry changes
 
@@ -443,7 +561,7 @@ public final class FeedEngine {
         commitDisplayedChange(cause: cause)
     }
 
-    private func remember(_ page: FeedPage) {
+    func remember(_ page: FeedPage) {
         for post in page.threadContext { knownPosts[post.id] = post }
         for post in page.posts { knownPosts[post.id] = post }
     }
@@ -544,7 +662,7 @@ public final class FeedEngine {
     /// Moves the content from `oldOffset` to `target` clamped to the content
     /// (Catbird clamps restored offsets). An offset the strategy left alone
     /// is not clamped: the reader may be overscrolled on purpose.
-    private func correctOffset(from oldOffset: Double, to target: Double) {
+    func correctOffset(from oldOffset: Double, to target: Double) {
         guard target != oldOffset else { return }
         let range = offsetRange
         let clamped = min(max(target, range.lowerBound), range.upperBound)

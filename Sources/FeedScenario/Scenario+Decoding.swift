@@ -15,7 +15,7 @@ let maximumFlingVelocity = 100_000.0
 extension Scenario: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case schema_version, name, description, device, refresh_rates_hz, seed, duration_s
-        case feed, server, engine, variants, script, limits
+        case feed, server, engine, variants, script, limits, memory, lifecycle
     }
 
     public init(from decoder: any Decoder) throws {
@@ -81,6 +81,8 @@ extension Scenario: Decodable {
             .sorted { ($0.1.atNs, $0.0) < ($1.1.atNs, $1.0) }
             .map(\.1)
         limits = try c.decodeIfPresent(RunLimits.self, forKey: .limits) ?? RunLimits.defaults
+        memory = try c.decodeIfPresent(MemorySettings.self, forKey: .memory) ?? .defaults
+        lifecycle = try c.decodeIfPresent(LifecycleSettings.self, forKey: .lifecycle) ?? .defaults
 
         for (i, step) in written.enumerated() where step.lastNs >= durationNs {
             let key = step.repeatCount > 1 ? ScriptStep.Keys.repeat : ScriptStep.Keys.at_ms
@@ -137,6 +139,49 @@ extension FeedSettings: Decodable {
     public static let defaultMediaFraction = 0.4
 }
 
+extension MemorySettings: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case limit_mb, baseline_mb, per_post_kb, warning_fraction, critical_fraction
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        let d = MemorySettings.defaults
+        let megabyte = Double(1 << 20)
+        limitBytes = Int64(try c.decode(Double.self, forKey: .limit_mb, in: 16...65_536, default: Double(d.limitBytes) / megabyte, unit: " MB") * megabyte)
+        baselineBytes = Int64(try c.decode(Double.self, forKey: .baseline_mb, in: 0...65_536, default: Double(d.baselineBytes) / megabyte, unit: " MB") * megabyte)
+        bytesPerPost = Int64(try c.decode(Double.self, forKey: .per_post_kb, in: 0...10_240, default: Double(d.bytesPerPost) / 1024, unit: " KB") * 1024)
+        warningFraction = try c.decode(Double.self, forKey: .warning_fraction, in: 0.1...1, default: d.warningFraction)
+        criticalFraction = try c.decode(Double.self, forKey: .critical_fraction, in: 0.1...1, default: d.criticalFraction)
+        guard criticalFraction >= warningFraction else {
+            throw c.failure(.critical_fraction, "expected at least warning_fraction (\(warningFraction)), found \(criticalFraction)")
+        }
+        guard baselineBytes < limitBytes else {
+            throw c.failure(.baseline_mb, "expected less than limit_mb, found \(Double(baselineBytes) / megabyte)")
+        }
+    }
+}
+
+extension LifecycleSettings: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case keep_under_s, check_under_s, restore_max_age_s, cold_start_ms
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        let d = LifecycleSettings.defaults
+        keepUnderNs = Int64(try c.decode(Double.self, forKey: .keep_under_s, in: 0...86_400, default: Double(d.keepUnderNs) / nanosecondsPerSecond, unit: " s") * nanosecondsPerSecond)
+        checkUnderNs = Int64(try c.decode(Double.self, forKey: .check_under_s, in: 0...86_400, default: Double(d.checkUnderNs) / nanosecondsPerSecond, unit: " s") * nanosecondsPerSecond)
+        guard checkUnderNs >= keepUnderNs else {
+            throw c.failure(.check_under_s, "expected at least keep_under_s, found \(Double(checkUnderNs) / nanosecondsPerSecond) s")
+        }
+        restoreMaxAgeNs = Int64(try c.decode(Double.self, forKey: .restore_max_age_s, in: 0...(86_400 * 30), default: Double(d.restoreMaxAgeNs) / nanosecondsPerSecond, unit: " s") * nanosecondsPerSecond)
+        coldStartNs = Int64(try c.decode(Double.self, forKey: .cold_start_ms, in: 0...60_000, default: Double(d.coldStartNs) / nanosecondsPerMillisecond, unit: " ms") * nanosecondsPerMillisecond)
+    }
+}
+
 extension ServerSettings: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case latency_ms, like_failure_rate
@@ -156,7 +201,7 @@ extension EngineSettings {
         case name
         case estimated_item_height_pt, position_strategy, diff_algorithm, debounce_ms
         case viewmodel_cache_count, viewmodel_cache_cost_bytes, new_posts_policy
-        case hide_replies, hide_reposts, refresh_trigger_pt
+        case hide_replies, hide_reposts, refresh_trigger_pt, memory_warning_policy
     }
 
     /// The engine configuration when a scenario names none.
@@ -191,6 +236,7 @@ extension EngineSettings {
         s.hideReplies = try c.decodeIfPresent(Bool.self, forKey: .hide_replies) ?? base.hideReplies
         s.hideReposts = try c.decodeIfPresent(Bool.self, forKey: .hide_reposts) ?? base.hideReposts
         s.refreshTriggerPt = try c.decode(Double.self, forKey: .refresh_trigger_pt, in: 1...1_000, default: base.refreshTriggerPt, unit: " pt")
+        s.memoryWarningPolicy = try c.decode(MemoryWarningPolicy.self, forKey: .memory_warning_policy, default: base.memoryWarningPolicy)
         return (name, s)
     }
 }
@@ -219,7 +265,7 @@ extension ScriptStep: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case at_ms, action, `repeat`
         case distance_pt, duration_ms, trajectory, release, deceleration
-        case velocity_pt_s, count, delivery, width_pt, height_pt, scale
+        case velocity_pt_s, count, delivery, width_pt, height_pt, scale, duration_s, relaunch_after_s
     }
 
     enum PointKeys: String, CodingKey, CaseIterable {
@@ -235,6 +281,7 @@ extension ScriptStep: Decodable {
 
     enum ActionName: String, CaseIterable {
         case drag, fling, refresh, new_posts, tap_new_posts, scroll_to_top, like, content_updates, rotate, text_size
+        case background, terminate, memory_warning
     }
 
     enum Delivery: String, CaseIterable {
@@ -251,6 +298,9 @@ extension ScriptStep: Decodable {
         case .content_updates: [.count]
         case .rotate: [.width_pt, .height_pt]
         case .text_size: [.scale]
+        case .background: [.duration_s]
+        case .terminate: [.relaunch_after_s]
+        case .memory_warning: []
         }
     }
 
@@ -282,6 +332,14 @@ extension ScriptStep: Decodable {
                 heightPt: try c.decode(Double.self, forKey: .height_pt, in: 100...5_000, unit: " pt"))
         case .text_size:
             action = .textSize(scale: try c.decode(Double.self, forKey: .scale, in: 0.5...3.5))
+        case .background:
+            let seconds = try c.decode(Double.self, forKey: .duration_s, above: 0, upTo: maximumDurationSeconds, unit: " s")
+            action = .background(durationNs: Int64((seconds * nanosecondsPerSecond).rounded()))
+        case .terminate:
+            let seconds = try c.decode(Double.self, forKey: .relaunch_after_s, in: 0...maximumDurationSeconds, unit: " s")
+            action = .terminate(relaunchAfterNs: Int64((seconds * nanosecondsPerSecond).rounded()))
+        case .memory_warning:
+            action = .memoryWarning
         case .fling:
             let velocity = try c.decode(Double.self, forKey: .velocity_pt_s, in: -maximumFlingVelocity...maximumFlingVelocity, unit: " pt/s")
             guard velocity != 0 else { throw c.failure(.velocity_pt_s, "expected a non-zero velocity") }

@@ -24,6 +24,8 @@ public struct Scenario: Sendable, Equatable {
     public var variants: [EngineVariant]
     public var script: [ScriptStep]
     public var limits: RunLimits
+    public var memory: MemorySettings = .defaults
+    public var lifecycle: LifecycleSettings = .defaults
 
     public init(
         name: String, description: String, device: String, refreshRatesHz: [Int] = [], seed: UInt64 = 1,
@@ -117,6 +119,8 @@ public struct EngineSettings: Sendable, Equatable {
     public var hideReposts = false
     /// How far past the top a pull must go to refresh, in points.
     public var refreshTriggerPt: Double = 80
+    /// How the engine trims its caches on a memory warning.
+    public var memoryWarningPolicy: MemoryWarningPolicy = .clearAll
 
     public init(estimatedItemHeightPt: Double = 200) {
         self.estimatedItemHeightPt = estimatedItemHeightPt
@@ -210,6 +214,12 @@ public enum ScriptAction: Sendable, Equatable {
     case rotate(widthPt: Double, heightPt: Double)
     /// The reader changes the Dynamic Type size to `scale` (1 is the default).
     case textSize(scale: Double)
+    /// The app goes to the background for `durationNs`, then returns.
+    case background(durationNs: Int64)
+    /// The system terminates the app; the reader relaunches it after `relaunchAfterNs`.
+    case terminate(relaunchAfterNs: Int64)
+    /// The system sends a memory warning.
+    case memoryWarning
 }
 
 /// Limits that stop a run loudly instead of letting it run away.
@@ -226,4 +236,76 @@ public struct RunLimits: Sendable, Equatable {
 
     public static let defaultMaxEvents = 20_000_000
     public static let defaultMaxSimulatedSeconds = 3_600.0
+}
+
+/// How the engine trims its caches on a memory warning.
+public enum MemoryWarningPolicy: String, Sendable, CaseIterable {
+    /// Drop every cached view model and decoded image.
+    case clearAll = "clear_all"
+    /// Keep half of each cache's cost.
+    case trimHalf = "trim_half"
+    /// Ignore warnings (the control case).
+    case ignore = "none"
+
+    /// The share of each cache kept.
+    public var keptFraction: Double {
+        switch self {
+        case .clearAll: 0
+        case .trimHalf: 0.5
+        case .ignore: 1
+        }
+    }
+}
+
+/// The app's modelled memory: what it costs and where the system steps in.
+public struct MemorySettings: Sendable, Equatable {
+    /// Above this footprint the app is killed (jetsam), in bytes.
+    public var limitBytes: Int64
+    /// The app's footprint with nothing loaded (code, frameworks, UI), in bytes.
+    public var baselineBytes: Int64
+    /// Model objects per post held by the feed, in bytes.
+    public var bytesPerPost: Int64
+    /// Fraction of the limit at which a memory warning is sent.
+    public var warningFraction: Double
+    /// Fraction of the limit at which a second, critical warning is sent.
+    public var criticalFraction: Double
+
+    public init(
+        limitBytes: Int64 = MemorySettings.defaultLimitBytes, baselineBytes: Int64 = 150 << 20, bytesPerPost: Int64 = 4 << 10,
+        warningFraction: Double = 0.8, criticalFraction: Double = 0.9
+    ) {
+        self.limitBytes = limitBytes
+        self.baselineBytes = baselineBytes
+        self.bytesPerPost = bytesPerPost
+        self.warningFraction = warningFraction
+        self.criticalFraction = criticalFraction
+    }
+
+    /// About half the RAM of a 4 GB iPhone: the foreground jetsam limit
+    /// `os_proc_available_memory` reports on such devices is near 2 GB.
+    public static let defaultLimitBytes: Int64 = 2048 << 20
+    public static let defaults = MemorySettings()
+}
+
+/// Backgrounding, relaunching and restoring state.
+public struct LifecycleSettings: Sendable, Equatable {
+    /// When the app returns from the background (Catbird's thresholds by default).
+    public var keepUnderNs: Int64
+    public var checkUnderNs: Int64
+    /// Persisted state older than this is ignored at relaunch, in nanoseconds.
+    public var restoreMaxAgeNs: Int64
+    /// Time from the reader's tap to the first frame of a relaunch, in nanoseconds.
+    public var coldStartNs: Int64
+
+    public init(
+        keepUnderNs: Int64 = 600_000_000_000, checkUnderNs: Int64 = 1_800_000_000_000,
+        restoreMaxAgeNs: Int64 = 3_600_000_000_000, coldStartNs: Int64 = 1_200_000_000
+    ) {
+        self.keepUnderNs = keepUnderNs
+        self.checkUnderNs = checkUnderNs
+        self.restoreMaxAgeNs = restoreMaxAgeNs
+        self.coldStartNs = coldStartNs
+    }
+
+    public static let defaults = LifecycleSettings()
 }

@@ -12,7 +12,14 @@ extension Simulation: FeedViewport {
     }
 
     public func feedWillCommit(_ cause: ChangeCause) {
-        meter.excluding { pendingDriftCapture = cause.isUserAction ? nil : captureAnchor() }
+        meter.excluding {
+            if cause == .restore {
+                pendingDriftCapture = pendingRestoreCapture
+                pendingRestoreCapture = nil
+            } else {
+                pendingDriftCapture = cause.isUserAction ? nil : captureAnchor()
+            }
+        }
     }
 
     public func feedDidCommit(_ cause: ChangeCause) {
@@ -40,6 +47,13 @@ extension Simulation: EngineScheduler {
 extension Simulation {
     /// Carries out a script step.
     func perform(_ action: ScriptAction) {
+        // Touches and taps need the app on screen.
+        switch action {
+        case .drag, .fling, .tapNewPosts, .scrollToTop, .like, .rotate, .textSize, .refresh:
+            guard appState == .foreground else { return }
+        case .newPosts, .contentUpdates, .background, .terminate, .memoryWarning:
+            break
+        }
         switch action {
         case let .drag(trajectory, release, deceleration):
             scrollView.beginDrag(
@@ -79,6 +93,26 @@ extension Simulation {
         case let .textSize(scale):
             scrollView.advance(to: now)
             meter.measure { engine.textSizeDidChange(scale: scale) }
+        case let .background(duration):
+            guard appState == .foreground else { return }
+            scrollView.advance(to: now)
+            persist()
+            appState = .background(since: now)
+            let generation = launchGeneration
+            scheduleAction(after: duration) { [unowned self] in
+                guard self.launchGeneration == generation, case let .background(since) = self.appState else { return }
+                self.appState = .foreground
+                self.engine.didEnterForeground(after: self.now - since, policy: ForegroundPolicy(
+                    keepUnder: self.scenario.lifecycle.keepUnderNs, checkUnder: self.scenario.lifecycle.checkUnderNs))
+                self.engine.list.setNeedsLayout()
+            }
+        case let .terminate(relaunchAfter):
+            guard appState != .terminated else { return }
+            terminate(relaunchAfter: relaunchAfter)
+        case .memoryWarning:
+            guard appState != .terminated else { return }
+            memory.recordScriptedWarning()
+            deliverMemoryWarning()
         }
     }
 }

@@ -57,8 +57,32 @@ public final class Simulation {
     var requestsAtLastFrame: UInt64 = 0
     /// The anchor captured when the engine announced a commit.
     var pendingDriftCapture: DriftMeter.Capture?
+    /// For a restore: the anchor as the reader last saw it before the kill.
+    var pendingRestoreCapture: DriftMeter.Capture?
     var inputGenerator: Xoshiro256StarStar
     var width: Double
+    var memory: MemoryModel
+    /// Whether the app is on screen; frames render only then.
+    var appState = AppState.foreground
+    /// State the engine persisted, for a relaunch.
+    var persisted: FeedSnapshot?
+    /// The anchor the reader last saw before the app was terminated.
+    var captureAtTermination: DriftMeter.Capture?
+    /// Engines of earlier launches, kept alive so late callbacks meant for
+    /// them find them; their actions are skipped (see `launchGeneration`).
+    var retiredEngines: [FeedEngine] = []
+    /// Incremented at every termination; actions scheduled by an earlier
+    /// launch do not run.
+    var launchGeneration = 0
+    var slotGeneration: [Int] = []
+    var wasResting = true
+
+    /// Where the app is in its lifecycle.
+    enum AppState: Equatable {
+        case foreground
+        case background(since: SimTime)
+        case terminated
+    }
 
     public init(request: RunRequest) throws(AllocationMeterError) {
         self.request = request
@@ -74,18 +98,24 @@ public final class Simulation {
             insetBottom: device.safeAreaBottomPt.value,
             contentHeight: 0)
         meter = try AllocationMeter()
+        memory = MemoryModel(settings: scenario.memory)
         let streams = RandomStreams(seed: request.seed)
         inputGenerator = streams.generator(for: .input)
         server = FeedServer(feed: scenario.feed, server: scenario.server, streams: streams) { [unowned self] delay, deliver in
             self.scheduleAction(after: delay, deliver)
         }
+        makeEngine()
+    }
+
+    /// A new engine (launch or relaunch), with the scroll view at its top.
+    func makeEngine() {
         engine = FeedEngine(
             configuration: Simulation.engineConfiguration(request.engine, feed: scenario.feed, width: width),
             viewport: self, transport: server, scheduler: self)
-        scrollView.setContentExtent(minY: engine.list.contentMinY, maxY: engine.list.contentMaxY)
         scrollView = ScrollView(
             viewportHeight: scrollView.viewportHeight, insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom,
             contentHeight: 0, contentMinY: engine.list.contentMinY)
+        lastRenderedOffset = .nan
     }
 
     static func engineConfiguration(_ settings: EngineSettings, feed: FeedSettings, width: Double) -> FeedEngineConfiguration {
@@ -138,9 +168,11 @@ public final class Simulation {
                 perform(scenario.script[index].action)
             case let .action(slot):
                 let action = actions[slot]
+                let current = slotGeneration[slot] == launchGeneration
                 actions[slot] = nil
                 freeSlots.append(slot)
-                if let action { meter.measure(action) }
+                if let action, current { meter.measure(action) }
+                checkMemory()
             case .end:
                 break loop
             }
@@ -171,10 +203,12 @@ public final class Simulation {
         if let free = freeSlots.popLast() {
             slot = free
             actions[slot] = action
+            slotGeneration[slot] = launchGeneration
         } else {
             slot = actions.count
             actions.append(action)
             slotSequence.append(0)
+            slotGeneration.append(launchGeneration)
         }
         do {
             slotSequence[slot] = try scheduleReturningSequence(.action(slot), at: now + max(0, delay))
@@ -194,6 +228,7 @@ public final class Simulation {
     /// One vsync with the main thread free: move the scroll view, lay out the
     /// visible cells and account the frame, if anything rendered.
     private func renderFrame(vsync index: Int64) {
+        guard appState == .foreground else { return }
         let wasDragging = scrollView.isDragging
         scrollView.advance(to: now)
         let list = engine.list
@@ -231,6 +266,62 @@ public final class Simulation {
         digest.combine(offset)
         digest.combine(visible.lowerBound)
         digest.combine(visible.upperBound)
+        // The app saves the reader's place whenever a scroll comes to rest.
+        if scrollView.isResting && !wasResting { persist() }
+        wasResting = scrollView.isResting
+        checkMemory()
+    }
+
+    /// Saves the engine's state, as the app does when a scroll ends and
+    /// when it goes to the background.
+    func persist() {
+        persisted = meter.measure { engine.snapshot() }
+    }
+
+    /// Samples the footprint; warns the engine or kills the app as the
+    /// system would.
+    func checkMemory() {
+        guard appState != .terminated else { return }
+        let bytes = memory.footprint(posts: engine.posts.count, cacheBytes: Int64(engine.viewModelCacheCost))
+        switch memory.sample(bytes) {
+        case .fine:
+            break
+        case .warn:
+            deliverMemoryWarning()
+        case .kill:
+            terminate(relaunchAfter: 0)
+        }
+    }
+
+    func deliverMemoryWarning() {
+        let kept = request.engine.memoryWarningPolicy.keptFraction
+        meter.measure { engine.didReceiveMemoryWarning(keepingFraction: kept) }
+        digest.combine(UInt64(0x6D656D))
+    }
+
+    /// The app is killed; the reader opens it again `relaunchAfter` ns
+    /// later, and it cold-starts from persisted state.
+    func terminate(relaunchAfter delay: SimTime) {
+        if appState == .foreground { captureAtTermination = captureAnchor() }
+        appState = .terminated
+        launchGeneration += 1
+        retiredEngines.append(engine)
+        digest.combine(UInt64(0x6B696C6C))
+        scheduleAction(after: delay + scenario.lifecycle.coldStartNs) { [unowned self] in self.relaunch() }
+    }
+
+    /// A cold start: a new engine restores persisted state if it is recent
+    /// enough, else loads from the network.
+    func relaunch() {
+        appState = .foreground
+        makeEngine()
+        if let snapshot = persisted, now - snapshot.savedAt <= scenario.lifecycle.restoreMaxAgeNs {
+            pendingRestoreCapture = captureAtTermination
+            engine.restore(from: snapshot)
+        } else {
+            engine.start()
+        }
+        captureAtTermination = nil
     }
 
     func captureAnchor() -> DriftMeter.Capture? {
@@ -250,9 +341,9 @@ public final class Simulation {
             frames: accountant.records,
             drift: driftMeter.records,
             allocations: meter.total(),
-            peakMemoryMB: 0,
-            memoryWarnings: 0,
-            jetsamKills: 0,
+            peakMemoryMB: Double(memory.peakBytes) / Double(1 << 20),
+            memoryWarnings: memory.warnings,
+            jetsamKills: memory.kills,
             networkRequests: server.requests,
             networkFailures: server.failedRequests,
             viewModelHitRate: engine.viewModelHitRate,

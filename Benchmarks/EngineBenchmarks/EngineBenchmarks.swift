@@ -1,0 +1,123 @@
+import Benchmark
+import FeedEngine
+
+/// A post list and its successor as a feed refresh produces them: 10% of the
+/// posts deleted, 10% new ones inserted at random places, 2% moved, and 5%
+/// with changed content. Built from a fixed seed so every run diffs the same.
+struct DiffInput {
+    let old: [FeedItem]
+    let new: [FeedItem]
+
+    init(count: Int, seed: UInt64) {
+        var random = BenchmarkRandom(seed: seed)
+        let old = (0..<count).map { FeedItem(post: Post(id: PostID($0), authorID: 1, textLength: 100)) }
+        var new = old.filter { _ in random.next(below: 100) >= 10 }
+        for index in 0..<(count / 50) where !new.isEmpty {
+            let from = Int(random.next(below: UInt64(new.count)))
+            let item = new.remove(at: from)
+            new.insert(item, at: Int(random.next(below: UInt64(new.count + 1))))
+            _ = index
+        }
+        for offset in 0..<(count / 10) {
+            let item = FeedItem(post: Post(id: PostID(count + offset), authorID: 2, textLength: 80))
+            new.insert(item, at: Int(random.next(below: UInt64(new.count + 1))))
+        }
+        for index in new.indices where random.next(below: 100) < 5 {
+            new[index].post.likeCount += 1
+        }
+        self.old = old
+        self.new = new
+    }
+}
+
+/// SplitMix64, so inputs do not depend on the standard library's generator.
+struct BenchmarkRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func next(below bound: UInt64) -> UInt64 { next() % bound }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    // Wall clock may move with the machine; allocation counts must not. The
+    // relative wall-clock allowance is wide so a busy CI machine never fails
+    // the check, while a change in complexity still does.
+    let thresholds: [BenchmarkMetric: BenchmarkThresholds] = [
+        .wallClock: BenchmarkThresholds(relative: [.p50: 100.0, .p90: 150.0]),
+        .mallocCountTotal: BenchmarkThresholds(relative: [.p50: 5.0, .p90: 5.0], absolute: [.p50: 2, .p90: 4]),
+    ]
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .mallocCountTotal],
+        warmupIterations: 1,
+        maxDuration: .seconds(3),
+        maxIterations: 50,
+        thresholds: thresholds)
+
+    for count in [10_000, 100_000] {
+        let input = DiffInput(count: count, seed: 42)
+        Benchmark("Diff heckel \(count)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(DiffAlgorithm.heckel.diff(from: input.old, to: input.new))
+            }
+        }
+        Benchmark(
+            "Diff collection_difference \(count)",
+            configuration: .init(maxDuration: .seconds(count > 10_000 ? 60 : 5), maxIterations: count > 10_000 ? 2 : 20)
+        ) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(DiffAlgorithm.collectionDifference.diff(from: input.old, to: input.new))
+            }
+        }
+    }
+
+    Benchmark("HeightIndex 100k updates and offset queries") { benchmark in
+        var index = HeightIndex(repeating: 200, count: 100_000)
+        var random = BenchmarkRandom(seed: 7)
+        for _ in benchmark.scaledIterations {
+            var sum = 0.0
+            for _ in 0..<100_000 {
+                let i = Int(random.next(below: 100_000))
+                index.setHeight(Double(100 + random.next(below: 400)), at: i)
+                sum += index.offset(of: Int(random.next(below: 100_001)))
+            }
+            blackHole(sum)
+        }
+    }
+
+    Benchmark("LRUCache 100k get/put") { benchmark in
+        var cache = LRUCache<Int, Int>(countLimit: 1_000)
+        var random = BenchmarkRandom(seed: 9)
+        for key in 0..<1_000 { cache.insert(key, forKey: key) }
+        for _ in benchmark.scaledIterations {
+            for _ in 0..<100_000 {
+                let key = Int(random.next(below: 2_000))
+                if cache.value(forKey: key) == nil { cache.insert(key, forKey: key, cost: 1) }
+            }
+            blackHole(cache.count)
+        }
+    }
+
+    Benchmark("Steady-state scroll frame") { benchmark in
+        // A list whose cells are all measured: one frame moves the visible
+        // rect by 40 pt and lays it out, as a scroll over read content does.
+        let list = FeedList(configuration: FeedListConfiguration(estimatedItemHeight: 200, width: 390))
+        list.replaceAll(with: (0..<2_000).map { FeedItem(post: Post(id: PostID($0), authorID: 1, textLength: 120)) })
+        var y = 0.0
+        while y < list.contentHeight {
+            list.updateVisibleRect(minY: y, height: 844)
+            y += 400
+        }
+        _ = list.drainWork()
+        y = 0
+        for _ in benchmark.scaledIterations {
+            y = y + 40 >= list.contentHeight - 844 ? 0 : y + 40
+            blackHole(list.updateVisibleRect(minY: y, height: 844))
+        }
+    }
+}
