@@ -500,8 +500,16 @@ public final class FeedEngine {
 
     var pageLimit: Int { configuration.pageSize > 0 ? configuration.pageSize : Int.max }
 
+    /// After a failed page request the engine waits this long before asking
+    /// again, in nanoseconds, so a dead network is not polled every frame.
+    public static let pageRetryDelay: Int64 = 2_000_000_000
+
+    /// The earliest time the next page may be requested.
+    var nextPageAttemptAt: Int64 = 0
+
     private func loadMoreIfNeeded(lastVisible: Int) {
         guard configuration.pageSize > 0, !reachedEnd, !isLoadingPage, !list.items.isEmpty,
+              scheduler.now >= nextPageAttemptAt,
               lastVisible >= list.items.count - 1 - configuration.loadMoreThreshold
         else { return }
         requestPage(cursor: cursor, replacing: false)
@@ -511,16 +519,25 @@ public final class FeedEngine {
         isLoadingPage = true
         counters.pagesRequested += 1
         transport.fetchPage(cursor: cursor, limit: pageLimit) { [unowned self] result in
-            self.isLoadingPage = false
             switch result {
             case let .success(page):
+                // Still loading until the page is applied: the cursor moves
+                // only then, and asking again before would fetch it twice.
                 if replacing && self.posts.isEmpty {
                     self.applyPending([.page(page, replacing: true)])
                 } else {
                     self.debouncer.submit(.page(page, replacing: replacing))
                 }
             case .failure:
+                self.isLoadingPage = false
                 self.counters.pageFailures += 1
+                self.nextPageAttemptAt = self.scheduler.now + FeedEngine.pageRetryDelay
+                if replacing && self.posts.isEmpty {
+                    // Nothing to show yet: try the first page again.
+                    self.scheduler.schedule(after: FeedEngine.pageRetryDelay) { [unowned self] in
+                        if self.posts.isEmpty && !self.isLoadingPage { self.requestPage(cursor: nil, replacing: true) }
+                    }
+                }
             }
         }
     }
@@ -533,6 +550,7 @@ public final class FeedEngine {
         for change in changes {
             switch change {
             case let .page(page, replacing):
+                isLoadingPage = false
                 remember(page)
                 if replacing {
                     posts = page.posts

@@ -15,7 +15,7 @@ let maximumFlingVelocity = 100_000.0
 extension Scenario: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case schema_version, name, description, device, refresh_rates_hz, seed, duration_s
-        case feed, server, engine, variants, script, limits, memory, lifecycle
+        case feed, server, engine, variants, script, limits, memory, lifecycle, network
     }
 
     public init(from decoder: any Decoder) throws {
@@ -69,7 +69,7 @@ extension Scenario: Decodable {
                         codingPath: c.codingPath + [Keys.variants, AnyCodingKey(intValue: variants.count), EngineSettings.Keys.name],
                         expected: "expected a name no other variant uses, found \"\(name)\" twice")
                 }
-                variants.append(EngineVariant(name: name, engine: decoded.settings))
+                variants.append(EngineVariant(name: name, engine: decoded.settings, network: decoded.network))
             }
             guard !variants.isEmpty else { throw c.failure(.variants, "expected at least one variant, or no `variants` field") }
         }
@@ -83,6 +83,7 @@ extension Scenario: Decodable {
         limits = try c.decodeIfPresent(RunLimits.self, forKey: .limits) ?? RunLimits.defaults
         memory = try c.decodeIfPresent(MemorySettings.self, forKey: .memory) ?? .defaults
         lifecycle = try c.decodeIfPresent(LifecycleSettings.self, forKey: .lifecycle) ?? .defaults
+        network = try c.decodeIfPresent(NetworkSettings.self, forKey: .network) ?? .defaults
 
         for (i, step) in written.enumerated() where step.lastNs >= durationNs {
             let key = step.repeatCount > 1 ? ScriptStep.Keys.repeat : ScriptStep.Keys.at_ms
@@ -182,6 +183,98 @@ extension LifecycleSettings: Decodable {
     }
 }
 
+extension NetworkSettings: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case profile, latency, jitter_ms, downlink_kbps, uplink_kbps, loss_rate, timeout_ms
+        case max_retries, backoff_ms, backoff_multiplier, offline
+    }
+
+    enum WindowKeys: String, CodingKey, CaseIterable {
+        case from_s, to_s
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        let d = NetworkSettings.defaults
+        profile = c.contains(.profile) ? try c.decode(String.self, forKey: .profile) : d.profile
+        guard NetworkSettings.profileNames.contains(profile) else {
+            let names = NetworkSettings.profileNames.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw c.failure(.profile, "expected one of \(names), found \"\(profile)\"")
+        }
+        latency = c.contains(.latency) ? try LatencySpec.decode(from: c.superDecoder(forKey: .latency)) : nil
+        jitterMs = c.contains(.jitter_ms) ? try c.decode(Double.self, forKey: .jitter_ms, in: 0...60_000, unit: " ms") : nil
+        downlinkKbps = c.contains(.downlink_kbps) ? try c.decode(Int.self, forKey: .downlink_kbps, in: 1...10_000_000, unit: " kbps") : nil
+        uplinkKbps = c.contains(.uplink_kbps) ? try c.decode(Int.self, forKey: .uplink_kbps, in: 1...10_000_000, unit: " kbps") : nil
+        lossRate = c.contains(.loss_rate) ? try c.decode(Double.self, forKey: .loss_rate, in: 0...1) : nil
+        timeoutMs = c.contains(.timeout_ms) ? try c.decode(Double.self, forKey: .timeout_ms, in: 1...600_000, unit: " ms") : nil
+        maxRetries = try c.decode(Int.self, forKey: .max_retries, in: 0...32, default: d.maxRetries)
+        backoffBaseMs = try c.decode(Double.self, forKey: .backoff_ms, in: 0...600_000, default: d.backoffBaseMs, unit: " ms")
+        backoffMultiplier = try c.decode(Double.self, forKey: .backoff_multiplier, in: 1...10, default: d.backoffMultiplier)
+        offlineWindows = []
+        if c.contains(.offline) {
+            var list = try c.nestedUnkeyedContainer(forKey: .offline)
+            while !list.isAtEnd {
+                let window = try list.superDecoder()
+                try window.rejectUnknownKeys(WindowKeys.self)
+                let w = try window.container(keyedBy: WindowKeys.self)
+                let from = try w.decode(Double.self, forKey: .from_s, in: 0...maximumDurationSeconds, unit: " s")
+                let to = try w.decode(Double.self, forKey: .to_s, in: 0...maximumDurationSeconds, unit: " s")
+                guard to > from else { throw w.failure(.to_s, "expected a time after from_s (\(from) s), found \(to) s") }
+                offlineWindows.append(Int64((from * nanosecondsPerSecond).rounded())..<Int64((to * nanosecondsPerSecond).rounded()))
+            }
+        }
+    }
+}
+
+extension LatencySpec {
+    enum Keys: String, CodingKey, CaseIterable {
+        case distribution, ms, min_ms, max_ms, mean_ms, std_dev_ms, median_ms, sigma, scale_ms, shape
+    }
+
+    enum Kind: String, CaseIterable {
+        case constant, uniform, normal, lognormal, pareto
+    }
+
+    static func decode(from decoder: any Decoder) throws -> LatencySpec {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        let kind = try c.decode(Kind.self, forKey: .distribution)
+        let allowed: [Keys] = switch kind {
+        case .constant: [.ms]
+        case .uniform: [.min_ms, .max_ms]
+        case .normal: [.mean_ms, .std_dev_ms]
+        case .lognormal: [.median_ms, .sigma]
+        case .pareto: [.scale_ms, .shape]
+        }
+        for key in Keys.allCases where key != .distribution && c.contains(key) && !allowed.contains(key) {
+            throw c.failure(key, "unknown field `\(key.rawValue)` for a \(kind.rawValue) distribution; expected: \(allowed.map(\.rawValue).joined(separator: ", "))")
+        }
+        let ms = 0.0...600_000.0
+        switch kind {
+        case .constant:
+            return .constant(ms: try c.decode(Double.self, forKey: .ms, in: ms, unit: " ms"))
+        case .uniform:
+            let low = try c.decode(Double.self, forKey: .min_ms, in: ms, unit: " ms")
+            let high = try c.decode(Double.self, forKey: .max_ms, in: ms, unit: " ms")
+            guard high >= low else { throw c.failure(.max_ms, "expected max_ms >= min_ms (\(low)), found \(high)") }
+            return .uniform(minMs: low, maxMs: high)
+        case .normal:
+            return .normal(
+                meanMs: try c.decode(Double.self, forKey: .mean_ms, in: ms, unit: " ms"),
+                stdDevMs: try c.decode(Double.self, forKey: .std_dev_ms, in: 0...600_000, unit: " ms"))
+        case .lognormal:
+            return .lognormal(
+                medianMs: try c.decode(Double.self, forKey: .median_ms, above: 0, upTo: 600_000, unit: " ms"),
+                sigma: try c.decode(Double.self, forKey: .sigma, in: 0...5))
+        case .pareto:
+            return .pareto(
+                scaleMs: try c.decode(Double.self, forKey: .scale_ms, above: 0, upTo: 600_000, unit: " ms"),
+                shape: try c.decode(Double.self, forKey: .shape, above: 1, upTo: 100))
+        }
+    }
+}
+
 extension ServerSettings: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case latency_ms, like_failure_rate
@@ -202,13 +295,16 @@ extension EngineSettings {
         case estimated_item_height_pt, position_strategy, diff_algorithm, debounce_ms
         case viewmodel_cache_count, viewmodel_cache_cost_bytes, new_posts_policy
         case hide_replies, hide_reposts, refresh_trigger_pt, memory_warning_policy
+        case network
     }
 
     /// The engine configuration when a scenario names none.
     public static let defaults = EngineSettings()
 
     /// Decodes engine fields over `base`; a variant (`named`) also has a name.
-    static func decode(from decoder: any Decoder, base: EngineSettings, named: Bool) throws -> (name: String?, settings: EngineSettings) {
+    static func decode(
+        from decoder: any Decoder, base: EngineSettings, named: Bool
+    ) throws -> (name: String?, settings: EngineSettings, network: NetworkSettings?) {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         var name: String? = nil
@@ -220,7 +316,10 @@ extension EngineSettings {
             name = value
         } else if c.contains(.name) {
             throw c.failure(.name, "unknown field `name`; only a variant has a name")
+        } else if c.contains(.network) {
+            throw c.failure(.network, "unknown field `network` in engine; the network is set at the top level or per variant")
         }
+        let network = named && c.contains(.network) ? try c.decode(NetworkSettings.self, forKey: .network) : nil
         var s = base
         s.estimatedItemHeightPt = try c.decode(
             Double.self, forKey: .estimated_item_height_pt, in: 1...10_000, default: base.estimatedItemHeightPt, unit: " pt")
@@ -237,7 +336,7 @@ extension EngineSettings {
         s.hideReposts = try c.decodeIfPresent(Bool.self, forKey: .hide_reposts) ?? base.hideReposts
         s.refreshTriggerPt = try c.decode(Double.self, forKey: .refresh_trigger_pt, in: 1...1_000, default: base.refreshTriggerPt, unit: " pt")
         s.memoryWarningPolicy = try c.decode(MemoryWarningPolicy.self, forKey: .memory_warning_policy, default: base.memoryWarningPolicy)
-        return (name, s)
+        return (name, s, network)
     }
 }
 

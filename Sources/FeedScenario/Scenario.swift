@@ -26,6 +26,7 @@ public struct Scenario: Sendable, Equatable {
     public var limits: RunLimits
     public var memory: MemorySettings = .defaults
     public var lifecycle: LifecycleSettings = .defaults
+    public var network: NetworkSettings = .defaults
 
     public init(
         name: String, description: String, device: String, refreshRatesHz: [Int] = [], seed: UInt64 = 1,
@@ -97,10 +98,13 @@ public struct ServerSettings: Sendable, Equatable {
 public struct EngineVariant: Sendable, Equatable {
     public var name: String
     public var engine: EngineSettings
+    /// A network replacing the scenario's for this variant, to compare links.
+    public var network: NetworkSettings?
 
-    public init(name: String, engine: EngineSettings) {
+    public init(name: String, engine: EngineSettings, network: NetworkSettings? = nil) {
         self.name = name
         self.engine = engine
+        self.network = network
     }
 }
 
@@ -308,4 +312,54 @@ public struct LifecycleSettings: Sendable, Equatable {
     }
 
     public static let defaults = LifecycleSettings()
+}
+
+/// A latency distribution as a scenario writes it, in milliseconds.
+public enum LatencySpec: Sendable, Equatable {
+    case constant(ms: Double)
+    case uniform(minMs: Double, maxMs: Double)
+    case normal(meanMs: Double, stdDevMs: Double)
+    case lognormal(medianMs: Double, sigma: Double)
+    case pareto(scaleMs: Double, shape: Double)
+}
+
+/// The network between the app and its servers: a named link profile in the
+/// spirit of Network Link Conditioner, any of whose fields can be
+/// overridden, with retries and offline windows.
+public struct NetworkSettings: Sendable, Equatable {
+    /// The names of the link profiles, as `LinkProfile.allNames` defines them.
+    public static let profileNames = ["wifi", "lte", "3g", "edge", "very_bad", "offline"]
+
+    public var profile: String
+    public var latency: LatencySpec?
+    public var jitterMs: Double?
+    public var downlinkKbps: Int?
+    public var uplinkKbps: Int?
+    public var lossRate: Double?
+    public var timeoutMs: Double?
+    public var maxRetries: Int
+    public var backoffBaseMs: Double
+    public var backoffMultiplier: Double
+    /// Times with no network at all, in nanoseconds from launch.
+    public var offlineWindows: [Range<Int64>]
+
+    public init(
+        profile: String = "wifi", latency: LatencySpec? = nil, jitterMs: Double? = nil, downlinkKbps: Int? = nil,
+        uplinkKbps: Int? = nil, lossRate: Double? = nil, timeoutMs: Double? = nil, maxRetries: Int = 2,
+        backoffBaseMs: Double = 500, backoffMultiplier: Double = 2, offlineWindows: [Range<Int64>] = []
+    ) {
+        self.profile = profile
+        self.latency = latency
+        self.jitterMs = jitterMs
+        self.downlinkKbps = downlinkKbps
+        self.uplinkKbps = uplinkKbps
+        self.lossRate = lossRate
+        self.timeoutMs = timeoutMs
+        self.maxRetries = maxRetries
+        self.backoffBaseMs = backoffBaseMs
+        self.backoffMultiplier = backoffMultiplier
+        self.offlineWindows = offlineWindows
+    }
+
+    public static let defaults = NetworkSettings()
 }

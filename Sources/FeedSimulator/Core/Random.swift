@@ -89,6 +89,8 @@ public struct RandomStreams: Sendable {
         case network = 0x6E65_7477_6F72_6B00
         case input = 0x696E_7075_7400_0000
         case memory = 0x6D65_6D6F_7279_0000
+        case server = 0x7365_7276_6572_0000
+        case images = 0x696D_6167_6573_0000
     }
 
     public let seed: UInt64

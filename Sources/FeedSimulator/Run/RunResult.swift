@@ -18,6 +18,11 @@ public struct RunRequest: Sendable {
         self.recordFrames = recordFrames
     }
 
+    /// The network of this request's variant.
+    public var network: NetworkSettings {
+        loaded.scenario.variants.first(where: { $0.name == variant })?.network ?? loaded.scenario.network
+    }
+
     /// The engine settings of this request's variant.
     public var engine: EngineSettings {
         loaded.scenario.variants.first(where: { $0.name == variant })?.engine ?? loaded.scenario.engine

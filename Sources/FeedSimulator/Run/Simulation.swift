@@ -84,7 +84,7 @@ public final class Simulation {
         case terminated
     }
 
-    public init(request: RunRequest) throws(AllocationMeterError) {
+    public init(request: RunRequest) throws {
         self.request = request
         scenario = request.loaded.scenario
         let device = request.loaded.device
@@ -101,7 +101,11 @@ public final class Simulation {
         memory = MemoryModel(settings: scenario.memory)
         let streams = RandomStreams(seed: request.seed)
         inputGenerator = streams.generator(for: .input)
-        server = FeedServer(feed: scenario.feed, server: scenario.server, streams: streams) { [unowned self] delay, deliver in
+        let network = try request.network.model(streams: streams)
+        server = FeedServer(
+            feed: scenario.feed, server: scenario.server, network: network, streams: streams,
+            clock: { [unowned self] in self.now }
+        ) { [unowned self] delay, deliver in
             self.scheduleAction(after: delay, deliver)
         }
         makeEngine()
@@ -138,6 +142,10 @@ public final class Simulation {
     /// Runs the scenario to its end and returns what it measured.
     public func run() throws(SimulationLimitError) -> RunResult {
         try schedule(.launch, at: 0)
+        // The app hears that the network is back when each offline window ends.
+        for window in server.network.offlineWindows where window.upperBound < scenario.durationNs {
+            scheduleAction(after: window.upperBound) { [unowned self] in self.engine.networkDidBecomeAvailable() }
+        }
         for (index, step) in scenario.script.enumerated() {
             try schedule(.script(index), at: step.atNs)
         }

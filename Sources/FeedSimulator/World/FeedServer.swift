@@ -1,10 +1,18 @@
 import FeedEngine
 import FeedScenario
 
-/// The feed's server: a deterministic timeline of posts, newest first,
-/// served in cursor pages after the scenario's latency. Until the network
-/// model arrives every response takes the same time and only likes can fail.
+/// The feed's server behind the modelled network: a deterministic timeline
+/// of posts, newest first, served in cursor pages. Each request's fate and
+/// timing come from the network model (latency, bandwidth, loss, timeouts,
+/// retries, offline windows), plus the server's own processing time.
 final class FeedServer {
+    /// Bytes of a request's headers and body (a GET with an auth token).
+    static let requestBytes = 1_024
+    /// Bytes of one post in a page's JSON (text, author, counts, media URLs).
+    static let bytesPerPost = 2_048
+    /// Bytes of a like's request and response.
+    static let likeBytes = 512
+
     /// The whole timeline, newest first.
     private(set) var timeline: [Post] = []
     /// Every post by id, for thread context and cursors. Only looked up.
@@ -12,20 +20,53 @@ final class FeedServer {
     private var feed: SyntheticFeed
     private var failures: Xoshiro256StarStar
     private let settings: ServerSettings
+    private(set) var network: NetworkModel
+    /// The current time, from the world.
+    private let clock: () -> SimTime
     /// Hands a response to the world: runs `deliver` after `delay` ns.
     private let respond: (_ delay: SimTime, _ deliver: @escaping () -> Void) -> Void
+    /// Logical requests made (a retried request counts once).
     private(set) var requests = 0
+    /// Requests that failed after every retry.
     private(set) var failedRequests = 0
 
     init(
-        feed: FeedSettings, server: ServerSettings, streams: RandomStreams,
+        feed: FeedSettings, server: ServerSettings, network: NetworkModel, streams: RandomStreams,
+        clock: @escaping () -> SimTime,
         respond: @escaping (_ delay: SimTime, _ deliver: @escaping () -> Void) -> Void
     ) {
         self.feed = SyntheticFeed(settings: feed, streams: streams)
-        self.failures = streams.generator(for: .network)
+        self.failures = streams.generator(for: .server)
         self.settings = server
+        self.network = network
+        self.clock = clock
         self.respond = respond
         publish(self.feed.nextPosts(feed.postCount))
+    }
+
+    /// Sends a request over the network and calls `completion` when its
+    /// plan says it finished: with `success` or with the failure's reason.
+    func exchange<T>(
+        requestBytes: Int, responseBytes: Int, success: @escaping () -> Result<T, FeedTransportError>,
+        completion: @escaping (Result<T, FeedTransportError>) -> Void
+    ) {
+        requests += 1
+        let now = clock()
+        let plan = network.plan(requestAt: now, requestBytes: requestBytes, responseBytes: responseBytes)
+        let result: Result<T, FeedTransportError>
+        switch plan.result {
+        case .succeeded:
+            result = success()
+        case let .failed(reason, _):
+            switch reason {
+            case .offline: result = .failure(.offline)
+            case .timedOut: result = .failure(.timedOut)
+            case .lost: result = .failure(.serverError)
+            }
+        }
+        if case .failure = result { failedRequests += 1 }
+        let processing = plan.succeeded ? settings.latencyNs : 0
+        respond(plan.finishedAt - now + processing) { completion(result) }
     }
 
     /// Writes `count` new posts at the head of the timeline and returns them, newest first.
@@ -83,20 +124,23 @@ final class FeedServer {
 
 extension FeedServer: FeedTransport {
     func fetchPage(cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void) {
-        requests += 1
         let page = self.page(after: cursor, limit: limit)
-        deliver { completion(.success(page)) }
+        exchange(
+            requestBytes: FeedServer.requestBytes,
+            responseBytes: page.posts.count * FeedServer.bytesPerPost,
+            success: { .success(page) }, completion: completion)
     }
 
     func setLike(postID: PostID, liked: Bool, completion: @escaping (Result<Void, FeedTransportError>) -> Void) {
-        requests += 1
-        let fails = failures.chance(settings.likeFailureRate)
-        if fails {
-            failedRequests += 1
-        } else if let position = byID[postID] {
-            let index = timeline.count - 1 - position
-            timeline[index].isLikedByViewer = liked
-        }
-        deliver { completion(fails ? .failure(.serverError) : .success(())) }
+        exchange(
+            requestBytes: FeedServer.likeBytes, responseBytes: FeedServer.likeBytes,
+            success: { [unowned self] in
+                guard !self.failures.chance(self.settings.likeFailureRate) else { return .failure(.serverError) }
+                if let position = self.byID[postID] {
+                    self.timeline[self.timeline.count - 1 - position].isLikedByViewer = liked
+                }
+                return .success(())
+            },
+            completion: completion)
     }
 }

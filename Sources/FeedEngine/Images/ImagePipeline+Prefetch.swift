@@ -1,0 +1,102 @@
+/// Prefetching: loading images for cells about to scroll on screen, so
+/// they are in memory when their cells ask.
+extension ImagePipeline {
+    /// The item indices to prefetch for a viewport showing `visible`: the
+    /// `configuration.prefetchWindow` items beyond it in the scroll
+    /// direction, clamped to the feed.
+    ///
+    /// - Parameters:
+    ///   - visible: The indices of the items on screen.
+    ///   - itemCount: The number of items in the feed.
+    ///   - towardsEnd: Whether the reader scrolls towards older items (the
+    ///     window lies after `visible`) or back towards the top (before it).
+    /// - Complexity: O(1)
+    public func prefetchRange(visible: Range<Int>, itemCount: Int, towardsEnd: Bool = true) -> Range<Int> {
+        let window = configuration.prefetchWindow
+        if towardsEnd {
+            let start = Swift.max(0, Swift.min(visible.upperBound, itemCount))
+            return start..<Swift.min(itemCount, start + window)
+        } else {
+            let end = Swift.max(0, Swift.min(visible.lowerBound, itemCount))
+            return Swift.max(0, end - window)..<end
+        }
+    }
+
+    /// Starts loading images that cells will soon ask for, without a
+    /// completion: the image ends up in the memory cache.
+    ///
+    /// An image already in memory is marked most recently used, so eviction
+    /// spares it until its cell asks. A key already being loaded gains the
+    /// prefetch's interest (counted as coalesced); otherwise a load starts
+    /// from disk, or queues for the network at the request's priority
+    /// (normally `.prefetch`). Prefetching a key twice changes nothing but
+    /// its priority.
+    ///
+    /// - Complexity: O(*r*) for *r* requests, plus O(*q*) per queued load
+    ///   whose priority changes.
+    public func prefetch(_ requests: [ImageRequest]) {
+        for request in requests {
+            startPrefetching(request)
+        }
+        startQueuedLoads()
+    }
+
+    /// Stops prefetching `keys`. A load that no cell waits on either is
+    /// dropped from the queue or cancelled through the transport; keys not
+    /// being prefetched are ignored.
+    ///
+    /// - Complexity: O(*k* × (*p* + *q*)) for *k* keys, *p* prefetched keys
+    ///   and *q* queued loads.
+    public func cancelPrefetching(_ keys: [ImageKey]) {
+        for key in keys {
+            guard let load = loads[key], load.prefetchPriority != nil else { continue }
+            load.prefetchPriority = nil
+            removePrefetchedKey(key)
+            settleInterest(in: load)
+        }
+        startQueuedLoads()
+    }
+
+    /// Makes `requests` the whole prefetch set: stops prefetching every key
+    /// not among them, in the order prefetching started, then prefetches
+    /// them. What an engine calls each time the prefetch window moves.
+    ///
+    /// - Complexity: O(*r* + *p* × (*p* + *q*)) for *r* requests, *p*
+    ///   prefetched keys and *q* queued loads.
+    public func setPrefetchTargets(_ requests: [ImageRequest]) {
+        var wanted: Set<ImageKey> = []
+        for request in requests {
+            wanted.insert(request.key)
+        }
+        cancelPrefetching(prefetchedKeys.filter { !wanted.contains($0) })
+        prefetch(requests)
+    }
+
+    /// The keys being prefetched, in the order prefetching started.
+    ///
+    /// - Complexity: O(1)
+    public var prefetchingKeys: [ImageKey] { prefetchedKeys }
+
+    private func startPrefetching(_ request: ImageRequest) {
+        let key = request.key
+        if memoryCache.contains(key) {
+            _ = memoryCache.value(forKey: key)
+            return
+        }
+        if let load = loads[key] {
+            if load.prefetchPriority == nil {
+                counters.prefetches += 1
+                counters.coalesced += 1
+                prefetchedKeys.append(key)
+            }
+            load.prefetchPriority = request.priority
+            reprioritize(load)
+            return
+        }
+        counters.prefetches += 1
+        let load = beginLoad(for: request)
+        load.prefetchPriority = request.priority
+        prefetchedKeys.append(key)
+        startLoad(load)
+    }
+}
