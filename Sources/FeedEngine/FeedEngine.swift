@@ -26,6 +26,7 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
     public var refreshTriggerDistance: Double
     public var newPostsPolicy: NewPostsPolicy
     public var tuner: FeedTuner.Options
+    public var images: ImagePipeline.Configuration
 
     public init(
         list: FeedListConfiguration,
@@ -38,7 +39,8 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
         loadMoreThreshold: Int = 5,
         refreshTriggerDistance: Double = 80,
         newPostsPolicy: NewPostsPolicy = .insert,
-        tuner: FeedTuner.Options = FeedTuner.Options()
+        tuner: FeedTuner.Options = FeedTuner.Options(),
+        images: ImagePipeline.Configuration = ImagePipeline.Configuration(decodeMode: .mainThread, diskReadLatency: 0)
     ) {
         self.list = list
         self.positionStrategy = positionStrategy
@@ -51,6 +53,7 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
         self.refreshTriggerDistance = refreshTriggerDistance
         self.newPostsPolicy = newPostsPolicy
         self.tuner = tuner
+        self.images = images
     }
 }
 
@@ -93,6 +96,13 @@ public final class FeedEngine {
     var viewModels: LRUCache<PostID, PostViewModel>
     var debouncer: Debouncer<PendingChange>!
     let tuner: FeedTuner
+    public let images: ImagePipeline
+    /// One completion for every image request, made once so that asking for
+    /// an image allocates no closure context.
+    var imageCompletion: ((ImageLoadOutcome) -> Void)!
+    /// Reused for prefetch targets so a moving viewport does not allocate.
+    var prefetchTargets: [ImageRequest] = []
+    var lastPrefetchVisible: Range<Int> = 0..<0
 
     /// What the engine did, for reports.
     public struct Counters: Equatable, Sendable {
@@ -131,6 +141,7 @@ public final class FeedEngine {
         configuration: FeedEngineConfiguration,
         viewport: any FeedViewport,
         transport: any FeedTransport,
+        imageTransport: any ImageTransport,
         scheduler: any EngineScheduler
     ) {
         var listConfiguration = configuration.list
@@ -144,11 +155,30 @@ public final class FeedEngine {
         self.scheduler = scheduler
         self.viewModels = LRUCache(countLimit: configuration.viewModelCacheCount, costLimit: configuration.viewModelCacheCost)
         self.tuner = FeedTuner(options: configuration.tuner)
+        self.images = ImagePipeline(configuration: configuration.images, transport: imageTransport, scheduler: scheduler)
         self.debouncer = Debouncer(interval: configuration.debounceInterval, scheduler: scheduler) { [unowned self] changes in
             self.applyPending(changes)
         }
+        imageCompletion = { [unowned self] outcome in self.imageArrived(outcome) }
         list.onConfigure = { [unowned self] index in self.configureCell(at: index) }
+        list.onEndDisplay = { [unowned self] id in self.images.cancel(for: FeedEngine.imageOwner(id)) }
     }
+
+    /// The image pipeline's owner id for a post's cell.
+    static func imageOwner(_ id: PostID) -> Int { Int(truncatingIfNeeded: id) }
+
+    /// Work since the last call: the list's and the image pipeline's.
+    public func drainWork() -> WorkCounters {
+        var work = list.drainWork()
+        work += images.drainWork()
+        return work
+    }
+
+    /// Whether work is waiting to be charged to the next frame.
+    public var hasPendingWork: Bool { !list.pendingWork.isZero || !images.pendingWork.isZero }
+
+    /// Image requests served from memory or disk, over all requests.
+    public var imageHitRate: Double { images.hitRate }
 
     /// View-model lookups served from the cache, over all lookups; 0 before any.
     public var viewModelHitRate: Double {
@@ -170,7 +200,52 @@ public final class FeedEngine {
     public func layoutVisibleCells() -> Range<Int> {
         let visible = layOutAndCompensate()
         loadMoreIfNeeded(lastVisible: visible.upperBound - 1)
+        updatePrefetching(visible: visible)
         return visible
+    }
+
+    /// Prefetches the images of the posts just past the viewport; only when
+    /// the visible range changed.
+    private func updatePrefetching(visible: Range<Int>) {
+        guard visible != lastPrefetchVisible, configuration.images.prefetchWindow > 0 else { return }
+        lastPrefetchVisible = visible
+        prefetchTargets.removeAll(keepingCapacity: true)
+        let range = images.prefetchRange(visible: visible, itemCount: list.items.count)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let post = list.items[index].post
+            if let media = post.media { prefetchTargets.append(ImageRequest(postID: post.id, media: media, priority: .prefetch)) }
+            index += 1
+        }
+        images.setPrefetchTargets(prefetchTargets)
+    }
+
+    /// An image arrived. If its size was not known at layout, its cell is
+    /// measured again; above the reader that moves the content, which the
+    /// strategy corrects like any height change.
+    private func imageArrived(_ outcome: ImageLoadOutcome) {
+        guard outcome.isDelivered else { return }
+        // A cell showing a new image is a change on screen: the next frame renders.
+        if outcome.source != .memory { list.setNeedsLayout() }
+        guard let index = list.index(of: outcome.key.postID) else { return }
+        var item = list.items[index]
+        guard var media = item.post.media, !media.sizeKnownAtLayout else { return }
+        media.sizeKnownAtLayout = true
+        item.post.media = media
+        if let position = posts.firstIndex(where: { $0.id == item.id }) { posts[position].media = media }
+        knownPosts[item.id]?.media = media
+        viewport.feedWillCommit(.imageSize)
+        let anchor = captureAnchor()
+        let delta = list.replaceItem(at: index, with: item)
+        if let anchor, index < anchor.index, delta != 0 {
+            switch configuration.positionStrategy {
+            case .none: break
+            case .virtualSpace: list.shiftOrigin(by: -delta)
+            case .indexRestore, .offsetAdjust, .anchor: viewport.adjustContentOffset(by: delta)
+            }
+        }
+        list.setNeedsLayout()
+        viewport.feedDidCommit(.imageSize)
     }
 
     /// One layout pass; cells measured above the reader's reference move it,
@@ -448,13 +523,18 @@ public final class FeedEngine {
     public func didReceiveMemoryWarning(keepingFraction fraction: Double) {
         if fraction <= 0 {
             viewModels.removeAll()
-        } else {
+            images.didReceiveMemoryWarning(.clearAll)
+        } else if fraction < 1 {
             viewModels.trim(toCost: Int(Double(viewModels.totalCost) * fraction))
+            images.didReceiveMemoryWarning(.trimToFraction(fraction))
         }
     }
 
     /// Bytes held by the view model cache.
     public var viewModelCacheCost: Int { viewModels.totalCost }
+
+    /// Bytes held in memory by the engine's caches: view models and decoded images.
+    public var cacheMemoryBytes: Int { viewModels.totalCost + images.memoryCacheCost }
 
     // MARK: Geometry changes
 
@@ -729,6 +809,7 @@ public final class FeedEngine {
 
     private func configureCell(at index: Int) {
         let item = list.items[index]
+        requestImage(for: item)
         if let cached = viewModels.value(forKey: item.id),
            cached.contentVersion == PostViewModel.contentVersion(of: item.post) {
             return
@@ -738,5 +819,12 @@ public final class FeedEngine {
         var work = WorkCounters()
         work.viewModelsCreated = 1
         list.addWork(work)
+    }
+
+    private func requestImage(for item: FeedItem) {
+        guard let media = item.post.media else { return }
+        images.request(
+            ImageRequest(postID: item.id, media: media, priority: .visible),
+            for: FeedEngine.imageOwner(item.id), completion: imageCompletion)
     }
 }

@@ -88,7 +88,7 @@ public final class FeedList {
     /// place to configure it (view models, image requests).
     public var onConfigure: ((Int) -> Void)?
     /// Called for each cell that leaves the screen.
-    public var onEndDisplay: ((Int) -> Void)?
+    public var onEndDisplay: ((PostID) -> Void)?
 
     /// Upper bound on layout passes per viewport update: self-sizing can pull
     /// more cells into the rect, which are then measured in turn.
@@ -217,7 +217,7 @@ public final class FeedList {
         while index < displayedRange.upperBound {
             if !visible.contains(index), isDisplayed[index] {
                 isDisplayed[index] = false
-                onEndDisplay?(index)
+                onEndDisplay?(items[index].id)
             }
             index += 1
         }
@@ -301,7 +301,7 @@ public final class FeedList {
         var old = oldDisplayedRange.lowerBound
         while old < oldDisplayedRange.upperBound {
             if oldDisplayed[old] && (deleted[old] || updated[old]) && !changes.moves.contains(where: { $0.from == old }) {
-                onEndDisplay?(old)
+                onEndDisplay?(oldItems[old].id)
             }
             old += 1
         }
@@ -338,6 +338,18 @@ public final class FeedList {
         invalidateMeasurements()
     }
 
+    /// Replaces item `index`'s content without a batch update and measures
+    /// it again at once if it was measured; returns the change in height.
+    /// - Complexity: O(log n)
+    @discardableResult
+    public func replaceItem(at index: Int, with item: FeedItem) -> Double {
+        items[index] = item
+        guard layout.isMeasured(index) else { return 0 }
+        pendingWork.cellsMeasured += 1
+        pendingWork.heightUpdates += 1
+        return layout.setMeasuredHeight(measuredHeight(of: item), at: index)
+    }
+
     /// Marks the displayed cells as changed: the next frame must render.
     public func setNeedsLayout() {
         needsLayout = true
@@ -369,7 +381,7 @@ public final class FeedList {
         while index < displayedRange.upperBound {
             if index < isDisplayed.count, isDisplayed[index] {
                 isDisplayed[index] = false
-                onEndDisplay?(index)
+                onEndDisplay?(items[index].id)
             }
             index += 1
         }

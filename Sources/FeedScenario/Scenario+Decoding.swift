@@ -105,6 +105,7 @@ extension Scenario: Decodable {
 extension FeedSettings: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case post_count, text_length, media_fraction, reply_fraction, repost_fraction, page_size, load_more_threshold
+        case media_size_known_fraction
     }
 
     enum RangeKeys: String, CodingKey, CaseIterable {
@@ -131,6 +132,7 @@ extension FeedSettings: Decodable {
         repostFraction = try c.decode(Double.self, forKey: .repost_fraction, in: 0...1, default: 0)
         pageSize = try c.decode(Int.self, forKey: .page_size, in: 0...10_000, default: 0, unit: " posts")
         loadMoreThreshold = try c.decode(Int.self, forKey: .load_more_threshold, in: 0...1_000, default: 5, unit: " posts")
+        mediaSizeKnownFraction = try c.decode(Double.self, forKey: .media_size_known_fraction, in: 0...1, default: 1)
     }
 
     /// Body text lengths when a scenario names none: short-form social posts
@@ -295,6 +297,7 @@ extension EngineSettings {
         case estimated_item_height_pt, position_strategy, diff_algorithm, debounce_ms
         case viewmodel_cache_count, viewmodel_cache_cost_bytes, new_posts_policy
         case hide_replies, hide_reposts, refresh_trigger_pt, memory_warning_policy
+        case image_decode, image_memory_cache_mb, image_disk_cache_mb, image_prefetch_window
         case network
     }
 
@@ -336,6 +339,13 @@ extension EngineSettings {
         s.hideReposts = try c.decodeIfPresent(Bool.self, forKey: .hide_reposts) ?? base.hideReposts
         s.refreshTriggerPt = try c.decode(Double.self, forKey: .refresh_trigger_pt, in: 1...1_000, default: base.refreshTriggerPt, unit: " pt")
         s.memoryWarningPolicy = try c.decode(MemoryWarningPolicy.self, forKey: .memory_warning_policy, default: base.memoryWarningPolicy)
+        s.imageDecode = try c.decode(ImageDecodeSetting.self, forKey: .image_decode, default: base.imageDecode)
+        let megabyte = Double(1 << 20)
+        s.imageMemoryCacheBytes = Int(try c.decode(
+            Double.self, forKey: .image_memory_cache_mb, in: 0...16_384, default: Double(base.imageMemoryCacheBytes) / megabyte, unit: " MB") * megabyte)
+        s.imageDiskCacheBytes = Int(try c.decode(
+            Double.self, forKey: .image_disk_cache_mb, in: 0...65_536, default: Double(base.imageDiskCacheBytes) / megabyte, unit: " MB") * megabyte)
+        s.imagePrefetchWindow = try c.decode(Int.self, forKey: .image_prefetch_window, in: 0...50, default: base.imagePrefetchWindow)
         return (name, s, network)
     }
 }

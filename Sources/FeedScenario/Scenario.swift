@@ -64,6 +64,9 @@ public struct FeedSettings: Sendable, Equatable {
     public var pageSize: Int
     /// Load the next page when the last visible post is this many from the end.
     public var loadMoreThreshold: Int
+    /// Fraction of media whose pixel size the feed's data gives; the rest
+    /// are laid out as squares until the image arrives.
+    public var mediaSizeKnownFraction: Double = 1
 
     public init(
         postCount: Int, textLength: ClosedRange<Int> = defaultTextLength, mediaFraction: Double = defaultMediaFraction,
@@ -125,6 +128,14 @@ public struct EngineSettings: Sendable, Equatable {
     public var refreshTriggerPt: Double = 80
     /// How the engine trims its caches on a memory warning.
     public var memoryWarningPolicy: MemoryWarningPolicy = .clearAll
+    /// Where images are decoded.
+    public var imageDecode: ImageDecodeSetting = .background
+    /// Cost limit of the decoded-image memory cache, in bytes.
+    public var imageMemoryCacheBytes: Int = 50 << 20
+    /// Size limit of the encoded-image disk cache, in bytes.
+    public var imageDiskCacheBytes: Int = 500 << 20
+    /// Posts ahead of the viewport whose images are prefetched.
+    public var imagePrefetchWindow: Int = 5
 
     public init(estimatedItemHeightPt: Double = 200) {
         self.estimatedItemHeightPt = estimatedItemHeightPt
@@ -362,4 +373,12 @@ public struct NetworkSettings: Sendable, Equatable {
     }
 
     public static let defaults = NetworkSettings()
+}
+
+/// Where an engine decodes images.
+public enum ImageDecodeSetting: String, Sendable, CaseIterable {
+    /// On the main thread: costs frame time per megapixel.
+    case main
+    /// On a background queue: costs latency before the image shows.
+    case background
 }

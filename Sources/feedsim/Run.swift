@@ -12,6 +12,14 @@ extension FeedSim {
             discussion: """
                 Each scenario runs once per refresh rate it lists. The files are \
                 written only when every run has finished, each atomically.
+
+                With --shard K/N only part K of N runs: the requests (scenario files \
+                sorted by path, then variants, then refresh rates) whose 0-based index \
+                i has i % N == K-1. The part also writes shard.json; `feedsim merge` \
+                puts the parts' files back together, byte-identical to one whole run.
+
+                Progress goes to stderr: a bar on a terminal, otherwise a line every \
+                tenth of the runs or every 10 s; --quiet turns it off.
                 """
         )
 
@@ -30,15 +38,30 @@ extension FeedSim {
         @Option(name: .long, help: "Runs to execute at once, each in its own process. Output is the same for any value.")
         var jobs: Int = 1
 
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Run only part K of N of the suite: the requests whose 0-based index i has i % N == K-1. Also writes shard.json for `feedsim merge`.",
+                valueName: "k/n"))
+        var shard: ShardSpec?
+
+        @Flag(name: .long, help: "Show no progress on stderr.")
+        var quiet = false
+
         func validate() throws {
             guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
+            try shard?.validate()
         }
 
         func run() throws {
             let files = try ScenarioFiles.collect(paths)
             let scenarios = try ScenarioFiles.load(files)
-            let requests = scenarios.flatMap { RunRequest.expand($0, seedOverride: seed, recordFrames: frames) }
-            let progress = Progress(total: requests.count)
+            let suite = scenarios.flatMap { RunRequest.expand($0, seedOverride: seed, recordFrames: frames) }
+            let plan = try shard.map {
+                try ShardPlan($0, suite: suite, files: files, scenarios: scenarios, seedOverride: seed, frames: frames)
+            }
+            let requests = plan?.requests ?? suite
+            let progress = Progress(total: requests.count, quiet: quiet)
             let rows: [RunRows]
             do {
                 rows = try RunWorkers(jobs: jobs).run(requests) { progress.finished($0) }
@@ -64,34 +87,13 @@ extension FeedSim {
                 if frames {
                     try AtomicFile.write(frameTable.text, to: folder.appendingPathComponent("frames.csv"))
                 }
+                try ShardPlan.write(plan?.manifest(rows: rows), to: folder)
             } catch {
                 printError("cannot write results to \(out): \(error.localizedDescription)")
                 throw FeedSimExit.internalFailure
             }
             print(RunTable.render(summaryRows: rows.map(\.summary)))
-            print("wrote \(out)/summary.csv, \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")")
+            print("wrote \(out)/summary.csv, \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")\(plan == nil ? "" : ", \(out)/\(ShardManifest.fileName)")")
         }
-    }
-}
-
-/// Progress on stderr, only when stderr is a terminal.
-final class Progress: Sendable {
-    let total: Int
-    private let enabled = isatty(STDERR_FILENO) == 1
-
-    init(total: Int) { self.total = total }
-
-    func finished(_ done: Int) {
-        guard enabled else { return }
-        printErrorNoNewline("\r\u{1B}[2K[\(done)/\(total)] runs done")
-    }
-
-    func finish() {
-        guard enabled else { return }
-        printErrorNoNewline("\r\u{1B}[2K")
-    }
-
-    private func printErrorNoNewline(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
     }
 }

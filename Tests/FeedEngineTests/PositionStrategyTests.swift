@@ -43,6 +43,19 @@ final class FakeTransport: FeedTransport {
     }
 }
 
+/// An image source for feeds without media; a load would fail after 1 ms.
+final class UnusedImageTransport: ImageTransport {
+    let scheduler: ManualScheduler
+    init(scheduler: ManualScheduler) { self.scheduler = scheduler }
+
+    func load(_ request: ImageRequest, completion: @escaping (Result<Int, ImageLoadError>) -> Void) -> ImageLoadToken {
+        scheduler.schedule(after: 1_000_000) { completion(.failure(.serverError)) }
+        return ImageLoadToken(id: 0)
+    }
+
+    func cancel(_ token: ImageLoadToken) {}
+}
+
 /// Posts of fixed, known heights: no media, text sized so each cell measures
 /// `CellLayoutMetrics` height for its text length.
 func posts(_ ids: ClosedRange<PostID>, textLength: Int = 40) -> [Post] {
@@ -53,6 +66,7 @@ struct EngineHarness {
     let scheduler = ManualScheduler()
     let viewport = FakeViewport()
     let transport: FakeTransport
+    let images: UnusedImageTransport
     let engine: FeedEngine
 
     init(strategy: PositionStrategy, timeline: [Post], estimated: Double = 100, debounce: Int64 = 50_000_000) {
@@ -62,7 +76,9 @@ struct EngineHarness {
                 estimatedItemHeight: estimated, width: 390,
                 coordinateSpace: strategy == .virtualSpace ? .tiledView : .ordinary),
             positionStrategy: strategy, debounceInterval: debounce)
-        engine = FeedEngine(configuration: configuration, viewport: viewport, transport: transport, scheduler: scheduler)
+        images = UnusedImageTransport(scheduler: scheduler)
+        engine = FeedEngine(
+            configuration: configuration, viewport: viewport, transport: transport, imageTransport: images, scheduler: scheduler)
         viewport.contentOffset = engine.list.contentMinY
     }
 

@@ -60,6 +60,7 @@ public enum ChangeCause: String, Hashable, Sendable, CaseIterable {
     case append
     case contentUpdate = "content_update"
     case heightChange = "height_change"
+    case imageSize = "image_size"
     case widthChange = "width_change"
     case textSizeChange = "text_size_change"
     case likeRollback = "like_rollback"

@@ -18,6 +18,8 @@ public struct CellLayoutMetrics: Hashable, Sendable {
     public var mediaSpacing: Double = 8
     /// Tallest media shown, as height over width (4:5 portrait).
     public var maximumMediaAspect: Double = 1.25
+    /// The shape assumed for media whose size is not known until it loads.
+    public var placeholderMediaAspect: Double = 1
     public var actionBarHeight: Double = 32
     /// Extra height of a repost's "reposted by" line.
     public var repostLineHeight: Double = 18
@@ -40,7 +42,8 @@ public struct CellLayoutMetrics: Hashable, Sendable {
         var height = 2 * verticalPadding + headerHeight * typeScale + headerSpacing
         height += Double(lines) * fontSize * lineHeightMultiple
         if let media = post.media {
-            height += mediaSpacing + contentWidth * min(media.aspectRatio, maximumMediaAspect)
+            let aspect = media.sizeKnownAtLayout ? media.aspectRatio : placeholderMediaAspect
+            height += mediaSpacing + contentWidth * min(aspect, maximumMediaAspect)
         }
         if post.repostedBy != nil { height += repostLineHeight * typeScale }
         height += actionBarHeight

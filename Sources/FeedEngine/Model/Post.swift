@@ -13,12 +13,16 @@ public struct Media: Hashable, Sendable {
     public var pixelWidth: Int
     public var pixelHeight: Int
     public var encodedBytes: Int
+    /// Whether the feed's data gives the pixel size; if not, layout assumes
+    /// a square until the image arrives.
+    public var sizeKnownAtLayout: Bool
 
-    public init(kind: Kind, pixelWidth: Int, pixelHeight: Int, encodedBytes: Int) {
+    public init(kind: Kind, pixelWidth: Int, pixelHeight: Int, encodedBytes: Int, sizeKnownAtLayout: Bool = true) {
         self.kind = kind
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
         self.encodedBytes = encodedBytes
+        self.sizeKnownAtLayout = sizeKnownAtLayout
     }
 
     /// Height over width; what decides the media's share of a cell's height.

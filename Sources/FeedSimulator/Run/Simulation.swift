@@ -40,6 +40,7 @@ public final class Simulation {
     var scrollView: ScrollView
     let meter: AllocationMeter
     var server: FeedServer!
+    var imageServer: ImageServer!
     var engine: FeedEngine!
     var driftMeter = DriftMeter()
     var digest = TraceDigest()
@@ -108,21 +109,36 @@ public final class Simulation {
         ) { [unowned self] delay, deliver in
             self.scheduleAction(after: delay, deliver)
         }
+        imageServer = ImageServer(
+            network: try request.network.model(streams: RandomStreams(seed: request.seed ^ RandomStreams.Stream.images.rawValue)),
+            clock: { [unowned self] in self.now },
+            respond: { [unowned self] delay, deliver in self.scheduleAction(after: delay, deliver) },
+            cancel: { [unowned self] slot in self.cancelAction(slot: slot) })
         makeEngine()
     }
+
+    /// A disk cache read of an image on an iPhone's flash storage, in
+    /// nanoseconds: a few hundred kilobytes at ~1 GB/s plus file-system overhead.
+    static let diskReadLatency: SimTime = 2_000_000
 
     /// A new engine (launch or relaunch), with the scroll view at its top.
     func makeEngine() {
         engine = FeedEngine(
-            configuration: Simulation.engineConfiguration(request.engine, feed: scenario.feed, width: width),
-            viewport: self, transport: server, scheduler: self)
+            configuration: Simulation.engineConfiguration(
+                request.engine, feed: scenario.feed, width: width, decodePerMegapixel: request.loaded.device.costs.decodePerMegapixel.value),
+            viewport: self, transport: server, imageTransport: imageServer, scheduler: self)
         scrollView = ScrollView(
             viewportHeight: scrollView.viewportHeight, insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom,
             contentHeight: 0, contentMinY: engine.list.contentMinY)
         lastRenderedOffset = .nan
     }
 
-    static func engineConfiguration(_ settings: EngineSettings, feed: FeedSettings, width: Double) -> FeedEngineConfiguration {
+    static func engineConfiguration(
+        _ settings: EngineSettings, feed: FeedSettings, width: Double, decodePerMegapixel: Double
+    ) -> FeedEngineConfiguration {
+        let decode: ImageDecodeMode = settings.imageDecode == .main
+            ? .mainThread : .background(nanosecondsPerMegapixel: Int64(decodePerMegapixel.rounded()))
+        return
         FeedEngineConfiguration(
             list: FeedListConfiguration(
                 estimatedItemHeight: settings.estimatedItemHeightPt, width: width,
@@ -136,7 +152,11 @@ public final class Simulation {
             loadMoreThreshold: feed.loadMoreThreshold,
             refreshTriggerDistance: settings.refreshTriggerPt,
             newPostsPolicy: settings.newPostsPolicy,
-            tuner: FeedTuner.Options(hideReplies: settings.hideReplies, hideReposts: settings.hideReposts))
+            tuner: FeedTuner.Options(hideReplies: settings.hideReplies, hideReposts: settings.hideReposts),
+            images: ImagePipeline.Configuration(
+                decodeMode: decode, diskReadLatency: diskReadLatency,
+                memoryCacheCostLimit: settings.imageMemoryCacheBytes, diskCacheSizeLimit: settings.imageDiskCacheBytes,
+                prefetchWindow: settings.imagePrefetchWindow))
     }
 
     /// Runs the scenario to its end and returns what it measured.
@@ -243,7 +263,7 @@ public final class Simulation {
         let moved = scrollView.contentOffset != lastRenderedOffset
         // Work done between frames (a commit, a response handled) is
         // rendered, and charged, in the next frame.
-        guard moved || list.needsLayout || !list.pendingWork.isZero else { return }
+        guard moved || list.needsLayout || engine.hasPendingWork else { return }
         let visible = meter.measure { () -> Range<Int> in
             engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
             if wasDragging && !scrollView.isDragging { engine.scrollViewDidEndDragging() }
@@ -259,7 +279,7 @@ public final class Simulation {
             return visible
         }
         scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY)
-        let work = list.drainWork()
+        let work = engine.drainWork()
         let offset = scrollView.contentOffset
 
         let requests = meter.total().requests
@@ -290,7 +310,7 @@ public final class Simulation {
     /// system would.
     func checkMemory() {
         guard appState != .terminated else { return }
-        let bytes = memory.footprint(posts: engine.posts.count, cacheBytes: Int64(engine.viewModelCacheCost))
+        let bytes = memory.footprint(posts: engine.posts.count, cacheBytes: Int64(engine.cacheMemoryBytes))
         switch memory.sample(bytes) {
         case .fine:
             break
@@ -355,7 +375,7 @@ public final class Simulation {
             networkRequests: server.requests,
             networkFailures: server.failedRequests,
             viewModelHitRate: engine.viewModelHitRate,
-            imageHitRate: 0,
+            imageHitRate: engine.imageHitRate,
             eventsProcessed: eventsProcessed,
             traceDigest: digest)
     }

@@ -55,7 +55,9 @@ public struct SyntheticFeed: Sendable {
             }
             let shape = SyntheticFeed.mediaShapes[Int(generator.next(below: UInt64(SyntheticFeed.mediaShapes.count)))]
             let bytes = Int(Double(shape.width * shape.height) * SyntheticFeed.encodedBytesPerPixel)
-            media = Media(kind: kind, pixelWidth: shape.width, pixelHeight: shape.height, encodedBytes: bytes)
+            // Drawn only when some sizes are unknown, so other feeds keep their sequence.
+            let sizeKnown = settings.mediaSizeKnownFraction >= 1 || generator.chance(settings.mediaSizeKnownFraction)
+            media = Media(kind: kind, pixelWidth: shape.width, pixelHeight: shape.height, encodedBytes: bytes, sizeKnownAtLayout: sizeKnown)
         }
         let likes = Int(generator.next(below: 1_000))
         var post = Post(id: id, authorID: author, textLength: text, media: media, likeCount: likes)

@@ -1,0 +1,496 @@
+import Foundation
+
+/// A problem that keeps a results folder from becoming a report: which
+/// file, which line (when one line is at fault) and what is wrong.
+public struct HTMLReportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file as the user named it.
+    public var file: String
+    /// The 1-based line at fault, if one is.
+    public var line: Int?
+    /// What is wrong, as a sentence fragment a person can act on.
+    public var problem: String
+
+    /// An error from its parts.
+    public init(file: String, line: Int?, problem: String) {
+        self.file = file
+        self.line = line
+        self.problem = problem
+    }
+
+    /// `file:line: problem`, like a compiler diagnostic.
+    public var description: String {
+        if let line { return "\(file):\(line): \(problem)" }
+        return "\(file): \(problem)"
+    }
+}
+
+/// One self-contained HTML page about a results folder: a summary table of
+/// every run, per scenario its variants side by side as grouped bar charts,
+/// and per run (when the folder has frames.csv) frame work over time with
+/// the budget, overrun frames and drift records.
+///
+/// The page has inline CSS and inline SVG only: no script, no external
+/// asset, no link off the page, so it opens offline and can be attached to
+/// a CI run. It holds no date and formats every number with fixed decimals:
+/// the same folder always gives the same bytes.
+public struct HTMLReport: Sendable {
+    /// The report's file name inside a results folder, by default.
+    public static let defaultFileName = "report.html"
+
+    /// The summary columns the table shows, with their headings; every
+    /// column is in summary.csv.
+    static let tableColumns: [(column: String, heading: String)] = [
+        ("scenario", "scenario"), ("variant", "variant"), ("refresh_hz", "Hz"), ("frames", "frames"),
+        ("overrun_frames", "overrun"), ("dropped_frames", "dropped"), ("jank_frames", "jank"),
+        ("hitch_ratio_ms_per_s", "hitch ms/s"),
+        ("frame_work_p50_ms", "p50 ms"), ("frame_work_p99_ms", "p99 ms"), ("frame_work_max_ms", "max ms"),
+        ("drift_events", "drift events"), ("drift_max_pt", "drift max pt"), ("allocations", "allocations"),
+        ("peak_memory_mb", "peak MB"), ("trace_digest", "trace digest"),
+    ]
+
+    /// The metrics charted per scenario, with their titles.
+    static let chartedMetrics: [(column: String, title: String)] = [
+        ("overrun_frames", "overrun frames (lower is better)"),
+        ("hitch_ratio_ms_per_s", "hitch ratio, ms/s (lower is better)"),
+        ("drift_max_pt", "largest drift, pt (lower is better)"),
+        ("allocations", "engine allocations (lower is better)"),
+    ]
+
+    /// Apple's hitch-ratio bands (WWDC21 "Explore UI animation hitches and
+    /// the render loop"): good below 5 ms/s, warning to 10, critical above.
+    static let hitchRatioWarning = 5.0
+    static let hitchRatioCritical = 10.0
+
+    /// A change moving the anchor at least this far is a drift event
+    /// (Catbird's verification threshold, as the simulator's drift meter).
+    static let driftEventThresholdPt = 1.0
+
+    /// The frames of one run and its budget.
+    struct RunFrames: Sendable {
+        var budgetMs: Double?
+        var frames: [FrameWorkPlot.Frame] = []
+    }
+
+    /// The runs, in summary order.
+    public let summary: SummaryFile
+    /// Drift records by run; `nil` when the folder has no drift.csv.
+    let drift: [SummaryKey: [FrameWorkPlot.Drift]]?
+    /// Frames by run; `nil` when the folder has no frames.csv.
+    let frames: [SummaryKey: RunFrames]?
+
+    init(summary: SummaryFile, drift: [SummaryKey: [FrameWorkPlot.Drift]]?, frames: [SummaryKey: RunFrames]?) {
+        self.summary = summary
+        self.drift = drift
+        self.frames = frames
+    }
+
+    /// Reads summary.csv, drift.csv and (if present) frames.csv from the
+    /// results folder `folder`; `name` is how messages name the folder.
+    public static func load(folder: URL, name: String) throws(HTMLReportError) -> HTMLReport {
+        func display(_ file: String) -> String { name.hasSuffix("/") ? name + file : name + "/" + file }
+        let summary: SummaryFile
+        do {
+            summary = try SummaryFile.load(url: folder.appendingPathComponent("summary.csv"), file: display("summary.csv"))
+        } catch {
+            throw HTMLReportError(file: error.file, line: error.line, problem: error.problem)
+        }
+        let driftURL = folder.appendingPathComponent("drift.csv")
+        let framesURL = folder.appendingPathComponent("frames.csv")
+        let drift = FileManager.default.fileExists(atPath: driftURL.path)
+            ? try readDrift(driftURL, file: display("drift.csv")) : nil
+        let frames = FileManager.default.fileExists(atPath: framesURL.path)
+            ? try readFrames(framesURL, file: display("frames.csv")) : nil
+        return HTMLReport(summary: summary, drift: drift, frames: frames)
+    }
+
+    // MARK: Reading
+
+    /// The rows of a CSV file as (line, field by column) with the
+    /// `required` columns checked.
+    private static func rows(
+        _ url: URL, file: String, required: [String]
+    ) throws(HTMLReportError) -> [(line: Int, field: (String) -> String)] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw HTMLReportError(file: file, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
+        }
+        let records = try CSVRecords.parse(data, file: file)
+        guard let header = records.first?.fields else {
+            throw HTMLReportError(file: file, line: 1, problem: "the file is empty; expected a header line")
+        }
+        let position = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let missing = required.filter { position[$0] == nil }
+        guard missing.isEmpty else {
+            throw HTMLReportError(file: file, line: 1, problem: "missing column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
+        }
+        // A blank line is one empty field; it holds no row.
+        return records.dropFirst().filter { $0.fields.count > 1 || $0.fields.first?.isEmpty == false }.map { record in
+            (record.line, { column in
+                let index = position[column]!
+                return index < record.fields.count ? record.fields[index] : ""
+            })
+        }
+    }
+
+    private static func key(_ field: (String) -> String, file: String, line: Int) throws(HTMLReportError) -> SummaryKey {
+        guard let hz = Int(field("refresh_hz")) else {
+            throw HTMLReportError(file: file, line: line, problem: "refresh_hz is \"\(field("refresh_hz"))\", expected a whole number")
+        }
+        return SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: hz)
+    }
+
+    private static func number(_ field: (String) -> String, _ column: String, file: String, line: Int) throws(HTMLReportError) -> Double {
+        // Double's own parser: these files have far more rows than the
+        // summary, and a report needs no stricter check than "a number".
+        guard let value = Double(field(column)) else {
+            throw HTMLReportError(file: file, line: line, problem: "\(column) is \"\(field(column))\", expected a number")
+        }
+        return value
+    }
+
+    static func readDrift(_ url: URL, file: String) throws(HTMLReportError) -> [SummaryKey: [FrameWorkPlot.Drift]] {
+        var drift: [SummaryKey: [FrameWorkPlot.Drift]] = [:]
+        for (line, field) in try rows(url, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "cause", "drift_pt"]) {
+            let key = try key(field, file: file, line: line)
+            let time = try number(field, "time_ms", file: file, line: line)
+            let amount: Double?
+            switch field("drift_pt") {
+            case "lost", "": amount = nil
+            default: amount = try number(field, "drift_pt", file: file, line: line)
+            }
+            let isEvent = amount.map { abs($0) >= driftEventThresholdPt } ?? true
+            drift[key, default: []].append(FrameWorkPlot.Drift(timeMs: time, cause: field("cause"), driftPt: amount, isEvent: isEvent))
+        }
+        return drift
+    }
+
+    static func readFrames(_ url: URL, file: String) throws(HTMLReportError) -> [SummaryKey: RunFrames] {
+        var frames: [SummaryKey: RunFrames] = [:]
+        for (line, field) in try rows(url, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "work_ms", "budget_ms", "overrun"]) {
+            let key = try key(field, file: file, line: line)
+            let frame = FrameWorkPlot.Frame(
+                timeMs: try number(field, "time_ms", file: file, line: line),
+                workMs: try number(field, "work_ms", file: file, line: line),
+                overrun: field("overrun") == "1")
+            let budget = try number(field, "budget_ms", file: file, line: line)
+            frames[key, default: RunFrames()].frames.append(frame)
+            if frames[key]!.budgetMs == nil { frames[key]!.budgetMs = budget }
+        }
+        return frames
+    }
+
+    // MARK: Writing
+
+    /// The scenarios in the order the summary first lists them, each with
+    /// its runs in summary order.
+    var scenarios: [(name: String, runs: [SummaryRow])] {
+        var order: [String] = []
+        var runs: [String: [SummaryRow]] = [:]
+        for row in summary.rows {
+            if runs[row.key.scenario] == nil { order.append(row.key.scenario) }
+            runs[row.key.scenario, default: []].append(row)
+        }
+        return order.map { ($0, runs[$0]!) }
+    }
+
+    /// The whole page.
+    public var html: String {
+        let scenarios = self.scenarios
+        var out = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>FeedSim report</title>
+            <style>
+            \(HTMLReport.css)
+            </style>
+            </head>
+            <body>
+            <h1>FeedSim report</h1>
+
+            """
+        let frameNote = frames == nil
+            ? "This folder has no frames.csv, so there are no per-run frame plots: run <code>feedsim run --frames</code> for them. Only the summary table and the per-scenario charts are shown."
+            : "Per run: frame work over time with the frame budget, overrun frames in red and drift records as vertical lines."
+        out += "<p class=\"lead\">\(summary.rows.count) run\(summary.rows.count == 1 ? "" : "s") of \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s"). \(frameNote)</p>\n"
+        if frames == nil { out += "<p class=\"note missing-frames\">frames.csv not found: per-run frame plots are not shown.</p>\n" }
+        if drift == nil { out += "<p class=\"note\">drift.csv not found: drift records are not shown.</p>\n" }
+        out += "<nav><strong>Scenarios:</strong> "
+        out += scenarios.map { "<a href=\"#\(HTMLReport.scenarioID($0.name))\">\(HTMLText.escape($0.name))</a>" }.joined(separator: " · ")
+        out += "</nav>\n"
+        out += summaryTable()
+        for scenario in scenarios {
+            out += scenarioSection(scenario.name, runs: scenario.runs)
+        }
+        out += "</body>\n</html>\n"
+        return out
+    }
+
+    private func summaryTable() -> String {
+        var out = "<h2 id=\"summary\">Summary</h2>\n"
+        out += "<p class=\"hint\">Hitch ratio bands (Apple): <span class=\"good\">good &lt; \(ReportNumber.fixed(HTMLReport.hitchRatioWarning, 0))</span> "
+        out += "<span class=\"warning\">warning \(ReportNumber.fixed(HTMLReport.hitchRatioWarning, 0))–\(ReportNumber.fixed(HTMLReport.hitchRatioCritical, 0))</span> "
+        out += "<span class=\"critical\">critical &gt; \(ReportNumber.fixed(HTMLReport.hitchRatioCritical, 0))</span> ms/s. Every column is in summary.csv.</p>\n"
+        out += "<div class=\"scroll\"><table class=\"summary\">\n<thead><tr>"
+        out += HTMLReport.tableColumns.map { column in
+            let text = SummaryFile.textColumns.contains(column.column) ? " class=\"text\"" : ""
+            return "<th\(text)>\(HTMLText.escape(column.heading))</th>"
+        }.joined()
+        out += "</tr></thead>\n<tbody>\n"
+        for row in summary.rows {
+            out += "<tr>"
+            for (column, _) in HTMLReport.tableColumns {
+                switch column {
+                case "scenario":
+                    out += "<td class=\"text\">\(HTMLText.escape(row.key.scenario))</td>"
+                case "variant":
+                    out += "<td class=\"text\"><a href=\"#\(HTMLReport.runID(row.key))\">\(HTMLText.escape(row.key.variant))</a></td>"
+                case "refresh_hz":
+                    out += "<td>\(row.key.refreshHz)</td>"
+                case "trace_digest":
+                    out += "<td class=\"text mono\">\(HTMLText.escape(row.value(of: column) ?? ""))</td>"
+                case "hitch_ratio_ms_per_s":
+                    let value = row.value(of: column) ?? ""
+                    out += "<td class=\"\(HTMLReport.hitchBand(SummaryFile.parseNumber(value)))\">\(HTMLText.escape(value))</td>"
+                default:
+                    out += "<td>\(HTMLText.escape(row.value(of: column) ?? ""))</td>"
+                }
+            }
+            out += "</tr>\n"
+        }
+        out += "</tbody>\n</table></div>\n"
+        return out
+    }
+
+    private func scenarioSection(_ name: String, runs: [SummaryRow]) -> String {
+        var variants: [String] = []
+        var rates: [Int] = []
+        for run in runs {
+            if !variants.contains(run.key.variant) { variants.append(run.key.variant) }
+            if !rates.contains(run.key.refreshHz) { rates.append(run.key.refreshHz) }
+        }
+        var out = "<section class=\"scenario\" id=\"\(HTMLReport.scenarioID(name))\">\n<h2>\(HTMLText.escape(name))</h2>\n"
+        out += "<ul class=\"legend\">"
+        for (i, variant) in variants.enumerated() {
+            out += "<li><span class=\"swatch\" style=\"background:\(SVGPlot.color(i))\"></span>\(HTMLText.escape(variant))</li>"
+        }
+        out += "</ul>\n<div class=\"charts\">\n"
+        for (column, title) in HTMLReport.chartedMetrics {
+            let series = variants.enumerated().map { i, variant in
+                GroupedBarChart.Series(name: variant, color: SVGPlot.color(i), values: rates.map { hz in
+                    let key = SummaryKey(scenario: name, variant: variant, refreshHz: hz)
+                    guard let row = runs.first(where: { $0.key == key }), let text = row.value(of: column),
+                          let number = SummaryFile.parseNumber(text)
+                    else { return nil }
+                    return (number, text)
+                })
+            }
+            let references = column == "hitch_ratio_ms_per_s"
+                ? [GroupedBarChart.Reference(value: HTMLReport.hitchRatioWarning, label: "warning"),
+                   GroupedBarChart.Reference(value: HTMLReport.hitchRatioCritical, label: "critical")]
+                : []
+            let chart = GroupedBarChart(title: title, groups: rates.map { "\($0) Hz" }, series: series, references: references)
+            out += "<figure>\(chart.svg)</figure>\n"
+        }
+        out += "</div>\n"
+        if frames != nil {
+            for run in runs { out += runSection(run) }
+        }
+        out += "</section>\n"
+        return out
+    }
+
+    private func runSection(_ run: SummaryRow) -> String {
+        let key = run.key
+        let recorded = frames?[key]
+        let records = drift?[key] ?? []
+        var out = "<section class=\"run\" id=\"\(HTMLReport.runID(key))\">\n<h3>\(HTMLText.escape(key.description))</h3>\n"
+        guard let recorded, !recorded.frames.isEmpty else {
+            out += "<p class=\"note\">No frames of this run in frames.csv: nothing rendered.</p>\n</section>\n"
+            return out
+        }
+        let budget = recorded.budgetMs ?? 1000 / Double(key.refreshHz)
+        let durationMs = (run.value(of: "duration_s").flatMap(SummaryFile.parseNumber) ?? 0) * 1000
+        let plot = FrameWorkPlot(
+            frames: recorded.frames, budgetMs: budget, durationMs: durationMs, drift: records,
+            title: "Frame work over time, \(key.description)")
+        let overruns = recorded.frames.filter(\.overrun).count
+        let events = records.filter(\.isEvent).count
+        out += "<p class=\"hint\">\(recorded.frames.count) frames, \(overruns) overrun (red); \(records.count) drift record\(records.count == 1 ? "" : "s"), \(events) of them drift events (purple; grey moved less than \(ReportNumber.fixed(HTMLReport.driftEventThresholdPt, 0)) pt).</p>\n"
+        out += "<figure class=\"wide\">\(plot.svg)</figure>\n"
+        let clipped = plot.clippedFrames
+        if let highest = clipped.map(\.workMs).max() {
+            out += "<p class=\"hint\">\(clipped.count) frame\(clipped.count == 1 ? "" : "s") above \(ReportNumber.fixed(plot.workScale.maximum, 1)) ms drawn at the top edge (largest \(ReportNumber.fixed(highest, 3)) ms).</p>\n"
+        }
+        if !records.isEmpty {
+            out += "<details><summary>\(records.count) drift record\(records.count == 1 ? "" : "s")</summary>\n<table class=\"drift\"><thead><tr><th>time s</th><th>cause</th><th>drift pt</th></tr></thead><tbody>\n"
+            for record in records {
+                let amount = record.driftPt.map { ReportNumber.fixed($0, 2) } ?? "anchor lost"
+                out += "<tr\(record.isEvent ? " class=\"event\"" : "")><td>\(ReportNumber.fixed(record.timeMs / 1000, 3))</td><td class=\"text\">\(HTMLText.escape(record.cause))</td><td>\(amount)</td></tr>\n"
+            }
+            out += "</tbody></table></details>\n"
+        }
+        out += "</section>\n"
+        return out
+    }
+
+    /// The CSS class of a hitch ratio's band.
+    static func hitchBand(_ ratio: Double?) -> String {
+        guard let ratio, ratio.isFinite else { return "" }
+        if ratio > hitchRatioCritical { return "critical" }
+        if ratio >= hitchRatioWarning { return "warning" }
+        return "good"
+    }
+
+    static func scenarioID(_ name: String) -> String { "scenario-" + HTMLText.identifier(name) }
+
+    static func runID(_ key: SummaryKey) -> String {
+        "run-" + HTMLText.identifier(key.scenario) + "." + HTMLText.identifier(key.variant) + ".\(key.refreshHz)"
+    }
+
+    static let css = """
+        body { font: 14px/1.45 -apple-system, "Segoe UI", "Helvetica Neue", "Liberation Sans", "DejaVu Sans", sans-serif; color: #1d1d1f; background: #fff; max-width: 1160px; margin: 24px auto; padding: 0 16px; }
+        h1 { font-size: 26px; margin: 0 0 8px; }
+        h2 { font-size: 20px; margin: 32px 0 8px; padding-top: 8px; border-top: 1px solid #d2d2d7; }
+        h3 { font-size: 15px; margin: 24px 0 4px; }
+        a { color: #0066cc; text-decoration: none; }
+        code, .mono { font-family: "SF Mono", Menlo, "DejaVu Sans Mono", monospace; font-size: 12px; }
+        .lead { color: #333; }
+        .hint { color: #6e6e73; font-size: 12px; margin: 4px 0; }
+        .note { background: #f5f5f7; border-left: 4px solid #8e8e93; padding: 8px 12px; }
+        nav { margin: 12px 0; }
+        .scroll { overflow-x: auto; }
+        table { border-collapse: collapse; font-size: 12px; font-variant-numeric: tabular-nums; }
+        th, td { padding: 3px 6px; border-bottom: 1px solid #e5e5ea; text-align: right; white-space: nowrap; }
+        th { background: #f5f5f7; font-weight: 600; }
+        td.text, th.text { text-align: left; }
+        .good { background: #e3f4e6; }
+        .warning { background: #fff4d6; }
+        .critical { background: #fde2e1; }
+        .hint span { padding: 0 4px; }
+        ul.legend { list-style: none; padding: 0; margin: 4px 0 8px; display: flex; flex-wrap: wrap; gap: 16px; font-size: 13px; }
+        .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 6px; vertical-align: -1px; border-radius: 2px; }
+        .charts { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 8px 16px; }
+        figure { margin: 0; }
+        svg { display: block; max-width: 100%; height: auto; font-family: inherit; }
+        details { margin: 4px 0 12px; font-size: 12px; }
+        tr.event td { color: #7B3FB5; }
+        """
+}
+
+/// A small RFC 4180 reader for the report's large inputs: frames.csv can
+/// hold millions of rows, and reading bytes rather than `Character`s (as
+/// SwiftCSV does, which `SummaryFile` uses for the small summary) keeps a
+/// report of a big suite quick. Quoted fields, doubled quotes, line breaks
+/// inside quotes and CRLF line ends are all read.
+enum CSVRecords {
+    /// One record and the line it starts on (from 1).
+    struct Record {
+        var line: Int
+        var fields: [String]
+    }
+
+    /// The records of `data`; `file` names it in errors.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
+    static func parse(_ data: Data, file: String) throws(HTMLReportError) -> [Record] {
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        var records: [Record] = []
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var line = 1
+        var recordLine = 1
+        var quoted = false
+        var wasQuoted = false
+        let bytes = [UInt8](data)
+        func endField() {
+            if !wasQuoted, field.last == cr { field.removeLast() }
+            fields.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+            wasQuoted = false
+        }
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            i += 1
+            if quoted {
+                if byte == quote {
+                    if i < bytes.count, bytes[i] == quote {
+                        field.append(quote)
+                        i += 1
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    if byte == newline { line += 1 }
+                    field.append(byte)
+                }
+                continue
+            }
+            switch byte {
+            case quote where field.isEmpty && !wasQuoted:
+                quoted = true
+                wasQuoted = true
+            case comma:
+                endField()
+            case newline:
+                endField()
+                records.append(Record(line: recordLine, fields: fields))
+                fields.removeAll(keepingCapacity: true)
+                line += 1
+                recordLine = line
+            default:
+                field.append(byte)
+            }
+        }
+        guard !quoted else {
+            throw HTMLReportError(file: file, line: recordLine, problem: "a quoted field is never closed")
+        }
+        if !field.isEmpty || !fields.isEmpty || wasQuoted {
+            endField()
+            records.append(Record(line: recordLine, fields: fields))
+        }
+        return records
+    }
+}
+
+/// Text made safe for HTML and SVG.
+enum HTMLText {
+    /// `text` with `&`, `<`, `>`, `"` and `'` replaced by entities, safe in
+    /// element content and in quoted attribute values.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// `text` as part of an HTML id: ASCII letters, digits, `-` and `_`
+    /// kept (all a scenario or variant name may hold), anything else written
+    /// as its code point in hex between `~`s, so different texts give
+    /// different ids and `.` is free to join parts.
+    static func identifier(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" {
+                out.unicodeScalars.append(scalar)
+            } else {
+                out += "~" + String(scalar.value, radix: 16) + "~"
+            }
+        }
+        return out
+    }
+}

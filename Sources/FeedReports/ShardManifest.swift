@@ -1,0 +1,463 @@
+import Foundation
+
+/// What one part of a sharded suite ran: written as `shard.json` beside the
+/// CSV files by `feedsim run --shard K/N`, read by `feedsim merge`.
+///
+/// A suite expands into an ordered list of requests (scenario × variant ×
+/// refresh rate, scenario files sorted by path). Part K of N runs the
+/// requests whose 0-based index i has `i % N == K − 1`, so every part gets a
+/// spread of the suite and the parts together cover each index exactly once.
+///
+/// The manifest records, for each request the part ran, its index, its key
+/// and how many drift and frame rows it wrote: the CSV rows of one request
+/// are contiguous and in request order, so those counts are all a merge needs
+/// to put every row back in its place.
+public struct ShardManifest: Codable, Sendable, Equatable {
+    /// The manifest's file name inside a results folder.
+    public static let fileName = "shard.json"
+    /// The manifest format this code writes and reads.
+    public static let currentFormat = 1
+
+    /// One request the part ran.
+    public struct Request: Codable, Sendable, Equatable {
+        /// The request's 0-based position in the whole suite.
+        public var index: Int
+        /// The scenario's name.
+        public var scenario: String
+        /// The variant's name.
+        public var variant: String
+        /// The display refresh rate in hertz.
+        public var refreshHz: Int
+        /// Rows the request wrote to drift.csv.
+        public var driftRows: Int
+        /// Rows the request wrote to frames.csv (0 without `--frames`).
+        public var frameRows: Int
+
+        /// A request from its parts.
+        public init(index: Int, scenario: String, variant: String, refreshHz: Int, driftRows: Int, frameRows: Int) {
+            self.index = index
+            self.scenario = scenario
+            self.variant = variant
+            self.refreshHz = refreshHz
+            self.driftRows = driftRows
+            self.frameRows = frameRows
+        }
+
+        /// The request's key, as summary.csv identifies its run.
+        public var key: SummaryKey { SummaryKey(scenario: scenario, variant: variant, refreshHz: refreshHz) }
+
+        enum CodingKeys: String, CodingKey {
+            case index, scenario, variant
+            case refreshHz = "refresh_hz"
+            case driftRows = "drift_rows"
+            case frameRows = "frame_rows"
+        }
+    }
+
+    /// A scenario file of the suite and the device profile it uses, each
+    /// with the FNV-1a 64 hash of its bytes.
+    public struct InputFile: Codable, Sendable, Equatable {
+        /// The scenario file as the command line named it (for people; not
+        /// part of the inputs hash, so checkouts in different folders merge).
+        public var path: String
+        /// FNV-1a 64 of the scenario file's bytes, 16 hex digits.
+        public var fnv1a64: String
+        /// The device profile's name.
+        public var device: String
+        /// FNV-1a 64 of the device profile file's bytes, 16 hex digits.
+        public var deviceFnv1a64: String
+
+        /// A file entry from its parts.
+        public init(path: String, fnv1a64: String, device: String, deviceFnv1a64: String) {
+            self.path = path
+            self.fnv1a64 = fnv1a64
+            self.device = device
+            self.deviceFnv1a64 = deviceFnv1a64
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case path, device
+            case fnv1a64 = "fnv1a64"
+            case deviceFnv1a64 = "device_fnv1a64"
+        }
+    }
+
+    /// The command-line inputs that decide a suite's results.
+    public struct Inputs: Codable, Sendable, Equatable {
+        /// The scenario files, in the sorted order the suite runs them.
+        public var files: [InputFile]
+        /// `--seed`, if one replaced every scenario's own seed.
+        public var seedOverride: UInt64?
+        /// Whether `--frames` was given.
+        public var frames: Bool
+
+        /// Inputs from their parts.
+        public init(files: [InputFile], seedOverride: UInt64?, frames: Bool) {
+            self.files = files
+            self.seedOverride = seedOverride
+            self.frames = frames
+        }
+
+        /// FNV-1a 64 over the file contents in order (scenario and device
+        /// hashes and the device names), the seed override and the frames
+        /// flag, as 16 hex digits. Paths are left out: the same suite checked
+        /// out in two different folders gives the same results.
+        public var hash: String {
+            var text = "feedsim-shard-inputs \(ShardManifest.currentFormat)\n"
+            for file in files {
+                text += "scenario \(file.fnv1a64) device \(file.device) \(file.deviceFnv1a64)\n"
+            }
+            text += "seed \(seedOverride.map(String.init) ?? "scenario")\n"
+            text += "frames \(frames ? 1 : 0)\n"
+            return FNV1a64.hex(FNV1a64.hash(Data(text.utf8)))
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case files, frames
+            case seedOverride = "seed_override"
+        }
+
+        /// Writes `seed_override` as `null` when there is none, so the
+        /// manifest always shows every input.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(files, forKey: .files)
+            try c.encode(seedOverride, forKey: .seedOverride)
+            try c.encode(frames, forKey: .frames)
+        }
+    }
+
+    /// The manifest format; `currentFormat` when written by this code.
+    public var format: Int
+    /// K: which part this is, from 1.
+    public var shard: Int
+    /// N: how many parts the suite was split into.
+    public var shardCount: Int
+    /// Requests in the whole suite, over all parts.
+    public var totalRequests: Int
+    /// `inputs.hash` when the part ran; parts of one suite share it.
+    public var inputsHash: String
+    /// What the suite was run from.
+    public var inputs: Inputs
+    /// The requests this part ran, in index order.
+    public var requests: [Request]
+
+    /// A manifest from its parts; `inputsHash` is computed from `inputs`.
+    public init(shard: Int, shardCount: Int, totalRequests: Int, inputs: Inputs, requests: [Request]) {
+        self.format = ShardManifest.currentFormat
+        self.shard = shard
+        self.shardCount = shardCount
+        self.totalRequests = totalRequests
+        self.inputsHash = inputs.hash
+        self.inputs = inputs
+        self.requests = requests
+    }
+
+    /// Whether part `shard` of `shardCount` runs the request at `index`:
+    /// `index % shardCount == shard − 1`.
+    public static func selects(index: Int, shard: Int, shardCount: Int) -> Bool {
+        index % shardCount == shard - 1
+    }
+
+    /// The manifest as pretty-printed JSON with sorted keys and a final
+    /// line break: the same manifest always gives the same bytes.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        // Encoding plain value types to JSON cannot fail.
+        let data = try! encoder.encode(self)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// Reads a manifest written by `json`; `file` names it in messages.
+    public static func decode(_ data: Data, file: String) throws(ShardMergeError) -> ShardManifest {
+        let manifest: ShardManifest
+        do {
+            manifest = try JSONDecoder().decode(ShardManifest.self, from: data)
+        } catch {
+            throw ShardMergeError("\(file) is not a shard manifest written by `feedsim run --shard` (\(error))")
+        }
+        guard manifest.format == currentFormat else {
+            throw ShardMergeError("\(file) has manifest format \(manifest.format); this feedsim reads format \(currentFormat)")
+        }
+        return manifest
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case format, shard, inputs, requests
+        case shardCount = "shard_count"
+        case totalRequests = "total_requests"
+        case inputsHash = "inputs_hash"
+    }
+}
+
+/// The 64-bit FNV-1a hash of a byte string (Fowler, Noll, Vo): fast, stable
+/// across platforms and releases, and enough to tell two inputs apart.
+public enum FNV1a64 {
+    static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+    static let prime: UInt64 = 0x0000_0100_0000_01B3
+
+    /// The hash of `bytes`.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
+    public static func hash(_ bytes: Data) -> UInt64 {
+        var value = offsetBasis
+        bytes.withUnsafeBytes { buffer in
+            for byte in buffer {
+                value ^= UInt64(byte)
+                value &*= prime
+            }
+        }
+        return value
+    }
+
+    /// `value` as 16 lowercase hex digits.
+    public static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// Why a set of parts cannot be merged, as a sentence a person can act on.
+public struct ShardMergeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+
+    /// An error saying `message`.
+    public init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// One part of a sharded suite as read from its folder: the manifest and the
+/// bytes of its CSV files.
+public struct ShardPart: Sendable {
+    /// The folder as the user named it, for messages.
+    public var folder: String
+    /// The part's `shard.json`.
+    public var manifest: ShardManifest
+    /// The bytes of its summary.csv.
+    public var summary: Data
+    /// The bytes of its drift.csv.
+    public var drift: Data
+    /// The bytes of its frames.csv; `nil` when the part was run without `--frames`.
+    public var frames: Data?
+
+    /// A part from its parts.
+    public init(folder: String, manifest: ShardManifest, summary: Data, drift: Data, frames: Data?) {
+        self.folder = folder
+        self.manifest = manifest
+        self.summary = summary
+        self.drift = drift
+        self.frames = frames
+    }
+
+    /// Reads the manifest and CSV files of the results folder `folder`.
+    public static func load(folder: String) throws(ShardMergeError) -> ShardPart {
+        let base = URL(fileURLWithPath: folder, isDirectory: true)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ShardMergeError("no such folder: \(folder)")
+        }
+        func read(_ name: String) throws(ShardMergeError) -> Data? {
+            let url = base.appendingPathComponent(name)
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            do {
+                return try Data(contentsOf: url)
+            } catch {
+                throw ShardMergeError("cannot read \(url.path): \(error.localizedDescription)")
+            }
+        }
+        let manifestFile = base.appendingPathComponent(ShardManifest.fileName).path
+        guard let manifestData = try read(ShardManifest.fileName) else {
+            throw ShardMergeError("\(folder) has no \(ShardManifest.fileName); give the --out folders of `feedsim run --shard K/N`")
+        }
+        let manifest = try ShardManifest.decode(manifestData, file: manifestFile)
+        guard let summary = try read("summary.csv") else {
+            throw ShardMergeError("\(folder) has \(ShardManifest.fileName) but no summary.csv; its run did not finish")
+        }
+        guard let drift = try read("drift.csv") else {
+            throw ShardMergeError("\(folder) has \(ShardManifest.fileName) but no drift.csv; its run did not finish")
+        }
+        let frames = try read("frames.csv")
+        if manifest.inputs.frames, frames == nil {
+            throw ShardMergeError("\(folder) was run with --frames but has no frames.csv")
+        }
+        return ShardPart(folder: folder, manifest: manifest, summary: summary, drift: drift,
+                         frames: manifest.inputs.frames ? frames : nil)
+    }
+}
+
+/// Puts the parts of a sharded suite back together: the CSV files a
+/// single-machine `feedsim run` of the same suite writes, byte for byte.
+///
+/// Rows are kept as the text lines the parts wrote, never re-parsed or
+/// re-formatted: `feedsim run` never puts a line break inside a field
+/// (names are letters, digits, `-` and `_`; numbers are fixed-point; causes
+/// are identifiers), so one line is one row. Should a part hold anything
+/// else, its line counts would not match its manifest and the merge refuses it.
+public enum ShardMerge {
+    /// The merged files' text.
+    public struct Output: Sendable, Equatable {
+        /// summary.csv.
+        public var summary: String
+        /// drift.csv.
+        public var drift: String
+        /// frames.csv, when the suite was run with `--frames`.
+        public var frames: String?
+        /// Runs in the merged suite.
+        public var requestCount: Int
+    }
+
+    /// Checks that `parts` are every part of one suite and interleaves their
+    /// rows back into request order.
+    ///
+    /// - Complexity: O(*b*) for *b* bytes of CSV over all parts.
+    public static func merge(_ parts: [ShardPart]) throws(ShardMergeError) -> Output {
+        guard let first = parts.first else { throw ShardMergeError("no parts to merge") }
+        let n = first.manifest.shardCount
+        let total = first.manifest.totalRequests
+        let hash = first.manifest.inputsHash
+        let frames = first.manifest.inputs.frames
+        guard n >= 1, total >= 0 else {
+            throw ShardMergeError("\(first.folder)/\(ShardManifest.fileName) says \(total) requests in \(n) parts; expected at least 1 part")
+        }
+        var byShard: [Int: String] = [:]
+        for part in parts {
+            let m = part.manifest
+            func differs(_ what: String, _ mine: String, _ theirs: String) -> ShardMergeError {
+                ShardMergeError("\(part.folder) is not a part of the same suite as \(first.folder): \(what) \(mine) vs \(theirs)")
+            }
+            guard m.shardCount == n else { throw differs("shard count", "\(m.shardCount)", "\(n)") }
+            guard m.totalRequests == total else { throw differs("total requests", "\(m.totalRequests)", "\(total)") }
+            guard m.inputsHash == hash, m.inputs.hash == hash else {
+                throw differs("inputs hash (scenario files, device profiles, --seed, --frames)", m.inputsHash, hash)
+            }
+            guard m.inputs.frames == frames else {
+                throw differs("--frames", m.inputs.frames ? "given" : "not given", frames ? "given" : "not given")
+            }
+            guard (1...n).contains(m.shard) else {
+                throw ShardMergeError("\(part.folder) claims to be part \(m.shard) of \(n)")
+            }
+            if let other = byShard[m.shard] {
+                throw ShardMergeError("part \(m.shard)/\(n) is given twice: \(other) and \(part.folder)")
+            }
+            byShard[m.shard] = part.folder
+        }
+        if let missing = (1...n).first(where: { byShard[$0] == nil }) {
+            throw ShardMergeError("part \(missing)/\(n) is missing; give the folders of all \(n) parts (have: \(byShard.keys.sorted().map { "\($0)/\(n)" }.joined(separator: ", ")))")
+        }
+
+        var owner: [Int?] = Array(repeating: nil, count: total)
+        for (p, part) in parts.enumerated() {
+            for request in part.manifest.requests {
+                guard (0..<total).contains(request.index) else {
+                    throw ShardMergeError("\(part.folder) lists request \(request.index), outside 0..<\(total)")
+                }
+                guard ShardManifest.selects(index: request.index, shard: part.manifest.shard, shardCount: n) else {
+                    throw ShardMergeError("\(part.folder) lists request \(request.index), which part \(part.manifest.shard)/\(n) does not run")
+                }
+                if let other = owner[request.index] {
+                    throw ShardMergeError("request \(request.index) is in both \(parts[other].folder) and \(part.folder)")
+                }
+                owner[request.index] = p
+            }
+        }
+        if let index = owner.firstIndex(where: { $0 == nil }) {
+            throw ShardMergeError("request \(index) is in no part; part \(index % n + 1)/\(n) is incomplete")
+        }
+
+        var splits: [PartRows] = []
+        for part in parts { splits.append(try PartRows(part)) }
+        var cursors = Array(repeating: 0, count: parts.count)
+        var summary = CSVLines.header(RunReports.summaryColumns)
+        var drift = CSVLines.header(RunReports.driftColumns)
+        var frameText = CSVLines.header(RunReports.frameColumns)
+        for index in 0..<total {
+            let p = owner[index]!
+            let slot = cursors[p]
+            cursors[p] += 1
+            let rows = splits[p]
+            summary.append(contentsOf: rows.summary.rows(slot))
+            drift.append(contentsOf: rows.drift.rows(slot))
+            if frames { frameText.append(contentsOf: rows.frames!.rows(slot)) }
+        }
+        return Output(
+            summary: String(decoding: summary, as: UTF8.self),
+            drift: String(decoding: drift, as: UTF8.self),
+            frames: frames ? String(decoding: frameText, as: UTF8.self) : nil,
+            requestCount: total)
+    }
+
+    /// One part's CSV files cut into the row blocks of its requests.
+    private struct PartRows {
+        var summary: CSVLines
+        var drift: CSVLines
+        var frames: CSVLines?
+
+        init(_ part: ShardPart) throws(ShardMergeError) {
+            let requests = part.manifest.requests
+            guard requests.map(\.index) == requests.map(\.index).sorted() else {
+                throw ShardMergeError("\(part.folder)/\(ShardManifest.fileName) lists its requests out of order")
+            }
+            summary = try CSVLines(part.summary, file: "\(part.folder)/summary.csv", columns: RunReports.summaryColumns,
+                                   blocks: requests.map { ($0.key, 1) })
+            drift = try CSVLines(part.drift, file: "\(part.folder)/drift.csv", columns: RunReports.driftColumns,
+                                 blocks: requests.map { ($0.key, $0.driftRows) })
+            if let data = part.frames {
+                frames = try CSVLines(data, file: "\(part.folder)/frames.csv", columns: RunReports.frameColumns,
+                                      blocks: requests.map { ($0.key, $0.frameRows) })
+            }
+        }
+    }
+}
+
+/// The lines of a CSV file written by `CSVTable`, cut into consecutive
+/// blocks of rows, one block per request, each checked to start with its
+/// request's key fields.
+private struct CSVLines {
+    private let bytes: [UInt8]
+    /// Byte ranges of each block of rows (line breaks included).
+    private var blocks: [Range<Int>] = []
+
+    /// The header line of a table with `columns`, as `CSVTable` writes it.
+    static func header(_ columns: [String]) -> [UInt8] {
+        Array(CSVTable(columns: columns).text.utf8)
+    }
+
+    init(_ data: Data, file: String, columns: [String], blocks sizes: [(key: SummaryKey, rows: Int)]) throws(ShardMergeError) {
+        bytes = [UInt8](data)
+        let newline = UInt8(ascii: "\n")
+        guard bytes.isEmpty || bytes.last == newline else {
+            throw ShardMergeError("\(file) does not end with a line break; it was cut short")
+        }
+        let header = CSVLines.header(columns)
+        guard bytes.starts(with: header) else {
+            throw ShardMergeError("\(file) does not start with the header `feedsim run` writes")
+        }
+        var lineStarts: [Int] = []
+        var position = header.count
+        while position < bytes.count {
+            lineStarts.append(position)
+            position = bytes[position...].firstIndex(of: newline)! + 1
+        }
+        let expected = sizes.reduce(0) { $0 + $1.rows }
+        guard lineStarts.count == expected else {
+            throw ShardMergeError("\(file) has \(lineStarts.count) rows but its \(ShardManifest.fileName) accounts for \(expected)")
+        }
+        lineStarts.append(bytes.count)
+        var line = 0
+        for (key, rows) in sizes {
+            let prefix = Array(CSVTable.line([key.scenario, key.variant, String(key.refreshHz)]).dropLast().utf8) + [UInt8(ascii: ",")]
+            for row in line..<(line + rows) where !bytes[lineStarts[row]...].starts(with: prefix) {
+                throw ShardMergeError("\(file) row \(row + 1) is not a row of \(key) as its \(ShardManifest.fileName) says")
+            }
+            blocks.append(lineStarts[line]..<lineStarts[line + rows])
+            line += rows
+        }
+    }
+
+    /// The bytes of block `index`.
+    func rows(_ index: Int) -> ArraySlice<UInt8> { bytes[blocks[index]] }
+}

@@ -1,0 +1,49 @@
+import FeedEngine
+
+/// The image CDN behind the modelled network: each load's timing and fate
+/// come from a network model of its own (same link, its own random stream),
+/// and a cancelled load never completes.
+final class ImageServer: ImageTransport {
+    private var network: NetworkModel
+    private let clock: () -> SimTime
+    /// Queues `deliver` after `delay` ns and returns its slot, which cancels it.
+    private let respond: (_ delay: SimTime, _ deliver: @escaping () -> Void) -> Int
+    private let cancelSlot: (Int) -> Void
+    private(set) var loads = 0
+    private(set) var failures = 0
+
+    init(
+        network: NetworkModel, clock: @escaping () -> SimTime,
+        respond: @escaping (_ delay: SimTime, _ deliver: @escaping () -> Void) -> Int,
+        cancel: @escaping (Int) -> Void
+    ) {
+        self.network = network
+        self.clock = clock
+        self.respond = respond
+        self.cancelSlot = cancel
+    }
+
+    func load(_ request: ImageRequest, completion: @escaping (Result<Int, ImageLoadError>) -> Void) -> ImageLoadToken {
+        loads += 1
+        let now = clock()
+        let plan = network.plan(requestAt: now, requestBytes: FeedServer.requestBytes, responseBytes: request.encodedBytes)
+        let result: Result<Int, ImageLoadError>
+        switch plan.result {
+        case .succeeded:
+            result = .success(request.encodedBytes)
+        case let .failed(reason, _):
+            failures += 1
+            switch reason {
+            case .offline: result = .failure(.offline)
+            case .timedOut: result = .failure(.timedOut)
+            case .lost: result = .failure(.serverError)
+            }
+        }
+        let slot = respond(plan.finishedAt - now) { completion(result) }
+        return ImageLoadToken(id: UInt64(slot))
+    }
+
+    func cancel(_ token: ImageLoadToken) {
+        cancelSlot(Int(token.id))
+    }
+}

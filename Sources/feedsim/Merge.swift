@@ -1,0 +1,64 @@
+import ArgumentParser
+import FeedReports
+import Foundation
+
+extension FeedSim {
+    /// `feedsim merge`: put the parts of a sharded suite back together.
+    struct Merge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge the results folders of `feedsim run --shard K/N` into one.",
+            discussion: """
+                Give the --out folder of every part. The parts must be shards of the \
+                same suite: the same N, the same number of requests, the same inputs \
+                (scenario and device file contents, --seed, --frames; see the \
+                inputs_hash in each shard.json), and together every request exactly \
+                once. The rows are put back in request order: summary.csv, drift.csv \
+                and (when the parts have it) frames.csv come out byte-identical to a \
+                single-machine `feedsim run` of the same suite, each written atomically.
+
+                Exit codes: 0 success, 64 missing, mismatched or incomplete parts, \
+                1 the merged files cannot be written.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The results folders of the parts, in any order.", valueName: "dir"))
+        var parts: [String]
+
+        @Option(name: .long, help: ArgumentHelp("Folder for the merged CSV files.", valueName: "dir"))
+        var out: String = "results/latest"
+
+        func validate() throws {
+            guard !parts.isEmpty else { throw ValidationError("Give the results folder of every part, e.g. feedsim merge part1 part2 part3.") }
+            let destination = URL(fileURLWithPath: out, isDirectory: true).standardizedFileURL.path
+            for part in parts where URL(fileURLWithPath: part, isDirectory: true).standardizedFileURL.path == destination {
+                throw ValidationError("--out \(out) is one of the parts; merge into a folder of its own.")
+            }
+        }
+
+        func run() throws {
+            let merged: ShardMerge.Output
+            do {
+                var loaded: [ShardPart] = []
+                for part in parts { loaded.append(try ShardPart.load(folder: part)) }
+                merged = try ShardMerge.merge(loaded)
+            } catch {
+                printError("cannot merge: \(error)")
+                throw FeedSimExit.usage
+            }
+            let folder = URL(fileURLWithPath: out, isDirectory: true)
+            do {
+                try AtomicFile.write(merged.summary, to: folder.appendingPathComponent("summary.csv"))
+                try AtomicFile.write(merged.drift, to: folder.appendingPathComponent("drift.csv"))
+                if let frames = merged.frames {
+                    try AtomicFile.write(frames, to: folder.appendingPathComponent("frames.csv"))
+                }
+                try ShardPlan.write(nil, to: folder)
+            } catch {
+                printError("cannot write results to \(out): \(error.localizedDescription)")
+                throw FeedSimExit.internalFailure
+            }
+            print("merged \(parts.count) part\(parts.count == 1 ? "" : "s"), \(merged.requestCount) runs")
+            print("wrote \(out)/summary.csv, \(out)/drift.csv\(merged.frames == nil ? "" : ", \(out)/frames.csv")")
+        }
+    }
+}

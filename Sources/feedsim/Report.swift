@@ -1,0 +1,59 @@
+import ArgumentParser
+import FeedReports
+import Foundation
+
+extension FeedSim {
+    /// `feedsim report`: one self-contained HTML page about a results folder.
+    struct Report: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write an HTML report of a results folder: summary table, per-scenario charts, per-run frame plots.",
+            discussion: """
+                The page has a table of every run; per scenario, its variants side by \
+                side in bar charts of overrun frames, hitch ratio, largest drift and \
+                allocations; and per run, when the folder has frames.csv (`feedsim run \
+                --frames`), frame work over time with the budget line, overrun frames \
+                in red and drift records (from drift.csv) as vertical lines with their \
+                cause. Long runs are drawn with at most one point per pixel column: the \
+                frame with the most work in it.
+
+                The file holds inline CSS and SVG only (no scripts, no external assets) \
+                and opens offline; the same folder always gives the same bytes.
+
+                Exit codes: 0 success, 64 missing folder or summary.csv, 1 malformed \
+                CSV or unwritable output.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Results folder written by `feedsim run`.", valueName: "dir"))
+        var folder: String = "results/latest"
+
+        @Option(name: .long, help: ArgumentHelp("The HTML file to write (default: DIR/report.html).", valueName: "file"))
+        var out: String?
+
+        func validate() throws {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("No such folder: \(folder). Give a results folder written by `feedsim run --out`.")
+            }
+            _ = try SummaryInput.locate(folder, option: nil)
+        }
+
+        func run() throws {
+            let report: HTMLReport
+            do {
+                report = try HTMLReport.load(folder: URL(fileURLWithPath: folder, isDirectory: true), name: folder)
+            } catch {
+                printError("cannot read results: \(error)")
+                throw FeedSimExit.internalFailure
+            }
+            let destination = out ?? URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent(HTMLReport.defaultFileName).path
+            do {
+                try AtomicFile.write(report.html, to: URL(fileURLWithPath: destination))
+            } catch {
+                printError("cannot write \(destination): \(error.localizedDescription)")
+                throw FeedSimExit.internalFailure
+            }
+            print("wrote \(destination)")
+        }
+    }
+}

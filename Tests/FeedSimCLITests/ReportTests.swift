@@ -1,0 +1,251 @@
+import Foundation
+import Testing
+@testable import FeedReports
+
+/// A short scenario with two variants, a refresh that lands posts above the
+/// reader (drift for `none`, none for `anchor`) and a rotation; its first
+/// frames overrun the 60 Hz budget.
+private let smallScenario = """
+    {
+      "schema_version": 1,
+      "name": "report-small",
+      "description": "A short session for the report tests: a drag, a refresh that lands posts above the reader, and a rotation; two position strategies.",
+      "device": "iphone-60hz",
+      "seed": 7,
+      "duration_s": 12,
+      "feed": { "post_count": 120, "media_fraction": 0.4 },
+      "server": { "latency_ms": 300 },
+      "engine": { "estimated_item_height_pt": 220, "debounce_ms": 50 },
+      "variants": [
+        { "name": "none", "position_strategy": "none" },
+        { "name": "anchor", "position_strategy": "anchor" }
+      ],
+      "script": [
+        { "at_ms": 500, "action": "drag", "distance_pt": 900, "duration_ms": 500, "release": "fling" },
+        { "at_ms": 4000, "action": "new_posts", "count": 6, "delivery": "server" },
+        { "at_ms": 5000, "action": "refresh" },
+        { "at_ms": 8000, "action": "rotate", "width_pt": 844, "height_pt": 390 }
+      ]
+    }
+    """
+
+/// A scratch folder with the small scenario run into `out/` (with
+/// `--frames` when `frames`).
+private func runSmallScenario(frames: Bool) throws -> ScratchFolder {
+    let folder = try ScratchFolder(prefix: "feedsim-report")
+    try folder.copyDeviceProfiles()
+    try folder.write(smallScenario, to: "small.json")
+    let outcome = try FeedSimProcess.run(["run", "small.json", "--quiet", "--out", "out"] + (frames ? ["--frames"] : []), in: folder.url)
+    try #require(outcome.status == 0, "\(outcome)")
+    return folder
+}
+
+/// The number of occurrences of `needle` in `text`.
+private func count(_ needle: String, in text: String) -> Int {
+    text.components(separatedBy: needle).count - 1
+}
+
+@Suite("HTML report")
+struct ReportTests {
+    @Test("report of a run with frames: plots, budget line, overrun and drift marks, no external references, same bytes twice")
+    func reportWithFrames() throws {
+        let folder = try runSmallScenario(frames: true)
+        defer { folder.remove() }
+        let first = try FeedSimProcess.run(["report", "out"], in: folder.url)
+        try #require(first.status == 0, "\(first)")
+        let second = try FeedSimProcess.run(["report", "out", "--out", "again.html"], in: folder.url)
+        try #require(second.status == 0, "\(second)")
+        let bytes = try Data(contentsOf: folder.appending("out/report.html"))
+        #expect(bytes == (try Data(contentsOf: folder.appending("again.html"))), "the same folder gives the same bytes")
+
+        let html = String(decoding: bytes, as: UTF8.self)
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.contains("<svg"))
+        #expect(count("<svg class=\"frame-plot\"", in: html) == 2, "one frame plot per run")
+        #expect(count("<svg class=\"bar-chart\"", in: html) == 4, "four metrics charted for the one scenario")
+        #expect(count("<line class=\"budget\"", in: html) == 2, "a budget line per frame plot")
+        #expect(html.contains("budget 16.667 ms"))
+
+        let summary = try SummaryFile.load(url: folder.appending("out/summary.csv"))
+        let overruns = summary.rows.map { Int($0.value(of: "overrun_frames") ?? "") ?? 0 }
+        let driftEvents = summary.rows.map { Int($0.value(of: "drift_events") ?? "") ?? 0 }
+        try #require(overruns.reduce(0, +) > 0, "the scenario is meant to overrun; check it still does")
+        #expect(count("<circle class=\"overrun\"", in: html) > 0, "overrun frames are marked")
+        #expect(html.contains("fill=\"#D62728\""), "in red")
+        try #require(driftEvents.reduce(0, +) > 0, "the scenario is meant to drift; check it still does")
+        #expect(html.contains("class=\"drift drift-event\""), "drift events are marked")
+        #expect(html.contains(">refresh +"), "with their cause")
+
+        for forbidden in ["http://", "https://", "<script", "src=", "@import", "url("] {
+            #expect(!html.contains(forbidden), "the page must be self-contained: found \(forbidden)")
+        }
+        for row in summary.rows {
+            #expect(html.contains("<td>\(row.value(of: "frame_work_max_ms")!)</td>"), "the summary table shows \(row.key)")
+        }
+    }
+
+    @Test("report without frames.csv says so and shows only the summary and the charts")
+    func reportWithoutFrames() throws {
+        let folder = try runSmallScenario(frames: false)
+        defer { folder.remove() }
+        let outcome = try FeedSimProcess.run(["report", "out", "--out", "page.html"], in: folder.url)
+        try #require(outcome.status == 0, "\(outcome)")
+        let html = try String(contentsOf: folder.appending("page.html"), encoding: .utf8)
+        #expect(html.contains("frames.csv not found"))
+        #expect(!html.contains("<svg class=\"frame-plot\""))
+        #expect(count("<svg class=\"bar-chart\"", in: html) == 4)
+    }
+
+    @Test("report of a missing folder or a folder without summary.csv is a usage error (exit 64)")
+    func missingInput() throws {
+        let folder = try ScratchFolder(prefix: "feedsim-report")
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(at: folder.appending("empty"), withIntermediateDirectories: true)
+        for path in ["nowhere", "empty"] {
+            let outcome = try FeedSimProcess.run(["report", path], in: folder.url)
+            #expect(outcome.status == 64, "\(outcome)")
+        }
+    }
+
+    @Test("text is escaped for HTML")
+    func escaping() {
+        #expect(HTMLText.escape("<a href=\"x\">Tom & Jerry's</a>") == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
+        #expect(HTMLText.identifier("a b-c_d.") == "a~20~b-c_d~2e~")
+    }
+
+    @Test("a long run is drawn with at most one point per pixel column, keeping every spike")
+    func bucketing() {
+        let frameCount = 200_000
+        let spikeEvery = 997
+        let frames: [FrameWorkPlot.Frame] = (0..<frameCount).map { i in
+            let spike = i % spikeEvery == 0
+            return FrameWorkPlot.Frame(timeMs: Double(i) * 8.333, workMs: spike ? 40 : 2, overrun: spike)
+        }
+        let plot = FrameWorkPlot(
+            frames: frames, budgetMs: 8.333, durationMs: Double(frameCount) * 8.333, drift: [], title: "t")
+        let columns = plot.columns()
+        let spikeColumns = columns.filter { $0.frame.workMs == 40 }.count
+        let overrunColumns = plot.overrunColumns().count
+        let columnsWithSpikes = Set(frames.filter(\.overrun).map { frame -> Int in
+            Int(frame.timeMs / plot.axisEndMs * FrameWorkPlot.plotWidth)
+        }).count
+        #expect(columns.count <= Int(FrameWorkPlot.plotWidth))
+        #expect(spikeColumns == columnsWithSpikes, "no spike is lost to bucketing")
+        #expect(overrunColumns == columnsWithSpikes)
+        let svg = plot.svg
+        #expect(svg.utf8.count < 120_000, "the SVG stays small: \(svg.utf8.count) bytes")
+        #expect(plot.workScale.maximum <= 8.333 * FrameWorkPlot.clipBudgets + 10, "the axis stops near 6 budgets")
+        #expect(plot.clippedFrames.isEmpty)
+    }
+
+    @Test("axis scales are round and cover their value", arguments: [0.0, 0.3, 1, 4.421, 7, 16.667, 29.136, 1876.12, 30154])
+    func axisScale(_ value: Double) {
+        let scale = AxisScale.covering(value)
+        #expect(scale.maximum >= value)
+        #expect(scale.ticks.count >= 2 && scale.ticks.count <= 11, "\(scale)")
+        #expect(scale.ticks.first == 0)
+    }
+
+    @Test("Chromium renders the report offline to a page that is not blank")
+    func screenshot() throws {
+        guard let chromium = Tool.find(["chromium", "chromium-browser"]) else {
+            Issue.record("""
+                No chromium or chromium-browser on PATH: the screenshot test needs headless Chromium. \
+                Run scripts/bootstrap (Debian: apt-get install chromium fonts-liberation).
+                """)
+            return
+        }
+        guard let python = Tool.find(["python3"]) else {
+            Issue.record("No python3 on PATH: the screenshot test decodes the PNG with Python 3's standard library.")
+            return
+        }
+        let folder = try runSmallScenario(frames: true)
+        defer { folder.remove() }
+        let report = try FeedSimProcess.run(["report", "out"], in: folder.url)
+        try #require(report.status == 0, "\(report)")
+
+        let png = folder.appending("report.png")
+        let render = try Tool.run(chromium, [
+            "--headless", "--no-sandbox", "--disable-gpu",
+            "--user-data-dir=\(folder.appending("chromium-profile").path)",
+            "--screenshot=\(png.path)", "--window-size=1280,2000",
+            folder.appending("out/report.html").absoluteString,
+        ], in: folder.url, timeout: 120)
+        try #require(render.status == 0 && FileManager.default.fileExists(atPath: png.path), "\(render)")
+
+        let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/png_stats.py")
+        let stats = try Tool.run(python, [script.path, png.path], in: folder.url, timeout: 300)
+        try #require(stats.status == 0, "\(stats)")
+        struct Stats: Decodable {
+            var width: Int
+            var height: Int
+            var distinct_colors: Int
+            var non_white_fraction: Double
+        }
+        let decoded = try JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8))
+        #expect(decoded.width == 1280 && decoded.height == 2000, "\(decoded)")
+        #expect(decoded.distinct_colors > 10, "a rendered page has text, bars and lines in many colours: \(decoded)")
+        #expect(decoded.non_white_fraction > 0.02, "more than 2% of the page is drawn: \(decoded)")
+    }
+}
+
+/// Running tools other than feedsim from the tests.
+private enum Tool {
+    /// What a tool did.
+    struct Outcome: CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var arguments: [String]
+
+        var description: String {
+            "\(arguments.joined(separator: " ")) -> \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+        }
+    }
+
+    /// The first of `names` found on PATH.
+    static func find(_ names: [String]) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for name in names {
+            for folder in path.split(separator: ":") {
+                let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            }
+        }
+        return nil
+    }
+
+    /// Runs `executable` with its output going to files (so nothing can
+    /// fill a pipe), killing it after `timeout` seconds.
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL, timeout: TimeInterval) throws -> Outcome {
+        let stdoutURL = directory.appendingPathComponent(".\(executable.lastPathComponent).stdout")
+        let stderrURL = directory.appendingPathComponent(".\(executable.lastPathComponent).stderr")
+        try Data().write(to: stdoutURL)
+        try Data().write(to: stderrURL)
+        let stdout = try FileHandle(forWritingTo: stdoutURL)
+        let stderr = try FileHandle(forWritingTo: stderrURL)
+        defer {
+            try? stdout.close()
+            try? stderr.close()
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdout
+        process.standardError = stderr
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
+        return Outcome(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "",
+            arguments: [executable.path] + arguments)
+    }
+}
