@@ -79,6 +79,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("HeightIndex 100k updates and offset queries") { benchmark in
         var index = HeightIndex(repeating: 200, count: 100_000)
         var random = BenchmarkRandom(seed: 7)
+        benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             var sum = 0.0
             for _ in 0..<100_000 {
@@ -94,6 +95,7 @@ let benchmarks: @Sendable () -> Void = {
         var cache = LRUCache<Int, Int>(countLimit: 1_000)
         var random = BenchmarkRandom(seed: 9)
         for key in 0..<1_000 { cache.insert(key, forKey: key) }
+        benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             for _ in 0..<100_000 {
                 let key = Int(random.next(below: 2_000))
@@ -103,9 +105,10 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Steady-state scroll frame") { benchmark in
-        // A list whose cells are all measured: one frame moves the visible
-        // rect by 40 pt and lays it out, as a scroll over read content does.
+    Benchmark("Steady-state scroll frame", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        // A list whose cells are all measured: each frame moves the visible
+        // rect by 40 pt and lays it out, as a scroll over read content does;
+        // a sample is a thousand frames.
         let list = FeedList(configuration: FeedListConfiguration(estimatedItemHeight: 200, width: 390))
         list.replaceAll(with: (0..<2_000).map { FeedItem(post: Post(id: PostID($0), authorID: 1, textLength: 120)) })
         var y = 0.0
@@ -115,9 +118,11 @@ let benchmarks: @Sendable () -> Void = {
         }
         _ = list.drainWork()
         y = 0
+        let end = list.contentHeight - 844
+        benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            y = y + 40 >= list.contentHeight - 844 ? 0 : y + 40
-            blackHole(list.updateVisibleRect(minY: y, height: 844))
+            y = y + 40 >= end ? 0 : y + 40
+            blackHole(list.updateVisibleRect(minY: y, height: 844).visible.count)
         }
     }
 }

@@ -274,11 +274,14 @@ public final class FeedEngine {
     /// transaction, around the item `anchorID`, until measuring stops
     /// moving it.
     func settleLayout(around anchorID: PostID?) {
-        list.setLayoutAnchor(anchorID.flatMap(list.index(of:)))
+        // The anchor is the reference even when it lies above the new rect:
+        // only cells before it may move it.
+        list.pinLayoutAnchor(anchorID.flatMap(list.index(of:)))
         for _ in 0..<FeedEngine.settlePasses {
             layOutAndCompensate()
             if lastCompensation == 0 { break }
         }
+        list.pinLayoutAnchor(nil)
         list.setNeedsLayout()
     }
 
@@ -556,6 +559,8 @@ public final class FeedEngine {
         let anchor = captureAnchor()
         let oldOffset = viewport.contentOffset
         change()
+        // The anchor is measured first, so its restored place uses its real height.
+        if let anchor { list.measure(anchor.index) }
         list.updateVisibleRect(minY: oldOffset, height: viewport.viewportHeight)
         var target = oldOffset
         if let anchor, let index = list.index(of: anchor.itemID) {

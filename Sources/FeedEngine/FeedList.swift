@@ -81,6 +81,7 @@ public final class FeedList {
     /// displayed, carried across updates by id. Height changes of items
     /// before it are "above" the reader.
     public private(set) var layoutAnchor: Int?
+    private var pinnedLayoutAnchor: Int?
     /// Whether the last visible-rect update measured an item above
     /// `layoutAnchor` whose height changed.
     public private(set) var measuredAboveAnchorInLastPass = false
@@ -185,7 +186,9 @@ public final class FeedList {
         // that shares nothing with what was on screen has no reference, and
         // its measurements move nothing the reader saw.
         let anchor: Int
-        if let remembered = layoutAnchor, visible.contains(remembered) {
+        if let pinned = pinnedLayoutAnchor {
+            anchor = pinned
+        } else if let remembered = layoutAnchor, visible.contains(remembered) {
             anchor = remembered
         } else if displayedRange.overlaps(visible) {
             anchor = max(displayedRange.lowerBound, visible.lowerBound)
@@ -355,10 +358,21 @@ public final class FeedList {
         needsLayout = true
     }
 
-    /// Makes item `index` the reference whose position measuring must not
-    /// move (after an update restored the reader's place around it).
-    public func setLayoutAnchor(_ index: Int?) {
-        layoutAnchor = index
+    /// While set, item `index` is the reference whose position measuring
+    /// must not move, visible or not (an update restoring the reader's place
+    /// around it); `nil` returns to following the displayed cells.
+    public func pinLayoutAnchor(_ index: Int?) {
+        pinnedLayoutAnchor = index
+        if let index { layoutAnchor = index }
+    }
+
+    /// Measures item `index` now if it still has an estimated height.
+    /// - Complexity: O(log n)
+    public func measure(_ index: Int) {
+        guard index >= 0, index < items.count, !layout.isMeasured(index) else { return }
+        layout.setMeasuredHeight(measuredHeight(of: items[index]), at: index)
+        pendingWork.cellsMeasured += 1
+        pendingWork.heightUpdates += 1
     }
 
     /// Moves the virtual content's origin (used to keep an anchor item's y

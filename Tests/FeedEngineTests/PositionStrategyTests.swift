@@ -242,3 +242,37 @@ struct PositionStrategyTests {
         #expect((moved != 0) == drifts, "moved \(moved)")
     }
 }
+
+@Suite("Geometry changes")
+struct GeometryChangeTests {
+    @Test("a width or text-size change keeps the anchor post still under anchor and virtual_space", arguments: [
+        PositionStrategy.anchor, .virtualSpace, .offsetAdjust,
+    ])
+    func geometryChangeKeepsAnchor(strategy: PositionStrategy) throws {
+        for change in ["width", "text"] {
+            let harness = EngineHarness(strategy: strategy, timeline: posts(1...100, textLength: 150))
+            harness.start()
+            harness.scroll(toDistanceFromTop: 3_000)
+            let anchor = try #require(harness.engine.captureAnchor())
+            let before = try #require(harness.screenY(anchor.itemID))
+            if change == "width" {
+                harness.engine.viewportDidResize(width: 600)
+            } else {
+                harness.engine.textSizeDidChange(scale: 1.35)
+            }
+            let after = try #require(harness.screenY(anchor.itemID))
+            #expect(after == before, "\(strategy) \(change): \(before) → \(after)")
+        }
+    }
+
+    @Test("none lets a text-size change move the anchor post")
+    func noneMoves() throws {
+        let harness = EngineHarness(strategy: .none, timeline: posts(1...100, textLength: 150))
+        harness.start()
+        harness.scroll(toDistanceFromTop: 3_000)
+        let anchor = try #require(harness.engine.captureAnchor())
+        let before = try #require(harness.screenY(anchor.itemID))
+        harness.engine.textSizeDidChange(scale: 1.35)
+        #expect(harness.screenY(anchor.itemID) != before)
+    }
+}

@@ -303,6 +303,7 @@ public final class Simulation {
     /// Saves the engine's state, as the app does when a scroll ends and
     /// when it goes to the background.
     func persist() {
+        guard !engine.posts.isEmpty else { return }
         persisted = meter.measure { engine.snapshot() }
     }
 
