@@ -71,11 +71,12 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
         ),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine"]),
-        .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario"]),
+        .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario"], exclude: ["Fixtures"]),
         .testTarget(name: "FeedSimulatorTests", dependencies: ["FeedSimulator", "FeedEngine", "FeedScenario"]),
         .testTarget(
             name: "FeedSimCLITests",
-            dependencies: ["FeedReports", "FeedSimulator", "FeedScenario"]
+            dependencies: ["FeedReports", "FeedSimulator", "FeedScenario"],
+            exclude: ["Fixtures"]
         ),
     ]
 )

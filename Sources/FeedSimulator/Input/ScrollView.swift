@@ -154,15 +154,6 @@ public struct ScrollView: Sendable {
                 contentOffset = min(max(to, minOffset), maxOffset)
                 motion = .resting
             }
-        case let .animating(startTime, from, to, duration):
-            let progress = min(1, Double(time - startTime) / Double(duration))
-            // Ease-out cubic, as UIView animations curve.
-            let eased = 1 - pow(1 - progress, 3)
-            contentOffset = from + (to - from) * eased
-            if progress >= 1 {
-                contentOffset = min(max(to, minOffset), maxOffset)
-                motion = .resting
-            }
         case let .bouncing(startTime, edge, x1, v1):
             let (x, v) = ScrollPhysics.bounce(x1: x1, v1: v1, t: seconds(time - startTime))
             let target = min(max(edge, minOffset), maxOffset)

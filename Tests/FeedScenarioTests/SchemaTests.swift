@@ -1,0 +1,940 @@
+import Foundation
+import Testing
+@testable import FeedScenario
+
+// `scenarios/schema.json` describes scenario files for editors and other tools;
+// the decoder in Sources/FeedScenario is the truth. These tests keep the two in
+// step: every bundled scenario passes both, a table of edits to a valid
+// scenario gets the same verdict from both (or a documented, pinned
+// difference), every numeric bound in the schema is probed against the
+// decoder, and every field name and enum value is compared with the
+// decoder's own lists. The schema side runs in Python's `jsonschema`
+// (Draft 2020-12) through Fixtures/validate_schema.py.
+
+// MARK: - Running the schema validator
+
+/// What `validate_schema.py` said about one file.
+struct SchemaVerdict: Decodable, Sendable {
+    var file: String
+    var valid: Bool
+    var errors: [String]
+
+    /// The JSON paths the errors name (`$.script[1]` of `$.script[1]: …`).
+    var errorPaths: [String] {
+        errors.map { String($0.prefix { $0 != ":" }) }
+    }
+}
+
+/// Why the validator could not give verdicts.
+struct SchemaRunFailure: Error, Sendable, CustomStringConvertible {
+    var description: String
+    /// Python runs but has no `jsonschema` package.
+    var packageMissing = false
+}
+
+enum SchemaValidator {
+    static let schemaURL = ScenarioFixtures.scenariosFolder.appendingPathComponent("schema.json")
+    static let scriptURL = ScenarioFixtures.packageRoot
+        .appendingPathComponent("Tests/FeedScenarioTests/Fixtures/validate_schema.py")
+
+    /// A validation of a few hundred small files takes a second or two; one
+    /// still running after this long is hung.
+    static let timeout: TimeInterval = 180
+
+    /// Validates `files` against the schema in one Python process; verdicts by file path.
+    static func validate(_ files: [URL]) throws(SchemaRunFailure) -> [String: SchemaVerdict] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", scriptURL.path, schemaURL.path] + files.map(\.path)
+        process.standardInput = FileHandle.nullDevice
+        let stdoutPipe = Pipe()
+        let stderrPipe = Pipe()
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        do {
+            try process.run()
+        } catch {
+            throw SchemaRunFailure(description: "could not start /usr/bin/env python3: \(error)")
+        }
+        // Both pipes are read on threads of their own from the start, so a
+        // child writing much output never blocks on a full pipe.
+        let stdout = PipeReader(stdoutPipe.fileHandleForReading)
+        let stderr = PipeReader(stderrPipe.fileHandleForReading)
+
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            // Not terminate(): its SIGTERM may be blocked in a child started
+            // from a test thread. SIGKILL cannot be blocked.
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+            _ = stdout.finish(within: 10)
+            _ = stderr.finish(within: 10)
+            throw SchemaRunFailure(description: "validate_schema.py ran for more than \(Int(timeout)) s and was killed; stderr:\n\(stderr.text)")
+        }
+        guard stdout.finish(within: 30), stderr.finish(within: 30) else {
+            throw SchemaRunFailure(description: "validate_schema.py exited but its output did not end")
+        }
+
+        switch process.terminationStatus {
+        case 0:
+            break
+        case 3:
+            throw SchemaRunFailure(description: """
+                Python's `jsonschema` package is missing, and the schema tests validate with it. \
+                Run scripts/bootstrap, which installs it (or: python3 -m pip install jsonschema). \
+                Python said: \(stderr.text)
+                """, packageMissing: true)
+        case 127:
+            throw SchemaRunFailure(description: "python3 is not on PATH; the schema tests need Python 3 with the `jsonschema` package (scripts/bootstrap installs it). \(stderr.text)")
+        default:
+            throw SchemaRunFailure(description: "validate_schema.py exited with status \(process.terminationStatus):\n\(stderr.text)")
+        }
+
+        var verdicts: [String: SchemaVerdict] = [:]
+        for line in stdout.text.split(separator: "\n") where !line.isEmpty {
+            guard let verdict = try? JSONDecoder().decode(SchemaVerdict.self, from: Data(line.utf8)) else {
+                throw SchemaRunFailure(description: "validate_schema.py printed a line that is not a verdict: \(line)")
+            }
+            verdicts[verdict.file] = verdict
+        }
+        let missing = files.filter { verdicts[$0.path] == nil }
+        guard missing.isEmpty else {
+            throw SchemaRunFailure(description: "no verdict for \(missing.map(\.lastPathComponent)); stderr:\n\(stderr.text)")
+        }
+        return verdicts
+    }
+}
+
+/// Reads a pipe to end-of-file on a thread of its own.
+private final class PipeReader: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                lock.withLock { data.append(chunk) }
+            }
+            done.signal()
+        }.start()
+    }
+
+    /// Waits for end-of-file; false if it did not come in time.
+    func finish(within seconds: TimeInterval) -> Bool {
+        done.wait(timeout: .now() + seconds) == .success
+    }
+
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+}
+
+// MARK: - The schema as data
+
+/// The schema file parsed, with the lookups the tests need.
+struct SchemaDocument {
+    let root: [String: Any]
+
+    static func load() throws -> SchemaDocument {
+        let data = try Data(contentsOf: SchemaValidator.schemaURL)
+        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw SchemaRunFailure(description: "schema.json is not a JSON object")
+        }
+        return SchemaDocument(root: root)
+    }
+
+    /// The subschema at a JSON pointer such as `/$defs/feed/properties/post_count`.
+    func at(_ pointer: String) -> [String: Any]? {
+        var node: Any = root
+        for token in pointer.split(separator: "/") {
+            let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            if let object = node as? [String: Any], let next = object[key] {
+                node = next
+            } else if let array = node as? [Any], let i = Int(key), array.indices.contains(i) {
+                node = array[i]
+            } else {
+                return nil
+            }
+        }
+        return node as? [String: Any]
+    }
+
+    /// The names under `properties` of the subschema at `pointer`.
+    func propertyNames(_ pointer: String) -> Set<String> {
+        Set((at(pointer)?["properties"] as? [String: Any])?.keys.map { $0 } ?? [])
+    }
+
+    /// The `enum` strings of the subschema at `pointer`.
+    func enumValues(_ pointer: String) -> [String] {
+        (at(pointer)?["enum"] as? [Any])?.compactMap { $0 as? String } ?? []
+    }
+
+    var description: String { root["description"] as? String ?? "" }
+}
+
+// MARK: - The agreement table
+
+/// An edited copy of the valid base scenario and what the decoder and the
+/// schema must each say about it.
+struct SchemaCase: Sendable, CustomTestStringConvertible {
+    enum Expectation: Sendable, Equatable {
+        /// Both the decoder and the schema reject the file.
+        case rejectedByBoth
+        /// Both accept it.
+        case acceptedByBoth
+        /// The decoder rejects it, the schema cannot: the rule, which the
+        /// schema's top-level description must mention.
+        case onlyDecoderRejects(rule: String)
+        /// The schema rejects what the decoder accepts; also documented.
+        case onlySchemaRejects(rule: String)
+    }
+
+    var label: String
+    var edits: [(String, JSONValue?)]
+    var expectation: Expectation
+
+    init(_ label: String, _ edits: [(String, JSONValue?)], _ expectation: Expectation) {
+        self.label = label
+        self.edits = edits
+        self.expectation = expectation
+    }
+
+    /// One field set (or removed with nil).
+    init(_ label: String, set path: String, to value: JSONValue?, _ expectation: Expectation) {
+        self.init(label, [(path, value)], expectation)
+    }
+
+    var testDescription: String { label }
+
+    /// The file's text.
+    var json: String { edits.reduce(InvalidScenario.base) { $0.setting($1.0, to: $1.1) }.text }
+
+    /// The JSON paths the edits touch, as the validator writes them.
+    var editedPaths: [String] {
+        edits.map { path, _ in "$." + path }
+    }
+
+    /// Whether a schema error at `errorPath` is about an edit: at the edited
+    /// field, at the object holding it, or inside it.
+    func isAboutAnEdit(_ errorPath: String) -> Bool {
+        editedPaths.contains { edited in
+            errorPath == edited || errorPath == Self.parent(of: edited)
+                || errorPath.hasPrefix(edited + ".") || errorPath.hasPrefix(edited + "[")
+        }
+    }
+
+    static func parent(of path: String) -> String {
+        if path.hasSuffix("]"), let open = path.lastIndex(of: "[") { return String(path[..<open]) }
+        if let dot = path.lastIndex(of: ".") { return String(path[..<dot]) }
+        return "$"
+    }
+}
+
+extension SchemaCase {
+    static let drag = InvalidScenario.trajectoryDrag
+    static let everyEngineField: JSONValue = [
+        "estimated_item_height_pt": 180.5, "position_strategy": "anchor", "diff_algorithm": "collection_difference",
+        "debounce_ms": 150, "viewmodel_cache_count": 1000, "viewmodel_cache_cost_bytes": 4_000_000,
+        "new_posts_policy": "indicator", "hide_replies": true, "hide_reposts": false, "refresh_trigger_pt": 60,
+        "memory_warning_policy": "trim_half", "image_decode": "main", "image_memory_cache_mb": 64.5,
+        "image_disk_cache_mb": 1024, "image_prefetch_window": 0,
+    ]
+    static let everyNetworkField: JSONValue = [
+        "profile": "3g", "latency": ["distribution": "lognormal", "median_ms": 120, "sigma": 0.4], "jitter_ms": 10,
+        "downlink_kbps": 780, "uplink_kbps": 330, "loss_rate": 0.02, "timeout_ms": 30_000, "max_retries": 3,
+        "backoff_ms": 250, "backoff_multiplier": 1.5, "offline": [["from_s": 0.5, "to_s": 1], ["from_s": 1.5, "to_s": 1.75]],
+    ]
+    static let everyAction: JSONValue = [
+        ["at_ms": 0, "action": "drag", "trajectory": [["t_ms": 0, "dy_pt": 0], ["t_ms": 50, "dy_pt": -40.5]], "release": "stop", "deceleration": "fast"],
+        ["at_ms": 100, "action": "fling", "velocity_pt_s": -3000, "deceleration": "fast"],
+        ["at_ms": 200, "action": "refresh"],
+        ["at_ms": 300, "action": "new_posts", "count": 3, "delivery": "server"],
+        ["at_ms": 300, "action": "new_posts", "count": 1],
+        ["at_ms": 400, "action": "tap_new_posts"],
+        ["at_ms": 500, "action": "scroll_to_top"],
+        ["at_ms": 600, "action": "like", "repeat": ["count": 3, "every_ms": 10]],
+        ["at_ms": 700, "action": "content_updates", "count": 2],
+        ["at_ms": 800, "action": "rotate", "width_pt": 844, "height_pt": 390],
+        ["at_ms": 900, "action": "text_size", "scale": 1.35],
+        ["at_ms": 1000, "action": "background", "duration_s": 0.25],
+        ["at_ms": 1300, "action": "terminate", "relaunch_after_s": 0],
+        ["at_ms": 1999, "action": "memory_warning"],
+    ]
+
+    static func variant(_ members: [(String, JSONValue)]) -> JSONValue { .array([.object(members)]) }
+
+    /// `fields` with a `name` in front: a variant.
+    static func named(_ name: String, _ fields: JSONValue) -> JSONValue {
+        guard case let .object(members) = fields else { return fields }
+        return .object([("name", .string(name))] + members)
+    }
+
+    /// Files both must reject: unknown fields at every level, wrong types,
+    /// numbers out of range, unknown enum strings, missing required fields,
+    /// drags that mix their two forms, fields of another action, bad repeats,
+    /// bad networks and bad variants.
+    static let rejected: [SchemaCase] = [
+        // Unknown fields, level by level.
+        SchemaCase("unknown top-level field", set: "colour", to: "blue", .rejectedByBoth),
+        SchemaCase("$schema at the top (unknown to feedsim)", set: "$schema", to: "https://json-schema.org/draft/2020-12/schema", .rejectedByBoth),
+        SchemaCase("unknown field in feed", set: "feed.post_cnt", to: 5, .rejectedByBoth),
+        SchemaCase("unknown field in text_length", set: "feed.text_length.avg", to: 5, .rejectedByBoth),
+        SchemaCase("unknown field in engine", set: "engine.estimated_height", to: 5, .rejectedByBoth),
+        SchemaCase("name in engine (only variants have one)", set: "engine.name", to: "fast", .rejectedByBoth),
+        SchemaCase("network in engine", set: "engine.network", to: ["profile": "wifi"], .rejectedByBoth),
+        SchemaCase("unknown field in limits", set: "limits.max_frames", to: 5, .rejectedByBoth),
+        SchemaCase("unknown field in server", set: "server", to: ["latency_ms": 5, "timeout_ms": 3], .rejectedByBoth),
+        SchemaCase("unknown field in memory", set: "memory", to: ["limit_gb": 2], .rejectedByBoth),
+        SchemaCase("unknown field in lifecycle", set: "lifecycle", to: ["warm_start_ms": 2], .rejectedByBoth),
+        SchemaCase("unknown field in network", set: "network", to: ["profile": "lte", "bandwidth": 5], .rejectedByBoth),
+        SchemaCase("unknown field in an offline window", set: "network", to: ["offline": [["from_s": 0, "until_s": 1]]], .rejectedByBoth),
+        SchemaCase("unknown field in a latency", set: "network", to: ["latency": ["distribution": "constant", "ms": 5, "jitter": 1]], .rejectedByBoth),
+        SchemaCase("unknown field in a step", set: "script[1].speed", to: 3, .rejectedByBoth),
+        SchemaCase("unknown field in a trajectory point", [("script[0]", drag), ("script[0].trajectory[1].dx_pt", 3)], .rejectedByBoth),
+        SchemaCase("unknown field in repeat", set: "script[1].repeat", to: ["count": 2, "every_ms": 100, "times": 2], .rejectedByBoth),
+        SchemaCase("unknown field in a variant", set: "variants", to: variant([("name", "a"), ("colour", "red")]), .rejectedByBoth),
+        SchemaCase("unknown field in a variant's network", set: "variants", to: variant([("name", "a"), ("network", ["profile": "lte", "speed": 1])]), .rejectedByBoth),
+
+        // Wrong types.
+        SchemaCase("a string for a number", set: "duration_s", to: "2", .rejectedByBoth),
+        SchemaCase("a string for an integer", set: "feed.post_count", to: "fifty", .rejectedByBoth),
+        SchemaCase("a number for a string", set: "name", to: 7, .rejectedByBoth),
+        SchemaCase("feed an array", set: "feed", to: [], .rejectedByBoth),
+        SchemaCase("script an object", set: "script", to: [:], .rejectedByBoth),
+        SchemaCase("a string for a boolean", set: "engine.hide_replies", to: "yes", .rejectedByBoth),
+        SchemaCase("a boolean for a number", set: "feed.media_fraction", to: true, .rejectedByBoth),
+        SchemaCase("refresh rates not an array", set: "refresh_rates_hz", to: 60, .rejectedByBoth),
+        SchemaCase("post_count not a whole number", set: "feed.post_count", to: 1.5, .rejectedByBoth),
+        SchemaCase("repeat count not a whole number", set: "script[1].repeat", to: ["count": 2.5, "every_ms": 100], .rejectedByBoth),
+        SchemaCase("max_retries not a whole number", set: "network", to: ["max_retries": 1.5], .rejectedByBoth),
+        SchemaCase("a fractional refresh rate", set: "refresh_rates_hz", to: [60.5], .rejectedByBoth),
+        SchemaCase("engine null", set: "engine", to: JSONValue.null, .rejectedByBoth),
+        SchemaCase("feed null", set: "feed", to: JSONValue.null, .rejectedByBoth),
+        SchemaCase("device null", set: "device", to: JSONValue.null, .rejectedByBoth),
+        SchemaCase("variants null", set: "variants", to: JSONValue.null, .rejectedByBoth),
+        SchemaCase("repeat null", set: "script[1].repeat", to: JSONValue.null, .rejectedByBoth),
+        SchemaCase("text_length null", set: "feed.text_length", to: JSONValue.null, .rejectedByBoth),
+        SchemaCase("media_fraction null", set: "feed.media_fraction", to: JSONValue.null, .rejectedByBoth),
+        SchemaCase("a step that is a string", set: "script[1]", to: "fling", .rejectedByBoth),
+
+        // Out of range.
+        SchemaCase("negative seed", set: "seed", to: -1, .rejectedByBoth),
+        SchemaCase("seed past UInt64", [("seed", .double(18_446_744_073_709_551_616.0))], .rejectedByBoth),
+        SchemaCase("refresh rate 90", set: "refresh_rates_hz", to: [90], .rejectedByBoth),
+        SchemaCase("a refresh rate twice", set: "refresh_rates_hz", to: [60, 60], .rejectedByBoth),
+        SchemaCase("post_count past a million", set: "feed.post_count", to: 1_000_001, .rejectedByBoth),
+        SchemaCase("media_fraction above 1", set: "feed.media_fraction", to: 1.5, .rejectedByBoth),
+        SchemaCase("duration_s 0", set: "duration_s", to: 0, .rejectedByBoth),
+        SchemaCase("duration_s past a day", set: "duration_s", to: 86_401, .rejectedByBoth),
+        SchemaCase("limits.max_events too small", set: "limits.max_events", to: 10, .rejectedByBoth),
+        SchemaCase("estimated height 0", set: "engine.estimated_item_height_pt", to: 0, .rejectedByBoth),
+        SchemaCase("image_prefetch_window 51", set: "engine.image_prefetch_window", to: 51, .rejectedByBoth),
+        SchemaCase("negative at_ms", set: "script[0].at_ms", to: -1, .rejectedByBoth),
+        SchemaCase("fling velocity 0", set: "script[1].velocity_pt_s", to: 0, .rejectedByBoth),
+        SchemaCase("fling velocity -0.0", set: "script[1].velocity_pt_s", to: .double(-0.0), .rejectedByBoth),
+        SchemaCase("fling faster than 100,000 pt/s", set: "script[1].velocity_pt_s", to: 100_001, .rejectedByBoth),
+        SchemaCase("text_size scale 4", set: "script[1]", to: ["at_ms": 1000, "action": "text_size", "scale": 4], .rejectedByBoth),
+        SchemaCase("rotate narrower than 100 pt", set: "script[1]", to: ["at_ms": 1000, "action": "rotate", "width_pt": 99, "height_pt": 800], .rejectedByBoth),
+        SchemaCase("background for 0 s", set: "script[1]", to: ["at_ms": 1000, "action": "background", "duration_s": 0], .rejectedByBoth),
+        SchemaCase("memory warning_fraction below 0.1", set: "memory", to: ["warning_fraction": 0.05], .rejectedByBoth),
+        SchemaCase("cold start past a minute", set: "lifecycle", to: ["cold_start_ms": 60_001], .rejectedByBoth),
+        SchemaCase("text_length max past 10,000", set: "feed.text_length.max", to: 10_001, .rejectedByBoth),
+        SchemaCase("drag duration 0", set: "script[0].duration_ms", to: 0, .rejectedByBoth),
+        SchemaCase("new_posts count 0", set: "script[1]", to: ["at_ms": 1000, "action": "new_posts", "count": 0], .rejectedByBoth),
+
+        // Unknown enum strings.
+        SchemaCase("schema_version 2", set: "schema_version", to: 2, .rejectedByBoth),
+        SchemaCase("unknown action", set: "script[1].action", to: "pinch", .rejectedByBoth),
+        SchemaCase("unknown deceleration", set: "script[1].deceleration", to: "slow", .rejectedByBoth),
+        SchemaCase("unknown release", set: "script[0].release", to: "bounce", .rejectedByBoth),
+        SchemaCase("unknown position strategy", set: "engine.position_strategy", to: "sticky", .rejectedByBoth),
+        SchemaCase("unknown diff algorithm", set: "engine.diff_algorithm", to: "myers", .rejectedByBoth),
+        SchemaCase("unknown memory warning policy", set: "engine.memory_warning_policy", to: "trim_all", .rejectedByBoth),
+        SchemaCase("unknown image decode", set: "engine.image_decode", to: "gpu", .rejectedByBoth),
+        SchemaCase("unknown new posts policy", set: "engine.new_posts_policy", to: "append", .rejectedByBoth),
+        SchemaCase("unknown delivery", set: "script[1]", to: ["at_ms": 1000, "action": "new_posts", "count": 2, "delivery": "email"], .rejectedByBoth),
+        SchemaCase("action in capitals", set: "script[1].action", to: "FLING", .rejectedByBoth),
+
+        // Missing required fields.
+        SchemaCase("missing schema_version", set: "schema_version", to: nil, .rejectedByBoth),
+        SchemaCase("missing name", set: "name", to: nil, .rejectedByBoth),
+        SchemaCase("missing description", set: "description", to: nil, .rejectedByBoth),
+        SchemaCase("missing device", set: "device", to: nil, .rejectedByBoth),
+        SchemaCase("missing duration_s", set: "duration_s", to: nil, .rejectedByBoth),
+        SchemaCase("missing feed", set: "feed", to: nil, .rejectedByBoth),
+        SchemaCase("missing post_count", set: "feed.post_count", to: nil, .rejectedByBoth),
+        SchemaCase("missing text_length max", set: "feed.text_length.max", to: nil, .rejectedByBoth),
+        SchemaCase("missing at_ms", set: "script[1].at_ms", to: nil, .rejectedByBoth),
+        SchemaCase("missing action", set: "script[1].action", to: nil, .rejectedByBoth),
+        SchemaCase("fling without velocity", set: "script[1].velocity_pt_s", to: nil, .rejectedByBoth),
+        SchemaCase("new_posts without count", set: "script[1]", to: ["at_ms": 1000, "action": "new_posts"], .rejectedByBoth),
+        SchemaCase("rotate without height", set: "script[1]", to: ["at_ms": 1000, "action": "rotate", "width_pt": 390], .rejectedByBoth),
+        SchemaCase("terminate without relaunch_after_s", set: "script[1]", to: ["at_ms": 1000, "action": "terminate"], .rejectedByBoth),
+        SchemaCase("repeat without every_ms", set: "script[1].repeat", to: ["count": 2], .rejectedByBoth),
+        SchemaCase("offline window without to_s", set: "network", to: ["offline": [["from_s": 0]]], .rejectedByBoth),
+        SchemaCase("latency without distribution", set: "network", to: ["latency": ["ms": 5]], .rejectedByBoth),
+        SchemaCase("uniform latency without max_ms", set: "network", to: ["latency": ["distribution": "uniform", "min_ms": 5]], .rejectedByBoth),
+
+        // Drags.
+        SchemaCase("drag with both trajectory and distance", set: "script[0].trajectory", to: [["t_ms": 0, "dy_pt": 0], ["t_ms": 100, "dy_pt": 50]], .rejectedByBoth),
+        SchemaCase("drag with trajectory and duration_ms", [("script[0]", drag), ("script[0].duration_ms", 200)], .rejectedByBoth),
+        SchemaCase("drag with trajectory and distance_pt", [("script[0]", drag), ("script[0].distance_pt", 200)], .rejectedByBoth),
+        SchemaCase("drag with neither form", [("script[0].distance_pt", nil), ("script[0].duration_ms", nil)], .rejectedByBoth),
+        SchemaCase("drag without distance_pt", set: "script[0].distance_pt", to: nil, .rejectedByBoth),
+        SchemaCase("drag without duration_ms", set: "script[0].duration_ms", to: nil, .rejectedByBoth),
+        SchemaCase("trajectory with one point", [("script[0]", drag), ("script[0].trajectory", [["t_ms": 0, "dy_pt": 0]])], .rejectedByBoth),
+        SchemaCase("trajectory starting at t_ms 10", [("script[0]", drag), ("script[0].trajectory[0].t_ms", 10)], .rejectedByBoth),
+        SchemaCase("trajectory starting at dy_pt 5", [("script[0]", drag), ("script[0].trajectory[0].dy_pt", 5)], .rejectedByBoth),
+        SchemaCase("trajectory point without dy_pt", [("script[0]", drag), ("script[0].trajectory[2].dy_pt", nil)], .rejectedByBoth),
+        SchemaCase("trajectory not an array", [("script[0]", drag), ("script[0].trajectory", ["t_ms": 0, "dy_pt": 0])], .rejectedByBoth),
+
+        // Fields of another action.
+        SchemaCase("velocity_pt_s on a drag", set: "script[0].velocity_pt_s", to: 500, .rejectedByBoth),
+        SchemaCase("release on a fling", set: "script[1].release", to: "stop", .rejectedByBoth),
+        SchemaCase("count on a refresh", set: "script[1]", to: ["at_ms": 1000, "action": "refresh", "count": 2], .rejectedByBoth),
+        SchemaCase("delivery on content_updates", set: "script[1]", to: ["at_ms": 1000, "action": "content_updates", "count": 2, "delivery": "push"], .rejectedByBoth),
+        SchemaCase("scale on a rotate", set: "script[1]", to: ["at_ms": 1000, "action": "rotate", "width_pt": 390, "height_pt": 844, "scale": 2], .rejectedByBoth),
+        SchemaCase("duration_s on a terminate", set: "script[1]", to: ["at_ms": 1000, "action": "terminate", "relaunch_after_s": 1, "duration_s": 1], .rejectedByBoth),
+        SchemaCase("deceleration on a like", set: "script[1]", to: ["at_ms": 1000, "action": "like", "deceleration": "fast"], .rejectedByBoth),
+        SchemaCase("release null on a fling", set: "script[1].release", to: JSONValue.null, .rejectedByBoth),
+
+        // Repeats.
+        SchemaCase("repeat count 0", set: "script[1].repeat", to: ["count": 0, "every_ms": 100], .rejectedByBoth),
+        SchemaCase("repeat count past 100,000", set: "script[1].repeat", to: ["count": 100_001, "every_ms": 0.001], .rejectedByBoth),
+        SchemaCase("repeat every_ms 0", set: "script[1].repeat", to: ["count": 2, "every_ms": 0], .rejectedByBoth),
+        SchemaCase("repeat every_ms negative", set: "script[1].repeat", to: ["count": 2, "every_ms": -5], .rejectedByBoth),
+        SchemaCase("repeat a number", set: "script[1].repeat", to: 3, .rejectedByBoth),
+
+        // Networks.
+        SchemaCase("unknown network profile", set: "network", to: ["profile": "5g"], .rejectedByBoth),
+        SchemaCase("network profile null", set: "network", to: ["profile": JSONValue.null], .rejectedByBoth),
+        SchemaCase("unknown latency distribution", set: "network", to: ["latency": ["distribution": "gamma", "ms": 5]], .rejectedByBoth),
+        SchemaCase("a field of another distribution", set: "network", to: ["latency": ["distribution": "constant", "ms": 5, "mean_ms": 5]], .rejectedByBoth),
+        SchemaCase("lognormal median 0", set: "network", to: ["latency": ["distribution": "lognormal", "median_ms": 0, "sigma": 0.3]], .rejectedByBoth),
+        SchemaCase("lognormal sigma 6", set: "network", to: ["latency": ["distribution": "lognormal", "median_ms": 50, "sigma": 6]], .rejectedByBoth),
+        SchemaCase("pareto shape 1", set: "network", to: ["latency": ["distribution": "pareto", "scale_ms": 50, "shape": 1]], .rejectedByBoth),
+        SchemaCase("latency null", set: "network", to: ["latency": JSONValue.null], .rejectedByBoth),
+        SchemaCase("loss_rate above 1", set: "network", to: ["loss_rate": 1.5], .rejectedByBoth),
+        SchemaCase("downlink 0 kbps", set: "network", to: ["downlink_kbps": 0], .rejectedByBoth),
+        SchemaCase("timeout 0 ms", set: "network", to: ["timeout_ms": 0], .rejectedByBoth),
+        SchemaCase("backoff multiplier below 1", set: "network", to: ["backoff_multiplier": 0.5], .rejectedByBoth),
+        SchemaCase("offline an object", set: "network", to: ["offline": ["from_s": 0, "to_s": 1]], .rejectedByBoth),
+        SchemaCase("offline window before launch", set: "network", to: ["offline": [["from_s": -1, "to_s": 1]]], .rejectedByBoth),
+        SchemaCase("network an array", set: "network", to: [], .rejectedByBoth),
+
+        // Variants.
+        SchemaCase("no variants", set: "variants", to: [], .rejectedByBoth),
+        SchemaCase("a variant without a name", set: "variants", to: variant([("diff_algorithm", "heckel")]), .rejectedByBoth),
+        SchemaCase("a variant name with a space", set: "variants", to: variant([("name", "fast one")]), .rejectedByBoth),
+        SchemaCase("a blank variant name", set: "variants", to: variant([("name", "")]), .rejectedByBoth),
+        SchemaCase("a variant with a bad strategy", set: "variants", to: variant([("name", "a"), ("position_strategy", "sticky")]), .rejectedByBoth),
+        SchemaCase("a variant's network null", set: "variants", to: variant([("name", "a"), ("network", JSONValue.null)]), .rejectedByBoth),
+        SchemaCase("a variant's network with a bad profile", set: "variants", to: variant([("name", "a"), ("network", ["profile": "wlan"])]), .rejectedByBoth),
+        SchemaCase("a variant that is a string", set: "variants", to: ["fast"], .rejectedByBoth),
+
+        // Strings.
+        SchemaCase("a blank description", set: "description", to: "  \t", .rejectedByBoth),
+        SchemaCase("an empty device", set: "device", to: "", .rejectedByBoth),
+        SchemaCase("a name with a slash", set: "name", to: "../escape", .rejectedByBoth),
+        SchemaCase("a name with a space", set: "name", to: "fast fling", .rejectedByBoth),
+        SchemaCase("an empty name", set: "name", to: "", .rejectedByBoth),
+    ]
+
+    /// Rules the decoder checks and the schema cannot express: both sides'
+    /// verdicts pinned, and each rule named in the schema's description.
+    static let knownDifferences: [SchemaCase] = [
+        SchemaCase("a device that does not exist", set: "device", to: "iphone-3g", .onlyDecoderRejects(rule: "`device` must name a profile")),
+        SchemaCase("120 Hz on a 60 Hz device", set: "refresh_rates_hz", to: [60, 120], .onlyDecoderRejects(rule: "one the device supports")),
+        SchemaCase("duration past limits.max_simulated_s", set: "duration_s", to: 61, .onlyDecoderRejects(rule: "`duration_s` must be at most `limits.max_simulated_s`")),
+        SchemaCase("duration past the default max_simulated_s", [("limits", nil), ("script", []), ("duration_s", 3_601)],
+                   .onlyDecoderRejects(rule: "3,600 s when `limits` does not set it")),
+        SchemaCase("a step at the end of the run", set: "script[1].at_ms", to: 2000, .onlyDecoderRejects(rule: "must come before the end of the run")),
+        SchemaCase("a repetition past the end of the run", set: "script[1].repeat", to: ["count": 3, "every_ms": 500], .onlyDecoderRejects(rule: "every repetition of it")),
+        SchemaCase("steps out of time order", set: "script[1].at_ms", to: 50, .onlyDecoderRejects(rule: "script steps must be in time order")),
+        SchemaCase("a repeated drag closer than its length", set: "script[0].repeat", to: ["count": 2, "every_ms": 150], .onlyDecoderRejects(rule: "of a repeated drag must be at least the drag's own length")),
+        SchemaCase("a repeated trajectory drag closer than its length", [("script[0]", drag), ("script[0].repeat", ["count": 2, "every_ms": 150])],
+                   .onlyDecoderRejects(rule: "the last trajectory point's `t_ms`")),
+        SchemaCase("trajectory times not increasing", [("script[0]", drag), ("script[0].trajectory[2].t_ms", 100)], .onlyDecoderRejects(rule: "trajectory times `t_ms` must increase")),
+        SchemaCase("a drag rounding to 0 ns", set: "script[0].duration_ms", to: 0.0000001, .onlyDecoderRejects(rule: "must round to at least 1 ns")),
+        SchemaCase("a repeat interval rounding to 0 ns", set: "script[1].repeat", to: ["count": 2, "every_ms": 0.0000001], .onlyDecoderRejects(rule: "must round to at least 1 ns")),
+        SchemaCase("text_length min above max", [("feed.text_length.min", 200), ("feed.text_length.max", 100)], .onlyDecoderRejects(rule: "`feed.text_length.min` must be at most")),
+        SchemaCase("critical fraction below warning fraction", set: "memory", to: ["warning_fraction": 0.9, "critical_fraction": 0.85], .onlyDecoderRejects(rule: "`memory.critical_fraction` must be at least `memory.warning_fraction`")),
+        SchemaCase("warning fraction above the default critical", set: "memory", to: ["warning_fraction": 0.95], .onlyDecoderRejects(rule: "defaults 0.8, 0.9, 150 MB and 2,048 MB")),
+        SchemaCase("baseline at the memory limit", set: "memory", to: ["limit_mb": 400, "baseline_mb": 400], .onlyDecoderRejects(rule: "`memory.baseline_mb` less than `memory.limit_mb`")),
+        SchemaCase("a memory limit below the default baseline", set: "memory", to: ["limit_mb": 100], .onlyDecoderRejects(rule: "defaults 0.8, 0.9, 150 MB and 2,048 MB")),
+        SchemaCase("check_under_s below keep_under_s", set: "lifecycle", to: ["keep_under_s": 200, "check_under_s": 100], .onlyDecoderRejects(rule: "`lifecycle.check_under_s` must be at least `lifecycle.keep_under_s`")),
+        SchemaCase("check_under_s below the default keep_under_s", set: "lifecycle", to: ["check_under_s": 300], .onlyDecoderRejects(rule: "defaults 600 s and 1,800 s")),
+        SchemaCase("uniform latency max below min", set: "network", to: ["latency": ["distribution": "uniform", "min_ms": 50, "max_ms": 10]], .onlyDecoderRejects(rule: "`max_ms` of a uniform latency must be at least its `min_ms`")),
+        SchemaCase("an offline window ending where it starts", set: "network", to: ["offline": [["from_s": 1, "to_s": 1]]], .onlyDecoderRejects(rule: "`to_s` of an offline window must be after its `from_s`")),
+        SchemaCase("two variants with one name", set: "variants", to: [["name": "a"], ["name": "a", "debounce_ms": 0]], .onlyDecoderRejects(rule: "variant names must be unique")),
+        // The other way round: the schema's pattern is stricter.
+        SchemaCase("a name with a combining accent", set: "name", to: "cafe\u{301}", .onlySchemaRejects(rule: "letters written with combining marks")),
+        SchemaCase("a first trajectory point rounding to 0 ns", [("script[0]", drag), ("script[0].trajectory[0].t_ms", 0.0000001)],
+                   .onlySchemaRejects(rule: "the first trajectory point is at 0 once rounded")),
+    ]
+
+    /// Edits both must accept.
+    static let accepted: [SchemaCase] = [
+        SchemaCase("the base as it is", [], .acceptedByBoth),
+        SchemaCase("no refresh rates", set: "refresh_rates_hz", to: [], .acceptedByBoth),
+        SchemaCase("refresh rates absent", set: "refresh_rates_hz", to: nil, .acceptedByBoth),
+        SchemaCase("refresh rates null", set: "refresh_rates_hz", to: JSONValue.null, .acceptedByBoth),
+        SchemaCase("both rates on the 120 Hz device", [("device", "iphone-pro-120hz"), ("refresh_rates_hz", [120, 60])], .acceptedByBoth),
+        SchemaCase("seed null", set: "seed", to: JSONValue.null, .acceptedByBoth),
+        SchemaCase("an integer written as 50.0", set: "feed.post_count", to: .double(50), .acceptedByBoth),
+        SchemaCase("a name in other scripts", set: "name", to: "fünf_ß-日本語", .acceptedByBoth),
+        SchemaCase("a description with spaces around", set: "description", to: "  text  ", .acceptedByBoth),
+        SchemaCase("text_length of one length", set: "feed.text_length", to: ["min": 7, "max": 7], .acceptedByBoth),
+        SchemaCase("every feed field", set: "feed", to: [
+            "post_count": 0, "text_length": ["min": 0, "max": 10_000], "media_fraction": 0, "reply_fraction": 0.4, "repost_fraction": 1,
+            "page_size": 25, "load_more_threshold": 0, "media_size_known_fraction": 0.5,
+        ], .acceptedByBoth),
+        SchemaCase("server null", set: "server", to: JSONValue.null, .acceptedByBoth),
+        SchemaCase("every server field", set: "server", to: ["latency_ms": 600_000, "like_failure_rate": 1], .acceptedByBoth),
+        SchemaCase("every engine field", set: "engine", to: everyEngineField, .acceptedByBoth),
+        SchemaCase("an empty engine", set: "engine", to: [:], .acceptedByBoth),
+        SchemaCase("engine absent", set: "engine", to: nil, .acceptedByBoth),
+        SchemaCase("hide_replies null", set: "engine.hide_replies", to: JSONValue.null, .acceptedByBoth),
+        SchemaCase("limits absent", set: "limits", to: nil, .acceptedByBoth),
+        SchemaCase("limits null", set: "limits", to: JSONValue.null, .acceptedByBoth),
+        SchemaCase("every memory field", set: "memory", to: ["limit_mb": 1024, "baseline_mb": 100, "per_post_kb": 8, "warning_fraction": 0.7, "critical_fraction": 0.7], .acceptedByBoth),
+        SchemaCase("memory null", set: "memory", to: JSONValue.null, .acceptedByBoth),
+        SchemaCase("every lifecycle field", set: "lifecycle", to: ["keep_under_s": 60, "check_under_s": 60, "restore_max_age_s": 2_592_000, "cold_start_ms": 0], .acceptedByBoth),
+        SchemaCase("lifecycle null", set: "lifecycle", to: JSONValue.null, .acceptedByBoth),
+        SchemaCase("every network field", set: "network", to: everyNetworkField, .acceptedByBoth),
+        SchemaCase("an empty network", set: "network", to: [:], .acceptedByBoth),
+        SchemaCase("network null", set: "network", to: JSONValue.null, .acceptedByBoth),
+        SchemaCase("the offline profile with no windows", set: "network", to: ["profile": "offline", "offline": []], .acceptedByBoth),
+        SchemaCase("a constant latency", set: "network", to: ["latency": ["distribution": "constant", "ms": 0]], .acceptedByBoth),
+        SchemaCase("a uniform latency", set: "network", to: ["latency": ["distribution": "uniform", "min_ms": 10, "max_ms": 10]], .acceptedByBoth),
+        SchemaCase("a normal latency", set: "network", to: ["latency": ["distribution": "normal", "mean_ms": 0, "std_dev_ms": 600_000]], .acceptedByBoth),
+        SchemaCase("a pareto latency", set: "network", to: ["latency": ["distribution": "pareto", "scale_ms": 600_000, "shape": 100]], .acceptedByBoth),
+        SchemaCase("variants with engine fields and networks", set: "variants", to: [
+            ["name": "wifi", "network": ["profile": "wifi"]],
+            ["name": "edge_slow", "network": ["profile": "edge", "latency": ["distribution": "normal", "mean_ms": 300, "std_dev_ms": 50]], "debounce_ms": 0],
+            named("all-fields", everyEngineField),
+            ["name": "nulls", "hide_replies": JSONValue.null, "hide_reposts": JSONValue.null],
+        ], .acceptedByBoth),
+        SchemaCase("no script", set: "script", to: [], .acceptedByBoth),
+        SchemaCase("script null", set: "script", to: JSONValue.null, .acceptedByBoth),
+        SchemaCase("every action", set: "script", to: everyAction, .acceptedByBoth),
+        SchemaCase("a trajectory drag", set: "script[0]", to: drag, .acceptedByBoth),
+        SchemaCase("steps at the same time", set: "script[1].at_ms", to: 100, .acceptedByBoth),
+        SchemaCase("the fastest backwards fling", set: "script[1].velocity_pt_s", to: -100_000, .acceptedByBoth),
+        SchemaCase("a step just before the end", set: "script[1].at_ms", to: 1999.999, .acceptedByBoth),
+        SchemaCase("a repeat of one", set: "script[1].repeat", to: ["count": 1, "every_ms": 1], .acceptedByBoth),
+        SchemaCase("a drag repeated at its own length", set: "script[0].repeat", to: ["count": 2, "every_ms": 200], .acceptedByBoth),
+        SchemaCase("a drag of exactly 1 ns", set: "script[0].duration_ms", to: 0.000001, .acceptedByBoth),
+    ]
+
+    /// The hand-written table.
+    static let table: [SchemaCase] = rejected + knownDifferences + accepted
+}
+
+// MARK: - Every numeric bound of the schema, probed
+
+/// A numeric field of the schema, where it sits in a scenario and what the
+/// scenario needs around it so that only the bound decides.
+struct SchemaBound: Sendable {
+    enum Probe: String, Sendable, CaseIterable {
+        case belowMinimum = "below minimum", atMinimum = "at minimum", atMaximum = "at maximum", aboveMaximum = "above maximum"
+        case atExclusiveMinimum = "at exclusive minimum", aboveExclusiveMinimum = "just above exclusive minimum"
+        case fraction = "with a fraction"
+    }
+
+    /// JSON pointer of the field's subschema.
+    var pointer: String
+    /// The field's path in the scenario.
+    var path: String
+    var context: [(String, JSONValue?)]
+    /// Probes a cross-field rule decides instead of the bound; each named
+    /// rule is among the known differences.
+    var skipped: Set<Probe>
+
+    init(_ pointer: String, _ path: String, _ context: [(String, JSONValue?)] = [], skip: Set<Probe> = []) {
+        self.pointer = pointer
+        self.path = path
+        self.context = context
+        self.skipped = skip
+    }
+
+    static func step(_ action: String) -> String { "/$defs/\(action)_step/properties" }
+    static let network: (String, JSONValue?) = ("network", [:])
+
+    static let all: [SchemaBound] = [
+        SchemaBound("/properties/duration_s", "duration_s", [("script", []), ("limits.max_simulated_s", 86_400)]),
+        SchemaBound("/$defs/feed/properties/post_count", "feed.post_count"),
+        SchemaBound("/$defs/feed/properties/text_length/properties/min", "feed.text_length.min", [("feed.text_length.max", 10_000)]),
+        SchemaBound("/$defs/feed/properties/text_length/properties/max", "feed.text_length.max"),
+        SchemaBound("/$defs/feed/properties/media_fraction", "feed.media_fraction"),
+        SchemaBound("/$defs/feed/properties/reply_fraction", "feed.reply_fraction"),
+        SchemaBound("/$defs/feed/properties/repost_fraction", "feed.repost_fraction"),
+        SchemaBound("/$defs/feed/properties/page_size", "feed.page_size"),
+        SchemaBound("/$defs/feed/properties/load_more_threshold", "feed.load_more_threshold"),
+        SchemaBound("/$defs/feed/properties/media_size_known_fraction", "feed.media_size_known_fraction"),
+        SchemaBound("/$defs/server/properties/latency_ms", "server.latency_ms", [("server", [:])]),
+        SchemaBound("/$defs/server/properties/like_failure_rate", "server.like_failure_rate", [("server", [:])]),
+        SchemaBound("/$defs/engine_fields/properties/estimated_item_height_pt", "engine.estimated_item_height_pt"),
+        SchemaBound("/$defs/engine_fields/properties/debounce_ms", "engine.debounce_ms"),
+        SchemaBound("/$defs/engine_fields/properties/viewmodel_cache_count", "engine.viewmodel_cache_count"),
+        SchemaBound("/$defs/engine_fields/properties/viewmodel_cache_cost_bytes", "engine.viewmodel_cache_cost_bytes"),
+        SchemaBound("/$defs/engine_fields/properties/refresh_trigger_pt", "engine.refresh_trigger_pt"),
+        SchemaBound("/$defs/engine_fields/properties/image_memory_cache_mb", "engine.image_memory_cache_mb"),
+        SchemaBound("/$defs/engine_fields/properties/image_disk_cache_mb", "engine.image_disk_cache_mb"),
+        SchemaBound("/$defs/engine_fields/properties/image_prefetch_window", "engine.image_prefetch_window"),
+        SchemaBound("/$defs/engine_fields/properties/debounce_ms", "variants[0].debounce_ms", [("variants", [["name": "v"]])]),
+        SchemaBound("/$defs/limits/properties/max_events", "limits.max_events"),
+        SchemaBound("/$defs/limits/properties/max_simulated_s", "limits.max_simulated_s", [("script", []), ("duration_s", 1)]),
+        SchemaBound("/$defs/memory/properties/limit_mb", "memory.limit_mb", [("memory", ["baseline_mb": 0])]),
+        // baseline_mb at its maximum always equals or passes limit_mb's maximum.
+        SchemaBound("/$defs/memory/properties/baseline_mb", "memory.baseline_mb", [("memory", ["limit_mb": 65_536])], skip: [.atMaximum]),
+        SchemaBound("/$defs/memory/properties/per_post_kb", "memory.per_post_kb", [("memory", [:])]),
+        SchemaBound("/$defs/memory/properties/warning_fraction", "memory.warning_fraction", [("memory", ["critical_fraction": 1])]),
+        SchemaBound("/$defs/memory/properties/critical_fraction", "memory.critical_fraction", [("memory", ["warning_fraction": 0.1])]),
+        SchemaBound("/$defs/lifecycle/properties/keep_under_s", "lifecycle.keep_under_s", [("lifecycle", ["check_under_s": 86_400])]),
+        SchemaBound("/$defs/lifecycle/properties/check_under_s", "lifecycle.check_under_s", [("lifecycle", ["keep_under_s": 0])]),
+        SchemaBound("/$defs/lifecycle/properties/restore_max_age_s", "lifecycle.restore_max_age_s", [("lifecycle", [:])]),
+        SchemaBound("/$defs/lifecycle/properties/cold_start_ms", "lifecycle.cold_start_ms", [("lifecycle", [:])]),
+        SchemaBound("/$defs/network/properties/jitter_ms", "network.jitter_ms", [network]),
+        SchemaBound("/$defs/network/properties/downlink_kbps", "network.downlink_kbps", [network]),
+        SchemaBound("/$defs/network/properties/uplink_kbps", "network.uplink_kbps", [network]),
+        SchemaBound("/$defs/network/properties/loss_rate", "network.loss_rate", [network]),
+        SchemaBound("/$defs/network/properties/timeout_ms", "network.timeout_ms", [network]),
+        SchemaBound("/$defs/network/properties/max_retries", "network.max_retries", [network]),
+        SchemaBound("/$defs/network/properties/backoff_ms", "network.backoff_ms", [network]),
+        SchemaBound("/$defs/network/properties/backoff_multiplier", "network.backoff_multiplier", [network]),
+        SchemaBound("/$defs/network/properties/max_retries", "variants[0].network.max_retries", [("variants", [["name": "v", "network": [:]]])]),
+        // A window must end after it starts: from_s cannot reach the end of the day, to_s cannot be 0.
+        SchemaBound("/$defs/offline_window/properties/from_s", "network.offline[0].from_s", [("network", ["offline": [["from_s": 0, "to_s": 86_400]]])], skip: [.atMaximum]),
+        SchemaBound("/$defs/offline_window/properties/to_s", "network.offline[0].to_s", [("network", ["offline": [["from_s": 0, "to_s": 1]]])], skip: [.atMinimum]),
+        SchemaBound("/$defs/latency/allOf/0/then/properties/ms", "network.latency.ms", [("network", ["latency": ["distribution": "constant", "ms": 1]])]),
+        SchemaBound("/$defs/latency/allOf/1/then/properties/min_ms", "network.latency.min_ms", [("network", ["latency": ["distribution": "uniform", "min_ms": 0, "max_ms": 600_000]])]),
+        SchemaBound("/$defs/latency/allOf/1/then/properties/max_ms", "network.latency.max_ms", [("network", ["latency": ["distribution": "uniform", "min_ms": 0, "max_ms": 1]])]),
+        SchemaBound("/$defs/latency/allOf/2/then/properties/mean_ms", "network.latency.mean_ms", [("network", ["latency": ["distribution": "normal", "mean_ms": 1, "std_dev_ms": 1]])]),
+        SchemaBound("/$defs/latency/allOf/2/then/properties/std_dev_ms", "network.latency.std_dev_ms", [("network", ["latency": ["distribution": "normal", "mean_ms": 1, "std_dev_ms": 1]])]),
+        SchemaBound("/$defs/latency/allOf/3/then/properties/median_ms", "network.latency.median_ms", [("network", ["latency": ["distribution": "lognormal", "median_ms": 1, "sigma": 1]])]),
+        SchemaBound("/$defs/latency/allOf/3/then/properties/sigma", "network.latency.sigma", [("network", ["latency": ["distribution": "lognormal", "median_ms": 1, "sigma": 1]])]),
+        SchemaBound("/$defs/latency/allOf/4/then/properties/scale_ms", "network.latency.scale_ms", [("network", ["latency": ["distribution": "pareto", "scale_ms": 1, "shape": 2]])]),
+        SchemaBound("/$defs/latency/allOf/4/then/properties/shape", "network.latency.shape", [("network", ["latency": ["distribution": "pareto", "scale_ms": 1, "shape": 2]])]),
+        // A step at the largest at_ms would be past the end of any run.
+        SchemaBound("/$defs/step/properties/at_ms", "script[0].at_ms", skip: [.atMaximum]),
+        SchemaBound("/$defs/repeat/properties/count", "script[1].repeat.count", [("script[1].repeat", ["count": 1, "every_ms": 0.001])]),
+        // Just above 0 ms rounds to 0 ns (a known difference).
+        SchemaBound("/$defs/repeat/properties/every_ms", "script[1].repeat.every_ms", [("script[1].repeat", ["count": 1, "every_ms": 1])], skip: [.aboveExclusiveMinimum]),
+        SchemaBound(step("drag") + "/distance_pt", "script[0].distance_pt"),
+        SchemaBound(step("drag") + "/duration_ms", "script[0].duration_ms", skip: [.aboveExclusiveMinimum]),
+        // Later points must come after the touch-down at 0.
+        SchemaBound("/$defs/trajectory_point/properties/t_ms", "script[0].trajectory[1].t_ms", [("script[0]", InvalidScenario.trajectoryDrag), ("script[0].trajectory[2]", nil)], skip: [.atMinimum]),
+        SchemaBound("/$defs/trajectory_point/properties/dy_pt", "script[0].trajectory[1].dy_pt", [("script[0]", InvalidScenario.trajectoryDrag)]),
+        SchemaBound(step("fling") + "/velocity_pt_s", "script[1].velocity_pt_s"),
+        SchemaBound(step("new_posts") + "/count", "script[1].count", [("script[1]", ["at_ms": 1000, "action": "new_posts", "count": 1])]),
+        SchemaBound(step("content_updates") + "/count", "script[1].count", [("script[1]", ["at_ms": 1000, "action": "content_updates", "count": 1])]),
+        SchemaBound(step("rotate") + "/width_pt", "script[1].width_pt", [("script[1]", ["at_ms": 1000, "action": "rotate", "width_pt": 390, "height_pt": 844])]),
+        SchemaBound(step("rotate") + "/height_pt", "script[1].height_pt", [("script[1]", ["at_ms": 1000, "action": "rotate", "width_pt": 390, "height_pt": 844])]),
+        SchemaBound(step("text_size") + "/scale", "script[1].scale", [("script[1]", ["at_ms": 1000, "action": "text_size", "scale": 1])]),
+        SchemaBound(step("background") + "/duration_s", "script[1].duration_s", [("script[1]", ["at_ms": 1000, "action": "background", "duration_s": 1])]),
+        SchemaBound(step("terminate") + "/relaunch_after_s", "script[1].relaunch_after_s", [("script[1]", ["at_ms": 1000, "action": "terminate", "relaunch_after_s": 1])]),
+    ]
+
+    /// A little past `bound`, in the direction of `sign`, as a number both sides read exactly.
+    static func nudge(_ bound: Double, by sign: Double) -> Double {
+        bound + sign * max(abs(bound) * 1e-9, 1e-9)
+    }
+
+    /// The cases probing each bound the schema gives the field.
+    func cases(in schema: SchemaDocument) -> [SchemaCase] {
+        guard let node = schema.at(pointer) else {
+            return [SchemaCase("\(path): no subschema at \(pointer)", [("schema_version", "missing subschema")], .acceptedByBoth)]
+        }
+        let types = (node["type"] as? [String]) ?? [(node["type"] as? String) ?? ""]
+        let integer = types.contains("integer")
+        func number(_ key: String) -> Double? { (node[key] as? NSNumber)?.doubleValue }
+        func value(_ x: Double) -> JSONValue {
+            if integer, let whole = Int(exactly: x) { return .int(whole) }
+            return .double(x)
+        }
+        var probes: [(Probe, JSONValue, SchemaCase.Expectation)] = []
+        if let low = number("minimum") {
+            probes.append((.atMinimum, value(low), .acceptedByBoth))
+            probes.append((.belowMinimum, integer ? value(low - 1) : .double(Self.nudge(low, by: -1)), .rejectedByBoth))
+        }
+        if let low = number("exclusiveMinimum") {
+            probes.append((.atExclusiveMinimum, value(low), .rejectedByBoth))
+            probes.append((.aboveExclusiveMinimum, integer ? value(low + 1) : .double(Self.nudge(low, by: 1)), .acceptedByBoth))
+        }
+        if let high = number("maximum") {
+            probes.append((.atMaximum, value(high), .acceptedByBoth))
+            probes.append((.aboveMaximum, integer ? value(high + 1) : .double(Self.nudge(high, by: 1)), .rejectedByBoth))
+        }
+        // Half past the lowest bound: a whole-number field must reject it and
+        // any other accept it, so a field the schema and the decoder type
+        // differently shows up.
+        if let low = number("minimum") ?? number("exclusiveMinimum") {
+            let half = min(low + 0.5, ((number("maximum") ?? low + 1) + low) / 2)
+            probes.append((.fraction, .double(half), integer ? .rejectedByBoth : .acceptedByBoth))
+        }
+        if probes.isEmpty {
+            return [SchemaCase("\(path): no bounds at \(pointer)", [("schema_version", "no bounds")], .acceptedByBoth)]
+        }
+        return probes.filter { !skipped.contains($0.0) }.map { probe, value, expectation in
+            SchemaCase("bound \(pointer): \(path) \(probe.rawValue) (\(value.text))", context + [(path, value)], expectation)
+        }
+    }
+
+    /// Every probe of every bound; empty when the schema cannot be read (a
+    /// test reports that).
+    static let allCases: [SchemaCase] = {
+        guard let schema = try? SchemaDocument.load() else { return [] }
+        return all.flatMap { $0.cases(in: schema) }
+    }()
+}
+
+// MARK: - Verdicts, computed once
+
+enum SchemaVerdicts {
+    /// The schema's verdict on each case, by label: every case written to a
+    /// temporary folder and validated in one Python run.
+    static let cases: Result<[String: SchemaVerdict], SchemaRunFailure> = {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("feedsim-schema-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let all = SchemaCase.table + SchemaBound.allCases
+        var files: [URL] = []
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (i, example) in all.enumerated() {
+                let file = folder.appendingPathComponent(String(format: "case-%04d.json", i))
+                try Data(example.json.utf8).write(to: file)
+                files.append(file)
+            }
+        } catch {
+            return .failure(SchemaRunFailure(description: "could not write the cases to \(folder.path): \(error)"))
+        }
+        return Result { () throws(SchemaRunFailure) in
+            let byFile = try SchemaValidator.validate(files)
+            var byLabel: [String: SchemaVerdict] = [:]
+            for (example, file) in zip(all, files) { byLabel[example.label] = byFile[file.path] }
+            return byLabel
+        }
+    }()
+
+    /// The bundled scenarios: every `scenarios/*.json` but the schema itself.
+    static let bundledFiles: [URL] = ScenarioFixtures.jsonFiles(in: ScenarioFixtures.scenariosFolder)
+        .filter { $0.lastPathComponent != "schema.json" }
+
+    static let bundled: Result<[String: SchemaVerdict], SchemaRunFailure> = Result { () throws(SchemaRunFailure) in
+        try SchemaValidator.validate(bundledFiles)
+    }
+
+    /// True when Python has no `jsonschema`: one test then fails saying how
+    /// to install it, instead of every case failing with the same message.
+    static var packageMissing: Bool {
+        if case let .failure(failure) = cases { failure.packageMissing } else { false }
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a test only when the schema validator can run; otherwise
+    /// "The schema is a valid Draft 2020-12 schema…" fails with the fix.
+    static var needsJSONSchemaPackage: Self {
+        .disabled(if: SchemaVerdicts.packageMissing, "Python's jsonschema package is missing: run scripts/bootstrap")
+    }
+}
+
+/// Loads `json` with the real decoder and device profiles; the error if it is rejected.
+private func decoderError(_ json: String, file: String) -> ScenarioError? {
+    do {
+        _ = try ScenarioFixtures.load(json, file: file)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+// MARK: - Tests
+
+@Suite("Scenario JSON Schema")
+struct SchemaTests {
+    @Test("The schema is a valid Draft 2020-12 schema that Python's jsonschema can run")
+    func validatorRuns() throws {
+        // Validating no files still loads and checks the schema.
+        _ = try SchemaValidator.validate([])
+        let schema = try SchemaDocument.load()
+        #expect(schema.root["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
+        #expect(schema.root["additionalProperties"] as? Bool == false)
+    }
+
+    @Test("Every bundled scenario validates against the schema and loads with feedsim", .needsJSONSchemaPackage,
+          arguments: SchemaVerdicts.bundledFiles)
+    func bundledScenario(_ url: URL) throws {
+        let verdicts = try SchemaVerdicts.bundled.get()
+        let verdict = try #require(verdicts[url.path])
+        #expect(verdict.valid, "\(url.lastPathComponent): \(verdict.errors.joined(separator: "\n"))")
+        #expect(throws: Never.self) { try ScenarioLoader.load(url: url, file: url.lastPathComponent) }
+    }
+
+    @Test("There are bundled scenarios to check")
+    func bundledScenariosExist() {
+        #expect(SchemaVerdicts.bundledFiles.count >= 10)
+        #expect(!SchemaVerdicts.bundledFiles.contains { $0.path.contains("/devices/") })
+    }
+
+    @Test("The decoder and the schema agree on each edit, or differ only as documented", .needsJSONSchemaPackage,
+          arguments: SchemaCase.table)
+    func agreement(_ example: SchemaCase) throws {
+        try Self.check(example)
+    }
+
+    @Test("Every numeric bound in the schema is the decoder's bound", .needsJSONSchemaPackage, arguments: SchemaBound.allCases)
+    func bound(_ example: SchemaCase) throws {
+        try Self.check(example)
+    }
+
+    static func check(_ example: SchemaCase) throws {
+        let verdict = try #require(try SchemaVerdicts.cases.get()[example.label], "no verdict for \(example.label)")
+        let decoded = decoderError(example.json, file: "schema-case.json")
+        let schemaSays = verdict.valid ? "schema accepts" : "schema rejects: \(verdict.errors.joined(separator: "; "))"
+        let decoderSays = decoded.map { "decoder rejects: \($0)" } ?? "decoder accepts"
+        let both = "\(decoderSays)\n\(schemaSays)\n\(example.json)"
+
+        switch example.expectation {
+        case .rejectedByBoth:
+            #expect(decoded != nil, "\(both)")
+            #expect(!verdict.valid, "\(both)")
+            #expect(verdict.errorPaths.contains(where: example.isAboutAnEdit),
+                    "the schema rejects the file, but not at an edited field: \(both)")
+        case .acceptedByBoth:
+            #expect(decoded == nil, "\(both)")
+            #expect(verdict.valid, "\(both)")
+        case let .onlyDecoderRejects(rule):
+            #expect(decoded != nil, "a known difference the decoder no longer rejects: \(both)")
+            #expect(verdict.valid, "a known difference the schema now rejects (move it to the rejected table): \(both)")
+            #expect(try SchemaDocument.load().description.contains(rule), "the schema's description does not mention: \(rule)")
+        case let .onlySchemaRejects(rule):
+            #expect(decoded == nil, "\(both)")
+            #expect(!verdict.valid, "\(both)")
+            #expect(try SchemaDocument.load().description.contains(rule), "the schema's description does not mention: \(rule)")
+        }
+    }
+
+    @Test("The table is large, distinct and covers every kind of case")
+    func tableShape() {
+        let table = SchemaCase.table
+        #expect(Set(table.map(\.label)).count == table.count)
+        #expect(Set(table.map(\.json)).count == table.count)
+        #expect(table.filter { $0.expectation == .rejectedByBoth }.count >= 25)
+        #expect(table.filter { $0.expectation == .acceptedByBoth }.count >= 10)
+        #expect(table.filter { if case .onlyDecoderRejects = $0.expectation { true } else { false } }.count >= 10)
+
+        let bounds = SchemaBound.allCases
+        #expect(bounds.count >= 4 * SchemaBound.all.count / 2, "the schema could not be read, or lost its bounds")
+        #expect(Set(bounds.map(\.label)).count == bounds.count)
+        #expect(!bounds.contains { $0.label.contains("no subschema") || $0.label.contains("no bounds") },
+                "\(bounds.filter { $0.label.contains("no subschema") || $0.label.contains("no bounds") }.map(\.label))")
+    }
+
+    @Test("The top-level description lists what only feedsim checks")
+    func knownDifferencesDocumented() throws {
+        let description = try SchemaDocument.load().description
+        #expect(description.contains("Also checked by feedsim"))
+        for rule in ["device", "refresh_rates_hz", "max_simulated_s", "time order", "text_length", "critical_fraction",
+                     "check_under_s", "min_ms", "from_s", "variant names must be unique", "16 MiB"] {
+            #expect(description.contains(rule), "\(rule)")
+        }
+        #expect(description.contains("\(ScenarioLoader.maximumFileBytes / (1 << 20)) MiB"))
+    }
+
+    @Test("Field names in the schema are the decoder's, object by object")
+    func fieldNames() throws {
+        let schema = try SchemaDocument.load()
+        func names<K: CodingKey & CaseIterable>(_: K.Type) -> Set<String> { Set(K.allCases.map(\.stringValue)) }
+
+        #expect(schema.propertyNames("") == names(Scenario.Keys.self))
+        #expect(schema.propertyNames("/$defs/feed") == names(FeedSettings.Keys.self))
+        #expect(schema.propertyNames("/$defs/feed/properties/text_length") == names(FeedSettings.RangeKeys.self))
+        #expect(schema.propertyNames("/$defs/server") == names(ServerSettings.Keys.self))
+        #expect(schema.propertyNames("/$defs/engine_fields") == names(EngineSettings.Keys.self).subtracting(["name", "network"]))
+        #expect(schema.propertyNames("/$defs/engine_fields").union(schema.propertyNames("/$defs/variant")) == names(EngineSettings.Keys.self))
+        #expect(schema.propertyNames("/$defs/limits") == names(RunLimits.Keys.self))
+        #expect(schema.propertyNames("/$defs/memory") == names(MemorySettings.Keys.self))
+        #expect(schema.propertyNames("/$defs/lifecycle") == names(LifecycleSettings.Keys.self))
+        #expect(schema.propertyNames("/$defs/network") == names(NetworkSettings.Keys.self))
+        #expect(schema.propertyNames("/$defs/offline_window") == names(NetworkSettings.WindowKeys.self))
+        #expect(schema.propertyNames("/$defs/repeat") == names(ScriptStep.RepeatKeys.self))
+        #expect(schema.propertyNames("/$defs/trajectory_point") == names(ScriptStep.PointKeys.self))
+
+        // Latency: one branch per distribution, together naming every field.
+        let kinds = LatencySpec.Kind.allCases.map(\.rawValue)
+        #expect(schema.enumValues("/$defs/latency/properties/distribution") == kinds)
+        var latencyFields = schema.propertyNames("/$defs/latency")
+        for (i, kind) in kinds.enumerated() {
+            #expect(schema.at("/$defs/latency/allOf/\(i)/if/properties/distribution")?["const"] as? String == kind)
+            latencyFields.formUnion(schema.propertyNames("/$defs/latency/allOf/\(i)/then"))
+        }
+        #expect(latencyFields == names(LatencySpec.Keys.self))
+
+        // Steps: each action allows exactly the decoder's fields for it.
+        let actions = ScriptStep.ActionName.allCases
+        #expect(schema.enumValues("/$defs/step/properties/action") == actions.map(\.rawValue))
+        #expect(schema.propertyNames("/$defs/step") == ["at_ms", "action", "repeat"])
+        var stepFields = schema.propertyNames("/$defs/step")
+        for (i, action) in actions.enumerated() {
+            let fields = schema.propertyNames("/$defs/\(action.rawValue)_step")
+            #expect(fields == Set(ScriptStep.allowedKeys(for: action).map(\.rawValue)), "\(action)")
+            #expect(schema.at("/$defs/step/allOf/\(i)/if/properties/action")?["const"] as? String == action.rawValue)
+            #expect(schema.at("/$defs/step/allOf/\(i)/then")?["$ref"] as? String == "#/$defs/\(action.rawValue)_step")
+            stepFields.formUnion(fields)
+        }
+        #expect(stepFields == names(ScriptStep.Keys.self))
+    }
+
+    @Test("Enum strings and constants in the schema are the decoder's")
+    func enumValues() throws {
+        let schema = try SchemaDocument.load()
+        func raw<E: RawRepresentable & CaseIterable>(_: E.Type) -> [String] where E.RawValue == String { E.allCases.map(\.rawValue) }
+        let engine = EngineSettings.defaults
+        let engineFields = "/$defs/engine_fields/properties"
+
+        #expect(schema.at("/properties/schema_version")?["const"] as? Int == Scenario.schemaVersion)
+        #expect(schema.enumValues("\(engineFields)/position_strategy") == raw(type(of: engine.positionStrategy)))
+        #expect(schema.enumValues("\(engineFields)/diff_algorithm") == raw(type(of: engine.diffAlgorithm)))
+        #expect(schema.enumValues("\(engineFields)/new_posts_policy") == raw(type(of: engine.newPostsPolicy)))
+        #expect(schema.enumValues("\(engineFields)/memory_warning_policy") == raw(MemoryWarningPolicy.self))
+        #expect(schema.enumValues("\(engineFields)/image_decode") == raw(ImageDecodeSetting.self))
+        #expect(schema.enumValues("/$defs/network/properties/profile") == NetworkSettings.profileNames)
+        #expect(schema.enumValues("/$defs/drag_step/properties/release") == raw(DragRelease.self))
+        #expect(schema.enumValues("/$defs/drag_step/properties/deceleration") == raw(DecelerationRate.self))
+        #expect(schema.enumValues("/$defs/fling_step/properties/deceleration") == raw(DecelerationRate.self))
+        #expect(schema.enumValues("/$defs/new_posts_step/properties/delivery") == raw(ScriptStep.Delivery.self))
+        #expect(schema.at("/$defs/repeat/properties/count")?["maximum"] as? Int == ScriptStep.maximumRepeatCount)
+    }
+
+    @Test("Every property has a title and a description for editors")
+    func propertiesDocumented() throws {
+        let schema = try SchemaDocument.load()
+        var undocumented: [String] = []
+        var count = 0
+        func visit(_ node: Any, _ pointer: String) {
+            if let object = node as? [String: Any] {
+                if let properties = object["properties"] as? [String: Any] {
+                    for (name, property) in properties {
+                        guard let property = property as? [String: Any] else { continue }
+                        count += 1
+                        let title = property["title"] as? String ?? ""
+                        let description = property["description"] as? String ?? ""
+                        if title.isEmpty || description.count < 10 { undocumented.append("\(pointer)/properties/\(name)") }
+                    }
+                }
+                // An `if` only selects a branch: its properties are not fields.
+                for (key, value) in object where key != "if" { visit(value, "\(pointer)/\(key)") }
+            } else if let array = node as? [Any] {
+                for (i, value) in array.enumerated() { visit(value, "\(pointer)/\(i)") }
+            }
+        }
+        visit(schema.root, "")
+        #expect(count >= 80)
+        #expect(undocumented.isEmpty, "\(undocumented.sorted())")
+    }
+}
