@@ -13,7 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // The engine under test: imports nothing of ours.
@@ -65,10 +65,10 @@ let package = Package(
             name: "EngineBenchmarks",
             dependencies: [
                 "FeedEngine",
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/EngineBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine"]),
         .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario"], exclude: ["Fixtures"]),

@@ -44,6 +44,8 @@ struct BenchmarkRandom {
     mutating func next(below bound: UInt64) -> UInt64 { next() % bound }
 }
 
+// Names use underscores: the thresholds check looks files up by the exact
+// name, `Thresholds/EngineBenchmarks.<name>.p90.json`.
 let benchmarks: @Sendable () -> Void = {
     // Wall clock may move with the machine; allocation counts must not. The
     // relative wall-clock allowance is wide so a busy CI machine never fails
@@ -61,13 +63,13 @@ let benchmarks: @Sendable () -> Void = {
 
     for count in [10_000, 100_000] {
         let input = DiffInput(count: count, seed: 42)
-        Benchmark("Diff heckel \(count)") { benchmark in
+        Benchmark("Diff_heckel_\(count)") { benchmark in
             for _ in benchmark.scaledIterations {
                 blackHole(DiffAlgorithm.heckel.diff(from: input.old, to: input.new))
             }
         }
         Benchmark(
-            "Diff collection_difference \(count)",
+            "Diff_collection_difference_\(count)",
             configuration: .init(maxDuration: .seconds(count > 10_000 ? 60 : 5), maxIterations: count > 10_000 ? 2 : 20)
         ) { benchmark in
             for _ in benchmark.scaledIterations {
@@ -76,7 +78,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("HeightIndex 100k updates and offset queries") { benchmark in
+    Benchmark("HeightIndex_100k_updates_and_offset_queries") { benchmark in
         var index = HeightIndex(repeating: 200, count: 100_000)
         var random = BenchmarkRandom(seed: 7)
         benchmark.startMeasurement()
@@ -91,7 +93,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("LRUCache 100k get/put") { benchmark in
+    Benchmark("LRUCache_100k_get_put") { benchmark in
         var cache = LRUCache<Int, Int>(countLimit: 1_000)
         var random = BenchmarkRandom(seed: 9)
         for key in 0..<1_000 { cache.insert(key, forKey: key) }
@@ -105,7 +107,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Steady-state scroll frame", configuration: .init(scalingFactor: .kilo)) { benchmark in
+    Benchmark("Steady-state_scroll_frame", configuration: .init(scalingFactor: .kilo)) { benchmark in
         // A list whose cells are all measured: each frame moves the visible
         // rect by 40 pt and lays it out, as a scroll over read content does;
         // a sample is a thousand frames.

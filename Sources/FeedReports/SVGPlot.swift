@@ -313,7 +313,7 @@ struct GroupedBarChart {
         let n = SVGPlot.n
         let plotWidth = G.width - G.marginLeft - G.marginRight
         let plotHeight = G.height - G.marginTop - G.marginBottom
-        let left = G.marginLeft, top = G.marginTop, bottom = G.marginTop + plotHeight
+        let left = G.marginLeft, bottom = G.marginTop + plotHeight
         let values = series.flatMap { $0.values.compactMap { $0?.number } }.filter(\.isFinite)
         let scale = AxisScale.covering(max(values.max() ?? 0, 0))
         func y(_ value: Double) -> Double { bottom - plotHeight * min(max(value / scale.maximum, 0), 1) }

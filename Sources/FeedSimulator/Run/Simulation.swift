@@ -138,8 +138,7 @@ public final class Simulation {
     ) -> FeedEngineConfiguration {
         let decode: ImageDecodeMode = settings.imageDecode == .main
             ? .mainThread : .background(nanosecondsPerMegapixel: Int64(decodePerMegapixel.rounded()))
-        return
-        FeedEngineConfiguration(
+        return FeedEngineConfiguration(
             list: FeedListConfiguration(
                 estimatedItemHeight: settings.estimatedItemHeightPt, width: width,
                 coordinateSpace: settings.positionStrategy == .virtualSpace ? .tiledView : .ordinary),
