@@ -161,4 +161,24 @@ struct SimulationTests {
             }
         }
     }
+
+    @Test("a jetsam kill followed by a relaunch restores the anchor from persisted state")
+    func jetsamRestoresAnchor() throws {
+        // 300 posts at 150 KB over a 150 MB baseline: 194 MB, under the
+        // 200 MB limit; 60 new posts pushed in take the app over it.
+        var request = TestWorld.request(
+            seconds: 8,
+            script: [
+                ScriptStep(atNs: 500_000_000, action: .drag(trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 500_000_000, displacementPt: 2_000)], release: .stop, deceleration: .normal)),
+                ScriptStep(atNs: 2_000_000_000, action: .newPosts(count: 60, push: true)),
+            ],
+            engine: { var e = EngineSettings.defaults; e.positionStrategy = .anchor; return e }())
+        request.loaded.scenario.memory = MemorySettings(
+            limitBytes: 200 << 20, baselineBytes: 150 << 20, bytesPerPost: 150 << 10, warningFraction: 0.99, criticalFraction: 1)
+        let result = try Simulation(request: request).run()
+        #expect(result.jetsamKills == 1)
+        let restore = try #require(result.drift.first { $0.cause == "restore" })
+        #expect(restore.drift == 0, "restored at \(String(describing: restore.afterY)), was \(restore.beforeY)")
+        #expect(restore.time > 2_000_000_000)
+    }
 }
