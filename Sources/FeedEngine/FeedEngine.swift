@@ -72,6 +72,7 @@ public final class FeedEngine {
         case refresh(FeedPage)
         case newPosts([Post])
         case contentUpdate([Post])
+        case removal([PostID])
     }
 
     public let configuration: FeedEngineConfiguration
@@ -327,11 +328,17 @@ public final class FeedEngine {
 
     /// The scroll view moved. During a pull past the top, the refresh anchor
     /// is captured once the pull passes 20 pt (Catbird), and dropped if the
-    /// pull is abandoned.
+    /// pull is abandoned. A pull that reaches the trigger distance starts the
+    /// refresh with the finger still down, as UIRefreshControl does; the
+    /// finger may hold the pull while the data lands.
     public func scrollViewDidScroll(isDragging: Bool) {
         let pulled = offsetRange.lowerBound - viewport.contentOffset
         if isDragging, pulled > AnchorRules.pullCaptureDistance, pullAnchor == nil, !isRefreshing {
             pullAnchor = captureAnchor()
+        }
+        if isDragging, pulled >= configuration.refreshTriggerDistance, !pullTriggeredRefresh {
+            pullTriggeredRefresh = true
+            refresh()
         }
         if !isDragging, pulled <= 0, !isRefreshing, pullAnchor != nil, !wasPulling {
             pullAnchor = nil
@@ -341,15 +348,20 @@ public final class FeedEngine {
         }
     }
 
-    /// The finger lifted. A pull past the trigger distance starts a refresh.
+    /// The finger lifted. A pull past the trigger distance that has not
+    /// started its refresh yet starts it now; an abandoned pull drops its anchor.
     public func scrollViewDidEndDragging() {
         let pulled = offsetRange.lowerBound - viewport.contentOffset
-        if pulled >= configuration.refreshTriggerDistance {
+        if pulled >= configuration.refreshTriggerDistance, !pullTriggeredRefresh {
             refresh()
         } else if !isRefreshing {
             pullAnchor = nil
         }
+        pullTriggeredRefresh = false
     }
+
+    /// Whether the pull in progress has started its refresh: one pull, one refresh.
+    var pullTriggeredRefresh = false
 
     // MARK: Data
 
@@ -398,6 +410,12 @@ public final class FeedEngine {
     /// Posts whose content changed on the server (counts, edits).
     public func receiveContentUpdates(_ updated: [Post]) {
         debouncer.submit(.contentUpdate(updated))
+    }
+
+    /// Posts deleted on the server, pushed to the app.
+    public func receiveRemovals(_ ids: [PostID]) {
+        guard !ids.isEmpty else { return }
+        debouncer.submit(.removal(ids))
     }
 
     /// The reader tapped like on the item at `index`: applied at once, sent
@@ -659,6 +677,11 @@ public final class FeedEngine {
                     if let position = posts.firstIndex(where: { $0.id == post.id }) { posts[position] = post }
                 }
                 if cause == .append { cause = .contentUpdate }
+            case let .removal(ids):
+                let gone = Set(ids)
+                posts.removeAll { gone.contains($0.id) }
+                heldNewPosts.removeAll { gone.contains($0.id) }
+                if cause == .append || cause == .contentUpdate { cause = .removal }
             }
         }
         commitDisplayedChange(cause: cause)
@@ -719,6 +742,11 @@ public final class FeedEngine {
             return
         }
         let changes = configuration.diffAlgorithm.diff(from: list.items, to: newItems)
+        // The height leaving above the first visible item, in the old layout.
+        var removedAbove = 0.0
+        if configuration.positionStrategy == .offsetAdjust, let anchor {
+            for index in changes.deletes where index < anchor.index { removedAbove += list.layout.height(of: index) }
+        }
         if configuration.diffAlgorithm == .reloadAll {
             // reloadData: every cached height and configured cell is lost.
             list.replaceAll(with: newItems)
@@ -737,7 +765,7 @@ public final class FeedEngine {
             if let firstVisibleID, let newIndex = list.index(of: firstVisibleID) {
                 var inserted = 0.0
                 for index in changes.inserts where index < newIndex { inserted += list.layout.height(of: index) }
-                target = oldOffset + inserted
+                target = oldOffset + inserted - removedAbove
             }
         case .indexRestore:
             if let anchor, !list.items.isEmpty {
@@ -763,12 +791,13 @@ public final class FeedEngine {
     }
 
     /// Moves the content from `oldOffset` to `target` clamped to the content
-    /// (Catbird clamps restored offsets). An offset the strategy left alone
-    /// is not clamped: the reader may be overscrolled on purpose.
+    /// (Catbird clamps restored offsets). A correction never takes the
+    /// content further past an edge than it already was, and never pulls in
+    /// an overscroll the reader is holding: a held pull keeps its stretch.
     func correctOffset(from oldOffset: Double, to target: Double) {
         guard target != oldOffset else { return }
         let range = offsetRange
-        let clamped = min(max(target, range.lowerBound), range.upperBound)
+        let clamped = min(max(target, min(range.lowerBound, oldOffset)), max(range.upperBound, oldOffset))
         if clamped != oldOffset { viewport.adjustContentOffset(by: clamped - oldOffset) }
     }
 
@@ -781,7 +810,9 @@ public final class FeedEngine {
                 wasPulling = false
             }
         }
-        if cause == .refresh, let pulled = pullAnchor {
+        // The pull-time anchor is Catbird's; other strategies take theirs
+        // when the data changes.
+        if cause == .refresh, configuration.positionStrategy == .anchor, let pulled = pullAnchor {
             if scheduler.now - pulled.capturedAt <= AnchorRules.maximumAge,
                pulled.index < list.items.count, list.items[pulled.index].id == pulled.itemID {
                 return pulled

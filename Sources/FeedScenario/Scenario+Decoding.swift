@@ -105,8 +105,11 @@ extension Scenario: Decodable {
 extension FeedSettings: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case post_count, text_length, media_fraction, reply_fraction, repost_fraction, page_size, load_more_threshold
-        case media_size_known_fraction
+        case media_size_known_fraction, item_height_pt
     }
+
+    /// The tallest cell a scenario may fix, in points (a screen is under 1,400 pt).
+    static let maximumItemHeight = 10_000.0
 
     enum RangeKeys: String, CodingKey, CaseIterable {
         case min, max
@@ -133,6 +136,26 @@ extension FeedSettings: Decodable {
         pageSize = try c.decode(Int.self, forKey: .page_size, in: 0...10_000, default: 0, unit: " posts")
         loadMoreThreshold = try c.decode(Int.self, forKey: .load_more_threshold, in: 0...1_000, default: 5, unit: " posts")
         mediaSizeKnownFraction = try c.decode(Double.self, forKey: .media_size_known_fraction, in: 0...1, default: 1)
+        itemHeight = try FeedSettings.decodeItemHeight(c)
+    }
+
+    /// `item_height_pt` is a number (every cell that tall) or `{min, max}`
+    /// (each cell drawn from the range); absent, heights follow the content.
+    private static func decodeItemHeight(_ c: KeyedDecodingContainer<Keys>) throws -> ItemHeight {
+        guard c.contains(.item_height_pt) else { return .content }
+        let bounds = 1...maximumItemHeight
+        if (try? c.decode(Double.self, forKey: .item_height_pt)) != nil {
+            return .fixed(try c.decode(Double.self, forKey: .item_height_pt, in: bounds, unit: " pt"))
+        }
+        guard let r = try? c.superDecoder(forKey: .item_height_pt), (try? r.container(keyedBy: AnyCodingKey.self)) != nil else {
+            throw c.failure(.item_height_pt, "expected a number of points or an object {min, max}")
+        }
+        try r.rejectUnknownKeys(RangeKeys.self)
+        let rc = try r.container(keyedBy: RangeKeys.self)
+        let low = try rc.decode(Double.self, forKey: .min, in: bounds, unit: " pt")
+        let high = try rc.decode(Double.self, forKey: .max, in: bounds, unit: " pt")
+        guard low <= high else { throw rc.failure(.max, "expected max >= min (\(low)), found \(high)") }
+        return low == high ? .fixed(low) : .uniform(low...high)
     }
 
     /// Body text lengths when a scenario names none: short-form social posts
@@ -375,7 +398,13 @@ extension ScriptStep: Decodable {
         case at_ms, action, `repeat`
         case distance_pt, duration_ms, trajectory, release, deceleration
         case velocity_pt_s, count, delivery, width_pt, height_pt, scale, duration_s, relaunch_after_s
+        case offset_pt, post_index, animated, hold_ms, `where`
     }
+
+    /// The farthest a `pull` may stretch the content past the top, in points:
+    /// the rubber band never reaches the viewport's height, and a phone's is
+    /// at least this.
+    static let maximumPullDistance = 500.0
 
     enum PointKeys: String, CodingKey, CaseIterable {
         case t_ms, dy_pt
@@ -390,7 +419,7 @@ extension ScriptStep: Decodable {
 
     enum ActionName: String, CaseIterable {
         case drag, fling, refresh, new_posts, tap_new_posts, scroll_to_top, like, content_updates, rotate, text_size
-        case background, terminate, memory_warning
+        case background, terminate, memory_warning, scroll_to, pull, remove_posts
     }
 
     enum Delivery: String, CaseIterable {
@@ -410,6 +439,9 @@ extension ScriptStep: Decodable {
         case .background: [.duration_s]
         case .terminate: [.relaunch_after_s]
         case .memory_warning: []
+        case .scroll_to: [.offset_pt, .post_index, .animated]
+        case .pull: [.distance_pt, .duration_ms, .hold_ms]
+        case .remove_posts: [.count, .where, .delivery]
         }
     }
 
@@ -453,6 +485,28 @@ extension ScriptStep: Decodable {
             let velocity = try c.decode(Double.self, forKey: .velocity_pt_s, in: -maximumFlingVelocity...maximumFlingVelocity, unit: " pt/s")
             guard velocity != 0 else { throw c.failure(.velocity_pt_s, "expected a non-zero velocity") }
             action = .fling(velocityPtPerS: velocity, deceleration: deceleration)
+        case .scroll_to:
+            let animated = try c.decodeIfPresent(Bool.self, forKey: .animated) ?? false
+            switch (c.contains(.offset_pt), c.contains(.post_index)) {
+            case (true, false):
+                action = .scrollTo(target: .offset(try c.decode(Double.self, forKey: .offset_pt, in: 0...100_000_000, unit: " pt")), animated: animated)
+            case (false, true):
+                action = .scrollTo(target: .post(index: try c.decode(Int.self, forKey: .post_index, in: 0...maximumPostCount)), animated: animated)
+            default:
+                throw c.failure(.offset_pt, "expected exactly one of `offset_pt` and `post_index`")
+            }
+        case .pull:
+            let distance = try c.decode(Double.self, forKey: .distance_pt, above: 0, upTo: ScriptStep.maximumPullDistance, unit: " pt")
+            let durationMs = try c.decode(Double.self, forKey: .duration_ms, above: 0, upTo: 60_000, unit: " ms")
+            let holdMs = try c.decode(Double.self, forKey: .hold_ms, in: 0...600_000, unit: " ms")
+            let durationNs = Int64((durationMs * nanosecondsPerMillisecond).rounded())
+            guard durationNs >= 1 else { throw c.failure(.duration_ms, "expected at least 1 ns, found \(durationMs) ms") }
+            action = .pull(distancePt: distance, durationNs: durationNs, holdNs: Int64((holdMs * nanosecondsPerMillisecond).rounded()))
+        case .remove_posts:
+            let count = try c.decode(Int.self, forKey: .count, in: 1...100_000, unit: " posts")
+            let place = try c.decode(RemovalPlace.self, forKey: .where)
+            let delivery = try c.decode(Delivery.self, forKey: .delivery, default: .push)
+            action = .removePosts(count: count, place: place, push: delivery == .push)
         case .drag:
             let release = try c.decode(DragRelease.self, forKey: .release, default: .fling)
             action = .drag(trajectory: try ScriptStep.decodeTrajectory(c), release: release, deceleration: deceleration)
@@ -469,6 +523,9 @@ extension ScriptStep: Decodable {
             guard repeatEveryNs >= 1 else { throw rc.failure(.every_ms, "expected at least 1 ns, found \(everyMs) ms") }
             if case let .drag(trajectory, _, _) = action, let last = trajectory.last, last.timeNs > repeatEveryNs {
                 throw rc.failure(.every_ms, "expected at least the drag's own length (\(Double(last.timeNs) / nanosecondsPerMillisecond) ms), found \(everyMs) ms")
+            }
+            if case let .pull(_, duration, hold) = action, duration + hold > repeatEveryNs {
+                throw rc.failure(.every_ms, "expected at least the pull's own length (\(Double(duration + hold) / nanosecondsPerMillisecond) ms), found \(everyMs) ms")
             }
         }
     }

@@ -67,6 +67,8 @@ public struct FeedSettings: Sendable, Equatable {
     /// Fraction of media whose pixel size the feed's data gives; the rest
     /// are laid out as squares until the image arrives.
     public var mediaSizeKnownFraction: Double = 1
+    /// How tall each post's cell measures.
+    public var itemHeight: ItemHeight = .content
 
     public init(
         postCount: Int, textLength: ClosedRange<Int> = defaultTextLength, mediaFraction: Double = defaultMediaFraction,
@@ -80,6 +82,18 @@ public struct FeedSettings: Sendable, Equatable {
         self.pageSize = pageSize
         self.loadMoreThreshold = loadMoreThreshold
     }
+}
+
+/// How tall a post's cell measures once laid out.
+public enum ItemHeight: Sendable, Equatable {
+    /// From the post's content: text lines at the width and type size,
+    /// media at its aspect ratio, header, action bar and insets.
+    case content
+    /// Every cell this many points, at any width and type size.
+    case fixed(Double)
+    /// Each cell a height drawn uniformly from this range, in points, fixed
+    /// for the post's life.
+    case uniform(ClosedRange<Double>)
 }
 
 /// The feed's server, until the network model replaces its fixed latency.
@@ -221,6 +235,16 @@ public enum ScriptAction: Sendable, Equatable {
     case tapNewPosts
     /// The reader taps the status bar: an animated scroll to the top.
     case scrollToTop
+    /// The content scrolls to `target`, animated or at once (a deep link,
+    /// a tab re-selection, a test putting the reader at an exact place).
+    case scrollTo(target: ScrollTarget, animated: Bool)
+    /// The reader pulls the content `distancePt` past the top over
+    /// `durationNs` and holds it there for `holdNs` before lifting the
+    /// finger: the refresh starts while the finger is down.
+    case pull(distancePt: Double, durationNs: Int64, holdNs: Int64)
+    /// `count` posts are deleted on the server at `place`; with `push` the
+    /// app is told at once, otherwise it finds out at its next refresh.
+    case removePosts(count: Int, place: RemovalPlace, push: Bool)
     /// The reader taps like on the first visible post.
     case like
     /// `count` posts on screen change on the server (like counts), pushed to the app.
@@ -235,6 +259,24 @@ public enum ScriptAction: Sendable, Equatable {
     case terminate(relaunchAfterNs: Int64)
     /// The system sends a memory warning.
     case memoryWarning
+}
+
+/// Where a `scroll_to` puts the content.
+public enum ScrollTarget: Sendable, Equatable {
+    /// This many points below the top of the content (0 is the top).
+    case offset(Double)
+    /// The post at this index (0 is the first) at the top of the readable area.
+    case post(index: Int)
+}
+
+/// Which posts a `remove_posts` deletes, among those the app shows.
+public enum RemovalPlace: String, Sendable, CaseIterable {
+    /// The first posts of the feed.
+    case top
+    /// The posts around the reader's anchor, the anchor among them.
+    case aroundReader = "around_reader"
+    /// The last posts loaded.
+    case bottom
 }
 
 /// Limits that stop a run loudly instead of letting it run away.

@@ -25,11 +25,14 @@ enum TestWorld {
     static func request(
         posts: Int = 300, seconds: Double = 5, hz: Int = 60, seed: UInt64 = 1, mediaFraction: Double = 0,
         script: [ScriptStep] = [], limits: RunLimits = .defaults, frames: Bool = true,
-        engine: EngineSettings = .defaults
+        engine: EngineSettings = .defaults, itemHeight: ItemHeight = .content, pageSize: Int = 0,
+        serverLatencyNs: Int64 = 0
     ) -> RunRequest {
+        var feed = FeedSettings(postCount: posts, mediaFraction: mediaFraction, pageSize: pageSize)
+        feed.itemHeight = itemHeight
         var scenario = Scenario(
             name: "test", description: "test", device: device.name, seed: seed,
-            durationNs: Int64(seconds * 1e9), feed: FeedSettings(postCount: posts, mediaFraction: mediaFraction),
+            durationNs: Int64(seconds * 1e9), feed: feed, server: ServerSettings(latencyNs: serverLatencyNs),
             engine: engine, script: script, limits: limits)
         scenario.network = fastNetwork
         return RunRequest(

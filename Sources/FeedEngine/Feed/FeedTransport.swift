@@ -67,6 +67,8 @@ public enum ChangeCause: String, Hashable, Sendable, CaseIterable {
     case like
     case restore
     case memoryReload = "memory_reload"
+    /// Posts deleted on the server (by their authors, by moderation).
+    case removal
 
     /// Whether the user asked for this change directly (a tap on like): such
     /// changes are not position drift.

@@ -35,6 +35,7 @@ public struct CellLayoutMetrics: Hashable, Sendable {
     /// unit.
     /// - Complexity: O(1)
     public func height(of post: Post, width: Double, typeScale: Double) -> Double {
+        if let fixed = post.fixedHeightPt { return HeightIndex.snap(fixed) }
         let contentWidth = max(1, width - 2 * horizontalMargin)
         let fontSize = bodyFontSize * typeScale
         let glyphsPerLine = max(1, Int(contentWidth / (fontSize * averageGlyphWidthRatio)))
@@ -54,6 +55,7 @@ public struct CellLayoutMetrics: Hashable, Sendable {
     /// place in a thread.
     /// - Complexity: O(1)
     public func height(of item: FeedItem, width: Double, typeScale: Double) -> Double {
+        if let fixed = item.post.fixedHeightPt { return HeightIndex.snap(fixed) }
         var height = self.height(of: item.post, width: width, typeScale: typeScale)
         if item.role == .root || item.role == .parent { height -= threadConnectorSaving }
         if item.isThreadIncomplete { height += threadGapHeight * typeScale }

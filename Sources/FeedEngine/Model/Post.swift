@@ -48,6 +48,9 @@ public struct Post: Identifiable, Hashable, Sendable {
     public var rootID: PostID?
     /// The author who reposted it into this feed, if it is a repost.
     public var repostedBy: UInt32?
+    /// A height the cell has whatever it shows (a fixed-size card), in
+    /// points; `nil` sizes the cell from its content.
+    public var fixedHeightPt: Double?
 
     public init(
         id: PostID,
@@ -58,7 +61,8 @@ public struct Post: Identifiable, Hashable, Sendable {
         isLikedByViewer: Bool = false,
         parentID: PostID? = nil,
         rootID: PostID? = nil,
-        repostedBy: UInt32? = nil
+        repostedBy: UInt32? = nil,
+        fixedHeightPt: Double? = nil
     ) {
         self.id = id
         self.authorID = authorID
@@ -69,5 +73,6 @@ public struct Post: Identifiable, Hashable, Sendable {
         self.parentID = parentID
         self.rootID = rootID
         self.repostedBy = repostedBy
+        self.fixedHeightPt = fixedHeightPt
     }
 }

@@ -53,6 +53,20 @@ public enum ScrollPhysics {
         return (1 - 1 / (x * rubberBandCoefficient / dimension + 1)) * dimension
     }
 
+    /// The largest stretch a finger can hold, as a fraction of the
+    /// dimension: the rubber band approaches the dimension and never reaches
+    /// it, so a stretch the app forces beyond this is held at this.
+    public static let maximumStretchFraction = 0.999
+
+    /// The finger's overshoot past an edge that the rubber band turns into
+    /// `stretch` points, the inverse of `rubberBand`:
+    /// `x = dim·b / ((dim − b)·c)`.
+    public static func fingerOvershoot(forStretch stretch: Double, dimension: Double) -> Double {
+        guard stretch > 0, dimension > 0 else { return 0 }
+        let b = min(stretch, dimension * maximumStretchFraction)
+        return dimension * b / ((dimension - b) * rubberBandCoefficient)
+    }
+
     /// A critically damped spring toward 0 from displacement `x1` with
     /// velocity `v1`: displacement and velocity after `t` seconds.
     public static func bounce(x1: Double, v1: Double, t: Double) -> (offset: Double, velocity: Double) {

@@ -17,9 +17,9 @@ public struct ScrollView: Sendable {
         case animating(startTime: SimTime, from: Double, to: Double, duration: SimTime)
     }
 
-    /// Length of the animated scroll to the top after a status-bar tap, in
-    /// nanoseconds: UIScrollView's scroll-to-top animation takes about 0.3 s.
-    public static let scrollToTopDuration: SimTime = 300_000_000
+    /// Length of an animated scroll (a status-bar tap, `setContentOffset`
+    /// animated), in nanoseconds: UIScrollView's animation takes about 0.3 s.
+    public static let animatedScrollDuration: SimTime = 300_000_000
 
     /// What happens at a drag's lift.
     public enum ReleaseBehaviour: Sendable, Equatable {
@@ -38,7 +38,12 @@ public struct ScrollView: Sendable {
 
     public private(set) var contentOffset: Double
     public private(set) var motion: Motion = .resting
-    public var viewportHeight: Double
+    /// The simulated time `contentOffset` is for: the last `advance`.
+    public private(set) var time: SimTime = 0
+    /// The viewport's height, which is also the rubber band's dimension.
+    public var viewportHeight: Double {
+        didSet { keepContentUnderFinger() }
+    }
     public var insetTop: Double
     public var insetBottom: Double
     /// The smallest resting offset: the top of the content under the top inset.
@@ -59,21 +64,26 @@ public struct ScrollView: Sendable {
 
     /// Sets where the content lies (its extent changed): the range the view
     /// may rest in. A view in motion finds the new edges as it moves.
+    /// A finger holding the content keeps holding it where it is: past an
+    /// edge that moved, the stretch is the same but the rubber band's
+    /// reference is not.
     public mutating func setContentExtent(minY: Double, maxY: Double) {
         minOffset = minY - insetTop
         maxOffset = max(minOffset, maxY + insetBottom - viewportHeight)
+        keepContentUnderFinger()
     }
 
     /// Moves the content by `delta` points without disturbing the motion in
-    /// progress: a drag keeps tracking the finger, a deceleration keeps its
-    /// velocity (UIKit's contentOffset adjustment during batch updates).
+    /// progress: a drag keeps tracking the finger from the new place, a
+    /// deceleration keeps its velocity (UIKit's contentOffset adjustment
+    /// during batch updates).
     public mutating func adjust(by delta: Double) {
         contentOffset += delta
         switch motion {
         case .resting:
             break
-        case let .dragging(startTime, startOffset, trajectory, release, rate):
-            motion = .dragging(startTime: startTime, startOffset: startOffset + delta, trajectory: trajectory, release: release, rate: rate)
+        case .dragging:
+            keepContentUnderFinger()
         case let .decelerating(startTime, x0, v0, rate):
             motion = .decelerating(startTime: startTime, x0: x0 + delta, v0: v0, rate: rate)
         case let .bouncing(startTime, edge, x1, v1):
@@ -85,8 +95,21 @@ public struct ScrollView: Sendable {
 
     /// Starts the animated scroll to the top (a status-bar tap).
     public mutating func scrollToTop(at time: SimTime) {
+        scroll(to: minOffset, at: time, animated: true)
+    }
+
+    /// Scrolls to `offset`, clamped to the content, as
+    /// `setContentOffset(_:animated:)` does: at once, or animated over
+    /// `animatedScrollDuration`. Any motion in progress stops.
+    public mutating func scroll(to offset: Double, at time: SimTime, animated: Bool) {
         advance(to: time)
-        motion = .animating(startTime: time, from: contentOffset, to: minOffset, duration: ScrollView.scrollToTopDuration)
+        let target = min(max(offset, minOffset), maxOffset)
+        if animated {
+            motion = .animating(startTime: time, from: contentOffset, to: target, duration: ScrollView.animatedScrollDuration)
+        } else {
+            motion = .resting
+            contentOffset = target
+        }
     }
 
     public var isDragging: Bool {
@@ -118,6 +141,7 @@ public struct ScrollView: Sendable {
 
     /// Moves the scroll view to where its motion puts it at `time`.
     public mutating func advance(to time: SimTime) {
+        self.time = time
         switch motion {
         case .resting:
             // Content may have shrunk under a resting view: settle to the edge.
@@ -176,6 +200,26 @@ public struct ScrollView: Sendable {
         } else {
             motion = .resting
         }
+    }
+
+    /// Moves a drag's reference so that the finger, where it is now, holds
+    /// the content at `contentOffset`: UIScrollView's pan follows the
+    /// finger's movement from the offset it finds, so a change the app makes
+    /// under a still finger stays put. Past an edge the reference is the
+    /// finger position whose rubber-banded stretch is the current one.
+    private mutating func keepContentUnderFinger() {
+        guard case let .dragging(startTime, _, trajectory, release, rate) = motion else { return }
+        let finger = ScrollView.displacement(in: trajectory, at: time - startTime)
+        let raw: Double
+        if contentOffset < minOffset {
+            raw = minOffset - ScrollPhysics.fingerOvershoot(forStretch: minOffset - contentOffset, dimension: viewportHeight)
+        } else if contentOffset > maxOffset {
+            raw = maxOffset + ScrollPhysics.fingerOvershoot(forStretch: contentOffset - maxOffset, dimension: viewportHeight)
+        } else {
+            raw = contentOffset
+        }
+        motion = .dragging(startTime: startTime, startOffset: raw - finger, trajectory: trajectory, release: release, rate: rate)
+        contentOffset = rubberBanded(raw)
     }
 
     /// Applies rubber-band resistance to a finger-driven offset past an edge.

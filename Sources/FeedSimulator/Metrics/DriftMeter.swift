@@ -1,7 +1,14 @@
 import FeedEngine
 
-/// Measures position drift: for each change the user did not make, the
-/// anchor item's screen y after the change is committed minus before.
+/// Measures position drift: for each change the user did not make, where the
+/// anchor item is on screen in the frame that shows the change, against where
+/// the reader's own scrolling would have put it in that frame.
+///
+/// Drift is measured on frames, not on the engine's model: a change is
+/// captured when it commits and judged when the next frame is rendered, so
+/// any movement the reader sees (a strategy's correction, the scroll view
+/// re-applying a held finger, content settling against an edge) is counted,
+/// whatever part of the model made it.
 ///
 /// The anchor is chosen here, not by the engine under test: the first item
 /// at least 30% visible in the readable part of the viewport (Catbird's
@@ -13,12 +20,34 @@ struct DriftMeter {
 
     struct Capture {
         var itemID: PostID
+        /// The item's top in content coordinates.
+        var contentY: Double
         var screenY: Double
         /// Whether the item was on screen in the last frame: the reader saw it.
         var wasDisplayed: Bool
     }
 
+    /// A change committed and not yet shown.
+    struct PendingChange {
+        var cause: ChangeCause
+        var anchor: Capture
+        /// Where the anchor would be had nothing changed.
+        var reference: Reference
+    }
+
+    enum Reference {
+        /// The scroll view as it was at the commit: advanced to the frame,
+        /// it is where the reader's own motion takes the content.
+        case motion(ScrollView)
+        /// Where the reader last saw the anchor (before a relaunch).
+        case screen
+    }
+
     private(set) var records: [DriftRecord] = []
+    private var pending: PendingChange?
+    /// Changes already measured whose frame has not been shown yet: a later
+    /// change landed before it. They are stamped with that frame's time.
+    private var unshown: [DriftRecord] = []
 
     /// The anchor now, if anything is on screen.
     static func capture(list: FeedList, contentOffset: Double, viewportHeight: Double, insetTop: Double, insetBottom: Double) -> Capture? {
@@ -32,7 +61,7 @@ struct DriftMeter {
             let visible = min(itemTop + height, bottom) - max(itemTop, top)
             if height > 0, visible / height >= AnchorRules.visibilityThreshold {
                 return Capture(
-                    itemID: list.items[index].id, screenY: itemTop - contentOffset,
+                    itemID: list.items[index].id, contentY: itemTop, screenY: itemTop - contentOffset,
                     wasDisplayed: list.displayedRange.contains(index))
             }
             index += 1
@@ -40,16 +69,72 @@ struct DriftMeter {
         return nil
     }
 
-    /// Records the change from `before` to the list as it is now.
-    mutating func record(
-        _ cause: ChangeCause, at time: SimTime, before: Capture?, list: FeedList, contentOffset: Double
-    ) {
-        guard let before else { return }
-        guard let index = list.index(of: before.itemID) else {
-            records.append(DriftRecord(time: time, cause: cause.rawValue, anchorID: before.itemID, beforeY: before.screenY, afterY: nil))
-            return
+    /// Whether a committed change waits for its frame.
+    var hasPendingChange: Bool { pending != nil }
+
+    /// A change is about to commit with the scroll view `view` as it is. A
+    /// change still waiting for its frame is measured now, against the model,
+    /// so that each change is charged only its own movement.
+    mutating func changeWillCommit(_ cause: ChangeCause, anchor: Capture?, view: ScrollView, list: FeedList, at time: SimTime) {
+        if let pending {
+            var now = view
+            now.advance(to: time)
+            unshown.append(measure(pending, at: time, list: list, contentOffset: now.contentOffset))
         }
-        let afterY = list.originY + list.layout.minY(of: index) - contentOffset
-        records.append(DriftRecord(time: time, cause: cause.rawValue, anchorID: before.itemID, beforeY: before.screenY, afterY: afterY))
+        pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .motion(view)) }
+    }
+
+    /// The app relaunched and is about to put content on screen: judged
+    /// against where the reader last saw `anchor` before the app was killed.
+    mutating func relaunchWillCommit(_ cause: ChangeCause, anchor: Capture?) {
+        unshown.removeAll()
+        pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .screen) }
+    }
+
+    /// The app was killed: what it had not shown, the reader never saw.
+    mutating func discardUnshown() {
+        pending = nil
+        unshown.removeAll()
+    }
+
+    /// A frame is on screen with the scroll view at `contentOffset`: every
+    /// change it shows is measured.
+    mutating func frameShown(at time: SimTime, list: FeedList, contentOffset: Double) {
+        for var record in unshown {
+            record.time = time
+            records.append(record)
+        }
+        unshown.removeAll(keepingCapacity: true)
+        if let pending {
+            records.append(measure(pending, at: time, list: list, contentOffset: contentOffset))
+            self.pending = nil
+        }
+    }
+
+    /// Records a change made within a frame (cells measured above the
+    /// anchor) from the anchor captured before it, after the scroll view moved.
+    mutating func record(_ cause: ChangeCause, at time: SimTime, before: Capture, list: FeedList, contentOffset: Double) {
+        records.append(DriftRecord(
+            time: time, cause: cause.rawValue, anchorID: before.itemID, beforeY: before.screenY,
+            afterY: DriftMeter.screenY(of: before.itemID, list: list, contentOffset: contentOffset)))
+    }
+
+    private func measure(_ change: PendingChange, at time: SimTime, list: FeedList, contentOffset: Double) -> DriftRecord {
+        let beforeY: Double
+        switch change.reference {
+        case var .motion(view):
+            view.advance(to: time)
+            beforeY = change.anchor.contentY - view.contentOffset
+        case .screen:
+            beforeY = change.anchor.screenY
+        }
+        return DriftRecord(
+            time: time, cause: change.cause.rawValue, anchorID: change.anchor.itemID, beforeY: beforeY,
+            afterY: DriftMeter.screenY(of: change.anchor.itemID, list: list, contentOffset: contentOffset))
+    }
+
+    /// The item's screen y, or `nil` when it is gone.
+    private static func screenY(of id: PostID, list: FeedList, contentOffset: Double) -> Double? {
+        list.index(of: id).map { list.originY + list.layout.minY(of: $0) - contentOffset }
     }
 }

@@ -13,11 +13,13 @@ extension Simulation: FeedViewport {
 
     public func feedWillCommit(_ cause: ChangeCause) {
         meter.excluding {
-            if cause == .restore {
-                pendingDriftCapture = pendingRestoreCapture
-                pendingRestoreCapture = nil
-            } else {
-                pendingDriftCapture = cause.isUserAction ? nil : captureAnchor()
+            if let relaunch = relaunchCapture, cause == .restore || cause == .initialLoad {
+                // The first content after a relaunch: judged against where
+                // the reader left the feed.
+                driftMeter.relaunchWillCommit(cause, anchor: relaunch)
+                relaunchCapture = nil
+            } else if !cause.isUserAction {
+                driftMeter.changeWillCommit(cause, anchor: captureAnchor(), view: scrollView, list: engine.list, at: now)
             }
         }
     }
@@ -27,9 +29,6 @@ extension Simulation: FeedViewport {
             scrollView.setContentExtent(minY: engine.list.contentMinY, maxY: engine.list.contentMaxY)
             digest.combine(UInt64(ChangeCause.allCases.firstIndex(of: cause) ?? 0))
             digest.combine(scrollView.contentOffset)
-            guard !cause.isUserAction else { return }
-            driftMeter.record(cause, at: now, before: pendingDriftCapture, list: engine.list, contentOffset: scrollView.contentOffset)
-            pendingDriftCapture = nil
         }
     }
 }
@@ -49,18 +48,16 @@ extension Simulation {
     func perform(_ action: ScriptAction) {
         // Touches and taps need the app on screen.
         switch action {
-        case .drag, .fling, .tapNewPosts, .scrollToTop, .like, .rotate, .textSize, .refresh:
+        case .drag, .fling, .tapNewPosts, .scrollToTop, .scrollTo, .pull, .like, .rotate, .textSize, .refresh:
             guard appState == .foreground else { return }
-        case .newPosts, .contentUpdates, .background, .terminate, .memoryWarning:
+        case .newPosts, .contentUpdates, .removePosts, .background, .terminate, .memoryWarning:
             break
         }
         switch action {
         case let .drag(trajectory, release, deceleration):
-            scrollView.beginDrag(
-                at: now,
-                trajectory: trajectory.map { ScrollView.TrajectorySample(time: $0.timeNs, displacement: $0.displacementPt) },
-                release: release == .fling ? .fling : .stop,
-                rate: deceleration.perMillisecond)
+            beginDrag(
+                trajectory.map { ScrollView.TrajectorySample(time: $0.timeNs, displacement: $0.displacementPt) },
+                release: release == .fling ? .fling : .stop, rate: deceleration.perMillisecond)
         case let .fling(velocity, deceleration):
             scrollView.fling(at: now, velocity: velocity, rate: deceleration.perMillisecond)
         case .refresh:
@@ -75,6 +72,23 @@ extension Simulation {
             scrollView.scrollToTop(at: now)
         case .scrollToTop:
             scrollView.scrollToTop(at: now)
+        case let .scrollTo(target, animated):
+            scrollView.scroll(to: offset(for: target), at: now, animated: animated)
+        case let .pull(distance, duration, hold):
+            scrollView.advance(to: now)
+            // The finger travels to the top, then as far past it as the
+            // rubber band needs to show `distance` points of stretch.
+            let finger = -(scrollView.contentOffset - scrollView.minOffset)
+                - ScrollPhysics.fingerOvershoot(forStretch: distance, dimension: scrollView.viewportHeight)
+            var trajectory: [ScrollView.TrajectorySample] = [.init(time: 0, displacement: 0), .init(time: duration, displacement: finger)]
+            if hold > 0 { trajectory.append(.init(time: duration + hold, displacement: finger)) }
+            beginDrag(trajectory, release: .stop, rate: DecelerationRate.normal.perMillisecond)
+        case let .removePosts(count, place, push):
+            let ids = postsToRemove(count, at: place)
+            server.delete(ids)
+            if push {
+                server.deliver { [unowned self] in self.engine.receiveRemovals(ids) }
+            }
         case .like:
             scrollView.advance(to: now)
             if let anchor = captureAnchor(), let index = engine.list.index(of: anchor.itemID) {
@@ -114,5 +128,67 @@ extension Simulation {
             memory.recordScriptedWarning()
             deliverMemoryWarning()
         }
+    }
+
+    /// A finger touches down and follows `trajectory`; its lift is an event
+    /// of its own, so a finger that stops before lifting still ends the drag.
+    func beginDrag(_ trajectory: [ScrollView.TrajectorySample], release: ScrollView.ReleaseBehaviour, rate: Double) {
+        scrollView.beginDrag(at: now, trajectory: trajectory, release: release, rate: rate)
+        dragNumber += 1
+        if let end = scrollView.dragEndTime {
+            do {
+                try schedule(.lift(dragNumber), at: end)
+            } catch {
+                pendingLimitError = pendingLimitError ?? error
+            }
+        }
+    }
+
+    /// The finger of drag number `drag` lifts, unless another touch or the
+    /// app's end took over since.
+    func liftFinger(drag: Int) {
+        guard drag == dragNumber, appState == .foreground, scrollView.isDragging else { return }
+        scrollView.advance(to: now)
+        meter.measure {
+            engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
+            engine.scrollViewDidEndDragging()
+        }
+        noteRest()
+    }
+
+    /// The app saves the reader's place whenever a scroll comes to rest.
+    func noteRest() {
+        if scrollView.isResting && !wasResting { persist() }
+        wasResting = scrollView.isResting
+    }
+
+    /// The content offset a `scroll_to` asks for.
+    func offset(for target: ScrollTarget) -> Double {
+        switch target {
+        case let .offset(points):
+            return scrollView.minOffset + points
+        case let .post(index):
+            let list = engine.list
+            guard !list.items.isEmpty else { return scrollView.minOffset }
+            return list.minY(of: min(index, list.items.count - 1)) - scrollView.insetTop
+        }
+    }
+
+    /// The ids of `count` posts the app shows at `place`.
+    func postsToRemove(_ count: Int, at place: RemovalPlace) -> [PostID] {
+        let items = engine.list.items
+        let range: Range<Int>
+        switch place {
+        case .top:
+            range = 0..<min(count, items.count)
+        case .bottom:
+            range = max(0, items.count - count)..<items.count
+        case .aroundReader:
+            scrollView.advance(to: now)
+            let anchor = captureAnchor().flatMap { engine.list.index(of: $0.itemID) } ?? 0
+            let start = max(0, min(anchor - count / 2, items.count - count))
+            range = start..<min(items.count, start + count)
+        }
+        return items[range].map(\.id)
     }
 }

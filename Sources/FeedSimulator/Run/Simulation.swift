@@ -14,6 +14,8 @@ public final class Simulation {
         case script(Int)
         /// A timer of the engine's or a response of the server's, by slot.
         case action(Int)
+        /// The finger of drag number `index` lifts.
+        case lift(Int)
         /// The run's end.
         case end
 
@@ -24,6 +26,7 @@ public final class Simulation {
             case .script: 3
             case .action: 4
             case .end: 5
+            case .lift: 6
             }
         }
     }
@@ -56,10 +59,11 @@ public final class Simulation {
     var nextFrameVsync: Int64 = 0
     var lastRenderedOffset: Double = .nan
     var requestsAtLastFrame: UInt64 = 0
-    /// The anchor captured when the engine announced a commit.
-    var pendingDriftCapture: DriftMeter.Capture?
-    /// For a restore: the anchor as the reader last saw it before the kill.
-    var pendingRestoreCapture: DriftMeter.Capture?
+    /// After a relaunch, until its first content commits: the anchor as the
+    /// reader last saw it before the kill.
+    var relaunchCapture: DriftMeter.Capture?
+    /// Drags begun so far; a lift event names the drag it ends.
+    var dragNumber = 0
     var inputGenerator: Xoshiro256StarStar
     var width: Double
     var memory: MemoryModel
@@ -193,6 +197,8 @@ public final class Simulation {
             case let .script(index):
                 digest.combine(index)
                 perform(scenario.script[index].action)
+            case let .lift(drag):
+                liftFinger(drag: drag)
             case let .action(slot):
                 let action = actions[slot]
                 let current = slotGeneration[slot] == launchGeneration
@@ -256,28 +262,33 @@ public final class Simulation {
     /// visible cells and account the frame, if anything rendered.
     private func renderFrame(vsync index: Int64) {
         guard appState == .foreground else { return }
-        let wasDragging = scrollView.isDragging
         scrollView.advance(to: now)
         let list = engine.list
         let moved = scrollView.contentOffset != lastRenderedOffset
         // Work done between frames (a commit, a response handled) is
         // rendered, and charged, in the next frame.
-        guard moved || list.needsLayout || engine.hasPendingWork else { return }
+        guard moved || list.needsLayout || engine.hasPendingWork else {
+            noteRest()
+            return
+        }
         let visible = meter.measure { () -> Range<Int> in
             engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
-            if wasDragging && !scrollView.isDragging { engine.scrollViewDidEndDragging() }
-            let before = captureAnchor()
+            let changed = driftMeter.hasPendingChange
+            let before = changed ? nil : captureAnchor()
             let visible = engine.layoutVisibleCells()
-            // Only a cell the reader saw can be seen to move: a rect scrolled
-            // into fresh content is measured before it is ever shown.
-            if list.measuredAboveAnchorInLastPass, before?.wasDisplayed == true {
-                meter.excluding {
+            meter.excluding {
+                scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY)
+                if changed {
+                    driftMeter.frameShown(at: now, list: list, contentOffset: scrollView.contentOffset)
+                } else if list.measuredAboveAnchorInLastPass, let before, before.wasDisplayed {
+                    // Only a cell the reader saw can be seen to move: a rect
+                    // scrolled into fresh content is measured before it is
+                    // ever shown.
                     driftMeter.record(.heightChange, at: now, before: before, list: list, contentOffset: scrollView.contentOffset)
                 }
             }
             return visible
         }
-        scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY)
         let work = engine.drainWork()
         let offset = scrollView.contentOffset
 
@@ -293,9 +304,7 @@ public final class Simulation {
         digest.combine(offset)
         digest.combine(visible.lowerBound)
         digest.combine(visible.upperBound)
-        // The app saves the reader's place whenever a scroll comes to rest.
-        if scrollView.isResting && !wasResting { persist() }
-        wasResting = scrollView.isResting
+        noteRest()
         checkMemory()
     }
 
@@ -331,6 +340,7 @@ public final class Simulation {
     /// later, and it cold-starts from persisted state.
     func terminate(relaunchAfter delay: SimTime) {
         if appState == .foreground { captureAtTermination = captureAnchor() }
+        driftMeter.discardUnshown()
         appState = .terminated
         launchGeneration += 1
         retiredEngines.append(engine)
@@ -343,8 +353,8 @@ public final class Simulation {
     func relaunch() {
         appState = .foreground
         makeEngine()
+        relaunchCapture = captureAtTermination
         if let snapshot = persisted, now - snapshot.savedAt <= scenario.lifecycle.restoreMaxAgeNs {
-            pendingRestoreCapture = captureAtTermination
             engine.restore(from: snapshot)
         } else {
             engine.start()

@@ -17,6 +17,10 @@ final class FeedServer {
     private(set) var timeline: [Post] = []
     /// Every post by id, for thread context and cursors. Only looked up.
     private var byID: [PostID: Int] = [:]
+    /// Posts deleted from the timeline. They keep their place so that a
+    /// cursor naming one still knows where the next page starts; pages and
+    /// thread context skip them. Only looked up.
+    private var deleted: Set<PostID> = []
     private var feed: SyntheticFeed
     private var failures: Xoshiro256StarStar
     private let settings: ServerSettings
@@ -86,6 +90,11 @@ final class FeedServer {
         }
     }
 
+    /// Deletes `ids` from the timeline: later pages and refreshes leave them out.
+    func delete(_ ids: [PostID]) {
+        for id in ids where byID[id] != nil { deleted.insert(id) }
+    }
+
     /// Answers after the latency with `answer`'s result.
     func deliver(_ answer: @escaping () -> Void) {
         respond(settings.latencyNs, answer)
@@ -101,7 +110,8 @@ final class FeedServer {
     }
 
     private func post(_ id: PostID) -> Post? {
-        byID[id].map { timeline[timeline.count - 1 - $0] }
+        guard !deleted.contains(id) else { return nil }
+        return byID[id].map { timeline[timeline.count - 1 - $0] }
     }
 
     private func page(after cursor: FeedCursor?, limit: Int) -> FeedPage {
@@ -109,8 +119,13 @@ final class FeedServer {
         if let cursor, let position = byID[cursor.afterPostID] {
             start = timeline.count - position
         }
-        let end = limit >= timeline.count - start ? timeline.count : start + limit
-        let posts = Array(timeline[start..<end])
+        var posts: [Post] = []
+        var end = start
+        while end < timeline.count, posts.count < limit {
+            if !deleted.contains(timeline[end].id) { posts.append(timeline[end]) }
+            end += 1
+        }
+        while end < timeline.count, deleted.contains(timeline[end].id) { end += 1 }
         var context: [Post] = []
         for post in posts {
             for id in [post.parentID, post.rootID].compactMap({ $0 }) {

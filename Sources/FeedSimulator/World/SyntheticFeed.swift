@@ -68,6 +68,12 @@ public struct SyntheticFeed: Sendable {
         } else if generator.chance(settings.repostFraction) {
             post.repostedBy = UInt32(generator.next(below: SyntheticFeed.authorCount))
         }
+        switch settings.itemHeight {
+        case .content: break
+        case let .fixed(height): post.fixedHeightPt = height
+        // Drawn only for ranged heights, so other feeds keep their sequence.
+        case let .uniform(range): post.fixedHeightPt = range.lowerBound + generator.nextUnit() * (range.upperBound - range.lowerBound)
+        }
         recent.append(post)
         if recent.count > SyntheticFeed.replyWindow { recent.removeFirst() }
         return post
