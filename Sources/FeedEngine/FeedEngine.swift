@@ -71,6 +71,8 @@ public final class FeedEngine {
         case page(FeedPage, replacing: Bool)
         case refresh(FeedPage)
         case newPosts([Post])
+        /// Held new posts the reader asked to see.
+        case shownNewPosts([Post])
         case contentUpdate([Post])
         case removal([PostID])
     }
@@ -395,16 +397,22 @@ public final class FeedEngine {
         case .indicator:
             heldNewPosts = fresh + heldNewPosts
             counters.newPostsHeld += fresh.count
-            if viewport.contentOffset <= offsetRange.lowerBound + 1 { showNewPosts() }
+            if viewport.contentOffset <= offsetRange.lowerBound + 1 { revealNewPosts(byReader: false) }
         }
     }
 
-    /// The reader tapped the "new posts" indicator, or reached the top.
+    /// The reader tapped the "new posts" indicator, or scrolled to the top.
     public func showNewPosts() {
+        revealNewPosts(byReader: true)
+    }
+
+    /// Puts the held new posts into the feed. When the reader asked for
+    /// them, the change is theirs, not drift.
+    private func revealNewPosts(byReader: Bool) {
         guard !heldNewPosts.isEmpty else { return }
         let shown = heldNewPosts
         heldNewPosts = []
-        debouncer.submit(.newPosts(shown))
+        debouncer.submit(byReader ? .shownNewPosts(shown) : .newPosts(shown))
     }
 
     /// Posts whose content changed on the server (counts, edits).
@@ -671,6 +679,10 @@ public final class FeedEngine {
                 for post in newPosts { knownPosts[post.id] = post }
                 prepend(newPosts)
                 if cause != .refresh { cause = .newPosts }
+            case let .shownNewPosts(newPosts):
+                for post in newPosts { knownPosts[post.id] = post }
+                prepend(newPosts)
+                if cause == .append || cause == .contentUpdate { cause = .newPostsShown }
             case let .contentUpdate(updated):
                 for post in updated {
                     knownPosts[post.id] = post

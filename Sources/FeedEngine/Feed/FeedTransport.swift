@@ -69,8 +69,12 @@ public enum ChangeCause: String, Hashable, Sendable, CaseIterable {
     case memoryReload = "memory_reload"
     /// Posts deleted on the server (by their authors, by moderation).
     case removal
+    /// Held new posts shown because the reader tapped the indicator or
+    /// scrolled to the top.
+    case newPostsShown = "new_posts_shown"
 
-    /// Whether the user asked for this change directly (a tap on like): such
+    /// Whether the user asked for this change directly (a tap on like, on the
+    /// new-posts indicator): such
     /// changes are not position drift.
-    public var isUserAction: Bool { self == .like }
+    public var isUserAction: Bool { self == .like || self == .newPostsShown }
 }
