@@ -140,6 +140,9 @@ public final class FeedEngine {
 
     public private(set) var counters = Counters()
 
+    /// Keeps the reader's place per the configured strategy.
+    var keeper: any PositionKeeper
+
     public init(
         configuration: FeedEngineConfiguration,
         viewport: any FeedViewport,
@@ -148,9 +151,9 @@ public final class FeedEngine {
         scheduler: any EngineScheduler
     ) {
         var listConfiguration = configuration.list
-        if configuration.positionStrategy == .virtualSpace, !listConfiguration.coordinateSpace.isVirtual {
-            listConfiguration.coordinateSpace = .tiledView
-        }
+        let keeper = configuration.positionStrategy.makePositionKeeper()
+        if let space = keeper.coordinateSpace { listConfiguration.coordinateSpace = space }
+        self.keeper = keeper
         self.configuration = configuration
         self.list = FeedList(configuration: listConfiguration)
         self.viewport = viewport
@@ -241,11 +244,7 @@ public final class FeedEngine {
         let anchor = captureAnchor()
         let delta = list.replaceItem(at: index, with: item)
         if let anchor, index < anchor.index, delta != 0 {
-            switch configuration.positionStrategy {
-            case .none: break
-            case .virtualSpace: list.shiftOrigin(by: -delta)
-            case .indexRestore, .offsetAdjust, .anchor: viewport.adjustContentOffset(by: delta)
-            }
+            apply(keeper.heightsChangedAbove(by: delta), from: viewport.contentOffset)
         }
         list.setNeedsLayout()
         viewport.feedDidCommit(.imageSize)
@@ -257,16 +256,12 @@ public final class FeedEngine {
     /// offset was corrected.
     @discardableResult
     private func layOutAndCompensate() -> Range<Int> {
-        let (visible, changeAbove) = list.updateVisibleRect(minY: viewport.contentOffset, height: viewport.viewportHeight)
+        let oldOffset = viewport.contentOffset
+        let (visible, changeAbove) = list.updateVisibleRect(minY: oldOffset, height: viewport.viewportHeight)
         lastCompensation = 0
         if changeAbove != 0 {
-            switch configuration.positionStrategy {
-            case .none, .virtualSpace:
-                break
-            case .indexRestore, .offsetAdjust, .anchor:
-                viewport.adjustContentOffset(by: changeAbove)
-                lastCompensation = changeAbove
-            }
+            apply(keeper.heightsChangedAbove(by: changeAbove), from: oldOffset)
+            lastCompensation = viewport.contentOffset - oldOffset
         }
         return visible
     }
@@ -498,11 +493,9 @@ public final class FeedEngine {
         let tuned = tuner.tuneWithStats(posts) { [knownPosts] id in knownPosts[id] }
         viewport.feedWillCommit(.restore)
         list.replaceAll(with: tuned.items)
-        var target = offsetRange.lowerBound
-        if let id = snapshot.anchorID, let index = list.index(of: id) {
-            target = list.minY(of: index) - snapshot.anchorViewportY
-        }
-        correctOffset(from: viewport.contentOffset, to: target)
+        apply(
+            keeper.afterRestore(anchorID: snapshot.anchorID, viewportY: snapshot.anchorViewportY, list: list, top: offsetRange.lowerBound),
+            from: viewport.contentOffset)
         settleLayout(around: snapshot.anchorID)
         viewport.feedDidCommit(.restore)
     }
@@ -588,21 +581,9 @@ public final class FeedEngine {
         // The anchor is measured first, so its restored place uses its real height.
         if let anchor { list.measure(anchor.index) }
         list.updateVisibleRect(minY: oldOffset, height: viewport.viewportHeight)
-        var target = oldOffset
-        if let anchor, let index = list.index(of: anchor.itemID) {
-            let newY = list.minY(of: index)
-            switch configuration.positionStrategy {
-            case .none:
-                break
-            case .virtualSpace:
-                list.shiftOrigin(by: anchor.itemY - newY)
-            case .offsetAdjust, .anchor:
-                target = newY - anchor.viewportY
-            case .indexRestore:
-                target = list.minY(of: min(anchor.index, list.items.count - 1)) - anchor.viewportY
-            }
+        if let anchor {
+            apply(keeper.afterRelayout(anchor: anchor, list: list), from: oldOffset)
         }
-        correctOffset(from: oldOffset, to: target)
         settleLayout(around: anchor?.itemID)
         viewport.feedDidCommit(cause)
     }
@@ -744,9 +725,7 @@ public final class FeedEngine {
         counters.commits += 1
         viewport.feedWillCommit(cause)
         let anchor = anchorForCommit(cause: cause)
-        let fallbacks = fallbackCandidates(after: anchor)
         let oldOffset = viewport.contentOffset
-        let firstVisibleID = anchor.map { list.items[$0.index].id }
         if list.items.isEmpty || cause == .initialLoad {
             // A first load is a reloadData, not an animated batch of inserts.
             list.replaceAll(with: newItems)
@@ -754,11 +733,8 @@ public final class FeedEngine {
             return
         }
         let changes = configuration.diffAlgorithm.diff(from: list.items, to: newItems)
-        // The height leaving above the first visible item, in the old layout.
-        var removedAbove = 0.0
-        if configuration.positionStrategy == .offsetAdjust, let anchor {
-            for index in changes.deletes where index < anchor.index { removedAbove += list.layout.height(of: index) }
-        }
+        let batch = PlaceBatch(anchor: anchor, changes: changes, offset: oldOffset)
+        keeper.batchWillApply(batch, list: list)
         if configuration.diffAlgorithm == .reloadAll {
             // reloadData: every cached height and configured cell is lost.
             list.replaceAll(with: newItems)
@@ -768,38 +744,26 @@ public final class FeedEngine {
         } else {
             list.apply(changes, newItems: newItems, anchorIndex: anchor?.index)
         }
-
-        var target = oldOffset
-        switch configuration.positionStrategy {
-        case .none, .virtualSpace:
-            break
-        case .offsetAdjust:
-            if let firstVisibleID, let newIndex = list.index(of: firstVisibleID) {
-                var inserted = 0.0
-                for index in changes.inserts where index < newIndex { inserted += list.layout.height(of: index) }
-                target = oldOffset + inserted - removedAbove
-            }
-        case .indexRestore:
-            if let anchor, !list.items.isEmpty {
-                let index = min(anchor.index, list.items.count - 1)
-                target = list.minY(of: index) - anchor.viewportY
-            }
-        case .anchor:
-            if let anchor {
-                if let newIndex = list.index(of: anchor.itemID) {
-                    target = list.minY(of: newIndex) - anchor.viewportY
-                } else if let fallback = fallbacks.first(where: { list.index(of: $0.itemID) != nil }),
-                          let newIndex = list.index(of: fallback.itemID) {
-                    counters.anchorsLost += 1
-                    target = list.minY(of: newIndex) - fallback.viewportY
-                } else {
-                    counters.anchorsLost += 1
-                }
-            }
-        }
-        correctOffset(from: oldOffset, to: target)
-        settleLayout(around: list.index(of: anchor?.itemID ?? 0) != nil ? anchor?.itemID : fallbacks.first(where: { list.index(of: $0.itemID) != nil })?.itemID)
+        let outcome = keeper.batchDidApply(batch, list: list)
+        if outcome.anchorLost { counters.anchorsLost += 1 }
+        apply(outcome.correction, from: oldOffset)
+        let survivor = anchor.flatMap { list.index(of: $0.itemID) != nil ? $0.itemID : nil }
+        settleLayout(around: outcome.settleAround ?? survivor)
         viewport.feedDidCommit(cause)
+    }
+
+    /// Carries out a keeper's correction, from the content offset `oldOffset`.
+    private func apply(_ correction: PlaceCorrection, from oldOffset: Double) {
+        switch correction {
+        case .keepOffset:
+            break
+        case let .moveOffset(target):
+            correctOffset(from: oldOffset, to: target)
+        case let .adjustOffset(delta):
+            viewport.adjustContentOffset(by: delta)
+        case let .shiftOrigin(delta):
+            list.shiftOrigin(by: delta)
+        }
     }
 
     /// Moves the content from `oldOffset` to `target` clamped to the content
@@ -822,9 +786,9 @@ public final class FeedEngine {
                 wasPulling = false
             }
         }
-        // The pull-time anchor is Catbird's; other strategies take theirs
-        // when the data changes.
-        if cause == .refresh, configuration.positionStrategy == .anchor, let pulled = pullAnchor {
+        // Only a keeper that uses the pull-time anchor gets it; others take
+        // theirs when the data changes.
+        if cause == .refresh, keeper.usesPullAnchor, let pulled = pullAnchor {
             if scheduler.now - pulled.capturedAt <= AnchorRules.maximumAge,
                pulled.index < list.items.count, list.items[pulled.index].id == pulled.itemID {
                 return pulled
@@ -833,25 +797,6 @@ public final class FeedEngine {
         }
         return captureAnchor()
     }
-
-    /// The items below the anchor with their viewport positions now, to fall
-    /// back on if the anchor post disappears.
-    private func fallbackCandidates(after anchor: ScrollAnchor?) -> [ScrollAnchor] {
-        guard configuration.positionStrategy == .anchor, let anchor else { return [] }
-        var candidates: [ScrollAnchor] = []
-        var index = anchor.index + 1
-        let end = min(list.items.count, anchor.index + FeedEngine.fallbackDepth + 1)
-        while index < end {
-            candidates.append(ScrollAnchor(
-                itemID: list.items[index].id, index: index, itemY: list.minY(of: index),
-                offsetY: viewport.contentOffset, capturedAt: scheduler.now))
-            index += 1
-        }
-        return candidates
-    }
-
-    /// How many items below a lost anchor are tried as its replacement.
-    static let fallbackDepth = 20
 
     // MARK: Cells
 

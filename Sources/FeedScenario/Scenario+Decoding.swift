@@ -349,7 +349,15 @@ extension EngineSettings {
         var s = base
         s.estimatedItemHeightPt = try c.decode(
             Double.self, forKey: .estimated_item_height_pt, in: 1...10_000, default: base.estimatedItemHeightPt, unit: " pt")
-        s.positionStrategy = try c.decode(PositionStrategy.self, forKey: .position_strategy, default: base.positionStrategy)
+        if c.contains(.position_strategy) {
+            // Built-in names and any an embedding program registered.
+            let name = try c.decode(String.self, forKey: .position_strategy)
+            guard let strategy = PositionStrategy.named(name) else {
+                let known = PositionStrategy.known.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                throw c.failure(.position_strategy, "expected one of \(known), found \"\(name)\"")
+            }
+            s.positionStrategy = strategy
+        }
         s.diffAlgorithm = try c.decode(DiffAlgorithm.self, forKey: .diff_algorithm, default: base.diffAlgorithm)
         let debounceMs = try c.decode(
             Double.self, forKey: .debounce_ms, in: 0...60_000, default: Double(base.debounceNs) / nanosecondsPerMillisecond, unit: " ms")

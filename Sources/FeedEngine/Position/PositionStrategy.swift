@@ -1,54 +1,77 @@
-/// How the engine keeps the reader's place when content changes under them.
-public enum PositionStrategy: String, Hashable, Sendable, CaseIterable {
+import Synchronization
+
+/// A way of keeping the reader's place, by name: what a scenario's
+/// `position_strategy` names and what makes the engine's `PositionKeeper`.
+///
+/// The five built-in strategies are always known; others are registered by
+/// whoever embeds the engine (`PositionStrategy.register(_:)`), and a
+/// scenario can then name them like the built-ins.
+public struct PositionStrategy: Hashable, Sendable, CustomStringConvertible {
+    /// The name scenarios and reports use.
+    public let name: String
+    private let makeKeeper: @Sendable () -> any PositionKeeper
+
+    /// The strategy that `Keeper` implements, named `Keeper.name`.
+    public init<Keeper: PositionKeeper>(_: Keeper.Type) {
+        name = Keeper.name
+        makeKeeper = { Keeper() }
+    }
+
+    /// A new keeper for one engine.
+    public func makePositionKeeper() -> any PositionKeeper { makeKeeper() }
+
+    public var description: String { name }
+
+    public static func == (a: PositionStrategy, b: PositionStrategy) -> Bool { a.name == b.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+
     /// Keep contentOffset: whatever is inserted or resized above moves the
     /// content under the reader.
-    case none
-    /// Keep the same index at the same screen position (scroll to the old
-    /// first visible index).
-    case indexRestore = "index_restore"
-    /// Add the height inserted above the first visible item to contentOffset
-    /// (and the height change of cells measured above it).
-    case offsetAdjust = "offset_adjust"
-    /// Catbird's scroll anchor: the first sufficiently visible post, captured
-    /// during a pull or just before the data changes, restored to its
-    /// viewport-relative position; stale anchors are replaced, a missing
-    /// anchor post falls back to the next surviving one.
-    case anchor
-    /// TiledView's virtual content space: content grows upwards around a
-    /// fixed anchor and contentOffset never changes.
-    case virtualSpace = "virtual_space"
-}
+    public static let none = PositionStrategy(OffsetKeepingKeeper.self)
+    /// Keep the same index at the same screen position.
+    public static let indexRestore = PositionStrategy(IndexRestoringKeeper.self)
+    /// Add the height inserted above the first visible item to contentOffset,
+    /// less the height removed above it.
+    public static let offsetAdjust = PositionStrategy(OffsetAdjustingKeeper.self)
+    /// Catbird's scroll anchor.
+    public static let anchor = PositionStrategy(AnchorKeeper.self)
+    /// TiledView's virtual content space.
+    public static let virtualSpace = PositionStrategy(VirtualSpaceKeeper.self)
 
-/// A post's place on screen at one instant.
-public struct ScrollAnchor: Hashable, Sendable {
-    public var itemID: PostID
-    /// The item's index when captured.
-    public var index: Int
-    /// The item's top in content coordinates when captured.
-    public var itemY: Double
-    /// contentOffset when captured.
-    public var offsetY: Double
-    /// Simulated time of the capture, in nanoseconds.
-    public var capturedAt: Int64
+    /// The strategies every engine knows, in the order reports list them.
+    public static let builtIn: [PositionStrategy] = [.none, .indexRestore, .offsetAdjust, .anchor, .virtualSpace]
 
-    /// Where the item's top sat in the viewport: `itemY − offsetY`.
-    public var viewportY: Double { itemY - offsetY }
+    private static let registered = Mutex<[PositionStrategy]>([])
 
-    public init(itemID: PostID, index: Int, itemY: Double, offsetY: Double, capturedAt: Int64) {
-        self.itemID = itemID
-        self.index = index
-        self.itemY = itemY
-        self.offsetY = offsetY
-        self.capturedAt = capturedAt
+    /// Makes `strategy` known by its name, so that `named(_:)` (and so a
+    /// scenario's `position_strategy`) finds it. A later registration of the
+    /// same name replaces an earlier one; a built-in name cannot be taken.
+    public static func register(_ strategy: PositionStrategy) {
+        guard !builtIn.contains(strategy) else { return }
+        registered.withLock { list in
+            list.removeAll { $0 == strategy }
+            list.append(strategy)
+        }
+    }
+
+    /// Every strategy known now: the built-ins, then registered ones in the
+    /// order they were registered.
+    public static var known: [PositionStrategy] {
+        builtIn + registered.withLock { $0 }
+    }
+
+    /// The strategy called `name`, if one is known.
+    public static func named(_ name: String) -> PositionStrategy? {
+        known.first { $0.name == name }
     }
 }
 
-/// The numbers of Catbird's scroll preservation.
-public enum AnchorRules {
-    /// A pull past the top by more than this captures the refresh anchor, in points.
-    public static let pullCaptureDistance = 20.0
-    /// Anchors older than this are stale, in nanoseconds (Catbird: 30 s).
-    public static let maximumAge: Int64 = 30_000_000_000
-    /// The fraction of an item that must be visible for it to be the anchor (Catbird: 0.3).
-    public static let visibilityThreshold = 0.3
+extension PositionStrategy: RawRepresentable, CaseIterable {
+    public var rawValue: String { name }
+    public init?(rawValue: String) {
+        guard let known = PositionStrategy.named(rawValue) else { return nil }
+        self = known
+    }
+    /// The built-in strategies.
+    public static var allCases: [PositionStrategy] { builtIn }
 }

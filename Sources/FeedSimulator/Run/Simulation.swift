@@ -145,7 +145,7 @@ public final class Simulation {
         return FeedEngineConfiguration(
             list: FeedListConfiguration(
                 estimatedItemHeight: settings.estimatedItemHeightPt, width: width,
-                coordinateSpace: settings.positionStrategy == .virtualSpace ? .tiledView : .ordinary),
+                coordinateSpace: .ordinary),
             positionStrategy: settings.positionStrategy,
             diffAlgorithm: settings.diffAlgorithm,
             debounceInterval: settings.debounceNs,

@@ -1,0 +1,106 @@
+/// Keeps the reader's place when content changes under them: one type per
+/// position strategy, called by the engine at each moment a change can move
+/// what the reader sees. The engine applies what a keeper returns and never
+/// asks which strategy it is.
+///
+/// A keeper lives as long as its engine and may keep state between a
+/// batch's `batchWillApply` and `batchDidApply`.
+public protocol PositionKeeper {
+    /// The name scenarios use in `position_strategy`.
+    static var name: String { get }
+    init()
+
+    /// The coordinate space the list must lay out in, or `nil` for the one
+    /// the engine was configured with.
+    var coordinateSpace: CoordinateSpace? { get }
+
+    /// Whether a refresh restores the anchor captured while the reader
+    /// pulled (Catbird captures it once the pull passes 20 pt) rather than
+    /// one captured when the data changes.
+    var usesPullAnchor: Bool { get }
+
+    /// A batch update is about to be applied; `list` still holds the old items.
+    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList)
+
+    /// The batch update was applied; `list` holds the new items. Says how to
+    /// put the reader back.
+    mutating func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome
+
+    /// Cells above the reader changed height by `delta` points in total
+    /// (measured for the first time, or an image whose size was unknown arrived).
+    func heightsChangedAbove(by delta: Double) -> PlaceCorrection
+
+    /// Every cell was invalidated (a width or text size change) and the
+    /// cells around `anchor`, captured before, were measured again.
+    func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection
+
+    /// A relaunch put saved posts back: the reader's anchor was `anchorID`,
+    /// its top `viewportY` points below the top of the viewport; `top` is
+    /// the offset of the top of the content.
+    func afterRestore(anchorID: PostID?, viewportY: Double, list: FeedList, top: Double) -> PlaceCorrection
+}
+
+/// A batch update as a keeper sees it.
+public struct PlaceBatch: Sendable {
+    /// The reader's anchor for this change: captured just before it, or for
+    /// a refresh the pull-time anchor of a keeper that uses one; `nil` when
+    /// nothing was on screen.
+    public var anchor: ScrollAnchor?
+    /// The change from the old items to the new.
+    public var changes: Changeset
+    /// contentOffset before the update.
+    public var offset: Double
+
+    public init(anchor: ScrollAnchor?, changes: Changeset, offset: Double) {
+        self.anchor = anchor
+        self.changes = changes
+        self.offset = offset
+    }
+}
+
+/// What the engine does to keep the reader's place.
+public enum PlaceCorrection: Equatable, Sendable {
+    /// Leave the content where it is.
+    case keepOffset
+    /// Move contentOffset to this value; the engine clamps it to the content
+    /// (but never pulls in an overscroll the reader holds).
+    case moveOffset(to: Double)
+    /// Move contentOffset by this many points, unclamped.
+    case adjustOffset(by: Double)
+    /// Move the virtual content's origin by this many points; contentOffset stays.
+    case shiftOrigin(by: Double)
+}
+
+/// A keeper's answer to a batch update.
+public struct PlaceOutcome: Equatable, Sendable {
+    public var correction: PlaceCorrection
+    /// The item the layout settles around; `nil` for the batch's anchor if
+    /// it survived.
+    public var settleAround: PostID?
+    /// Whether the anchor post disappeared and the place was kept by another.
+    public var anchorLost: Bool
+
+    public init(_ correction: PlaceCorrection, settleAround: PostID? = nil, anchorLost: Bool = false) {
+        self.correction = correction
+        self.settleAround = settleAround
+        self.anchorLost = anchorLost
+    }
+}
+
+extension PositionKeeper {
+    public var coordinateSpace: CoordinateSpace? { nil }
+    public var usesPullAnchor: Bool { false }
+    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {}
+
+    /// Offsets follow heights measured above the reader by default: the
+    /// post the reader looks at stays still.
+    public func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .adjustOffset(by: delta) }
+
+    /// By default a relaunch puts the saved anchor back where the reader
+    /// left it, whatever the strategy: restoration is the app's own state,
+    /// not a batch update.
+    public func afterRestore(anchorID: PostID?, viewportY: Double, list: FeedList, top: Double) -> PlaceCorrection {
+        guard let anchorID, let index = list.index(of: anchorID) else { return .moveOffset(to: top) }
+        return .moveOffset(to: list.minY(of: index) - viewportY)
+    }
+}

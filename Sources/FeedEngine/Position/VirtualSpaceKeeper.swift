@@ -1,0 +1,20 @@
+/// `virtual_space`: TiledView's virtual content space. The list lays out in
+/// 100,000,000 pt with the first item at 50,000,000; prepends and height
+/// changes above the reader grow the content upwards, so contentOffset is
+/// never changed by an update and the items on screen keep their y.
+public struct VirtualSpaceKeeper: PositionKeeper {
+    public static let name = "virtual_space"
+    public init() {}
+
+    public var coordinateSpace: CoordinateSpace? { .tiledView }
+
+    /// The list keeps the anchor's y through a batch update by itself.
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { PlaceOutcome(.keepOffset) }
+
+    public func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .shiftOrigin(by: -delta) }
+
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+        guard let index = list.index(of: anchor.itemID) else { return .keepOffset }
+        return .shiftOrigin(by: anchor.itemY - list.minY(of: index))
+    }
+}
