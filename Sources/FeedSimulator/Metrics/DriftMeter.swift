@@ -50,14 +50,14 @@ struct DriftMeter {
     private var unshown: [DriftRecord] = []
 
     /// The anchor now, if anything is on screen.
-    static func capture(list: FeedList, contentOffset: Double, viewportHeight: Double, insetTop: Double, insetBottom: Double) -> Capture? {
+    static func capture(list: FeedListView, contentOffset: Double, viewportHeight: Double, insetTop: Double, insetBottom: Double) -> Capture? {
         let top = contentOffset + insetTop
         let bottom = contentOffset + viewportHeight - insetBottom
-        let range = list.layout.indices(intersecting: top - list.originY, bottom - list.originY)
+        let range = list.indices(intersecting: top, bottom)
         var index = range.lowerBound
         while index < range.upperBound {
-            let itemTop = list.originY + list.layout.minY(of: index)
-            let height = list.layout.height(of: index)
+            let itemTop = list.minY(of: index)
+            let height = list.height(of: index)
             let visible = min(itemTop + height, bottom) - max(itemTop, top)
             if height > 0, visible / height >= AnchorRules.visibilityThreshold {
                 return Capture(
@@ -75,7 +75,7 @@ struct DriftMeter {
     /// A change is about to commit with the scroll view `view` as it is. A
     /// change still waiting for its frame is measured now, against the model,
     /// so that each change is charged only its own movement.
-    mutating func changeWillCommit(_ cause: ChangeCause, anchor: Capture?, view: ScrollView, list: FeedList, at time: SimTime) {
+    mutating func changeWillCommit(_ cause: ChangeCause, anchor: Capture?, view: ScrollView, list: FeedListView, at time: SimTime) {
         if let pending {
             var now = view
             now.advance(to: time)
@@ -99,7 +99,7 @@ struct DriftMeter {
 
     /// A frame is on screen with the scroll view at `contentOffset`: every
     /// change it shows is measured.
-    mutating func frameShown(at time: SimTime, list: FeedList, contentOffset: Double) {
+    mutating func frameShown(at time: SimTime, list: FeedListView, contentOffset: Double) {
         for var record in unshown {
             record.time = time
             records.append(record)
@@ -113,13 +113,13 @@ struct DriftMeter {
 
     /// Records a change made within a frame (cells measured above the
     /// anchor) from the anchor captured before it, after the scroll view moved.
-    mutating func record(_ cause: ChangeCause, at time: SimTime, before: Capture, list: FeedList, contentOffset: Double) {
+    mutating func record(_ cause: ChangeCause, at time: SimTime, before: Capture, list: FeedListView, contentOffset: Double) {
         records.append(DriftRecord(
             time: time, cause: cause.rawValue, anchorID: before.itemID, beforeY: before.screenY,
             afterY: DriftMeter.screenY(of: before.itemID, list: list, contentOffset: contentOffset)))
     }
 
-    private func measure(_ change: PendingChange, at time: SimTime, list: FeedList, contentOffset: Double) -> DriftRecord {
+    private func measure(_ change: PendingChange, at time: SimTime, list: FeedListView, contentOffset: Double) -> DriftRecord {
         let beforeY: Double
         switch change.reference {
         case var .motion(view):
@@ -134,7 +134,7 @@ struct DriftMeter {
     }
 
     /// The item's screen y, or `nil` when it is gone.
-    private static func screenY(of id: PostID, list: FeedList, contentOffset: Double) -> Double? {
-        list.index(of: id).map { list.originY + list.layout.minY(of: $0) - contentOffset }
+    private static func screenY(of id: PostID, list: FeedListView, contentOffset: Double) -> Double? {
+        list.index(of: id).map { list.minY(of: $0) - contentOffset }
     }
 }

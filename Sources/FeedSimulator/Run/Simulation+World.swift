@@ -19,14 +19,14 @@ extension Simulation: FeedViewport {
                 driftMeter.relaunchWillCommit(cause, anchor: relaunch)
                 relaunchCapture = nil
             } else if !cause.isUserAction {
-                driftMeter.changeWillCommit(cause, anchor: captureAnchor(), view: scrollView, list: engine.list, at: now)
+                driftMeter.changeWillCommit(cause, anchor: captureAnchor(), view: scrollView, list: engine.listView, at: now)
             }
         }
     }
 
     public func feedDidCommit(_ cause: ChangeCause) {
         meter.excluding {
-            scrollView.setContentExtent(minY: engine.list.contentMinY, maxY: engine.list.contentMaxY)
+            scrollView.setContentExtent(minY: engine.listView.contentMinY, maxY: engine.listView.contentMaxY)
             digest.combine(UInt64(ChangeCause.allCases.firstIndex(of: cause) ?? 0))
             digest.combine(scrollView.contentOffset)
         }
@@ -91,12 +91,12 @@ extension Simulation {
             }
         case .like:
             scrollView.advance(to: now)
-            if let anchor = captureAnchor(), let index = engine.list.index(of: anchor.itemID) {
+            if let anchor = captureAnchor(), let index = engine.listView.index(of: anchor.itemID) {
                 meter.measure { engine.toggleLike(at: index) }
             }
         case let .contentUpdates(count):
-            let shown = engine.list.displayedRange
-            let ids = shown.prefix(count).map { engine.list.items[$0].id }
+            let shown = engine.listView.displayedRange
+            let ids = shown.prefix(count).map { engine.listView.items[$0].id }
             let updated = server.touch(ids)
             server.deliver { [unowned self] in self.engine.receiveContentUpdates(updated) }
         case let .rotate(newWidth, newHeight):
@@ -118,7 +118,6 @@ extension Simulation {
                 self.appState = .foreground
                 self.engine.didEnterForeground(after: self.now - since, policy: ForegroundPolicy(
                     keepUnder: self.scenario.lifecycle.keepUnderNs, checkUnder: self.scenario.lifecycle.checkUnderNs))
-                self.engine.list.setNeedsLayout()
             }
         case let .terminate(relaunchAfter):
             guard appState != .terminated else { return }
@@ -168,7 +167,7 @@ extension Simulation {
         case let .offset(points):
             return scrollView.minOffset + points
         case let .post(index):
-            let list = engine.list
+            let list = engine.listView
             guard !list.items.isEmpty else { return scrollView.minOffset }
             return list.minY(of: min(index, list.items.count - 1)) - scrollView.insetTop
         }
@@ -176,7 +175,7 @@ extension Simulation {
 
     /// The ids of `count` posts the app shows at `place`.
     func postsToRemove(_ count: Int, at place: RemovalPlace) -> [PostID] {
-        let items = engine.list.items
+        let items = engine.listView.items
         let range: Range<Int>
         switch place {
         case .top:
@@ -185,7 +184,7 @@ extension Simulation {
             range = max(0, items.count - count)..<items.count
         case .aroundReader:
             scrollView.advance(to: now)
-            let anchor = captureAnchor().flatMap { engine.list.index(of: $0.itemID) } ?? 0
+            let anchor = captureAnchor().flatMap { engine.listView.index(of: $0.itemID) } ?? 0
             let start = max(0, min(anchor - count / 2, items.count - count))
             range = start..<min(items.count, start + count)
         }

@@ -42,9 +42,24 @@ public final class Simulation {
     var accountant: FrameAccountant
     var scrollView: ScrollView
     let meter: AllocationMeter
-    var server: FeedServer!
-    var imageServer: ImageServer!
-    var engine: FeedEngine!
+    let streams: RandomStreams
+    /// The feed server, answering through the run's network model.
+    lazy var server = FeedServer(
+        feed: scenario.feed, server: scenario.server, network: feedNetwork, streams: streams,
+        clock: { [unowned self] in self.now }
+    ) { [unowned self] delay, deliver in
+        self.scheduleAction(after: delay, deliver)
+    }
+    /// The image CDN, on a network of its own with its own random stream.
+    lazy var imageServer = ImageServer(
+        network: imageNetwork,
+        clock: { [unowned self] in self.now },
+        respond: { [unowned self] delay, deliver in self.scheduleAction(after: delay, deliver) },
+        cancel: { [unowned self] slot in self.cancelAction(slot: slot) })
+    /// The engine of the current launch; a relaunch makes a new one.
+    lazy var engine = newEngine()
+    private let feedNetwork: NetworkModel
+    private let imageNetwork: NetworkModel
     var driftMeter = DriftMeter()
     var digest = TraceDigest()
     public internal(set) var now: SimTime = 0
@@ -73,9 +88,6 @@ public final class Simulation {
     var persisted: FeedSnapshot?
     /// The anchor the reader last saw before the app was terminated.
     var captureAtTermination: DriftMeter.Capture?
-    /// Engines of earlier launches, kept alive so late callbacks meant for
-    /// them find them; their actions are skipped (see `launchGeneration`).
-    var retiredEngines: [FeedEngine] = []
     /// Incremented at every termination; actions scheduled by an earlier
     /// launch do not run.
     var launchGeneration = 0
@@ -104,36 +116,34 @@ public final class Simulation {
             contentHeight: 0)
         meter = try AllocationMeter()
         memory = MemoryModel(settings: scenario.memory)
-        let streams = RandomStreams(seed: request.seed)
+        streams = RandomStreams(seed: request.seed)
         inputGenerator = streams.generator(for: .input)
-        let network = try request.network.model(streams: streams)
-        server = FeedServer(
-            feed: scenario.feed, server: scenario.server, network: network, streams: streams,
-            clock: { [unowned self] in self.now }
-        ) { [unowned self] delay, deliver in
-            self.scheduleAction(after: delay, deliver)
-        }
-        imageServer = ImageServer(
-            network: try request.network.model(streams: RandomStreams(seed: request.seed ^ RandomStreams.Stream.images.rawValue)),
-            clock: { [unowned self] in self.now },
-            respond: { [unowned self] delay, deliver in self.scheduleAction(after: delay, deliver) },
-            cancel: { [unowned self] slot in self.cancelAction(slot: slot) })
-        makeEngine()
+        feedNetwork = try request.network.model(streams: streams)
+        imageNetwork = try request.network.model(streams: RandomStreams(seed: request.seed ^ RandomStreams.Stream.images.rawValue))
+        // The server writes its timeline now, before anything runs.
+        _ = server
+        resetScrollView()
     }
 
     /// A disk cache read of an image on an iPhone's flash storage, in
     /// nanoseconds: a few hundred kilobytes at ~1 GB/s plus file-system overhead.
     static let diskReadLatency: SimTime = 2_000_000
 
-    /// A new engine (launch or relaunch), with the scroll view at its top.
-    func makeEngine() {
-        engine = FeedEngine(
+    /// A new engine, for a launch or a relaunch. Engines of earlier
+    /// launches are let go: their callbacks hold them weakly, and actions
+    /// they scheduled are skipped (see `launchGeneration`).
+    func newEngine() -> FeedEngine {
+        FeedEngine(
             configuration: Simulation.engineConfiguration(
                 request.engine, feed: scenario.feed, width: width, decodePerMegapixel: request.loaded.device.costs.decodePerMegapixel.value),
             viewport: self, transport: server, imageTransport: imageServer, scheduler: self)
+    }
+
+    /// The scroll view at the top of the current engine's content.
+    func resetScrollView() {
         scrollView = ScrollView(
             viewportHeight: scrollView.viewportHeight, insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom,
-            contentHeight: 0, contentMinY: engine.list.contentMinY)
+            contentHeight: 0, contentMinY: engine.listView.contentMinY)
         lastRenderedOffset = .nan
     }
 
@@ -263,7 +273,7 @@ public final class Simulation {
     private func renderFrame(vsync index: Int64) {
         guard appState == .foreground else { return }
         scrollView.advance(to: now)
-        let list = engine.list
+        let list = engine.listView
         let moved = scrollView.contentOffset != lastRenderedOffset
         // Work done between frames (a commit, a response handled) is
         // rendered, and charged, in the next frame.
@@ -343,7 +353,6 @@ public final class Simulation {
         driftMeter.discardUnshown()
         appState = .terminated
         launchGeneration += 1
-        retiredEngines.append(engine)
         digest.combine(UInt64(0x6B696C6C))
         scheduleAction(after: delay + scenario.lifecycle.coldStartNs) { [unowned self] in self.relaunch() }
     }
@@ -352,7 +361,8 @@ public final class Simulation {
     /// enough, else loads from the network.
     func relaunch() {
         appState = .foreground
-        makeEngine()
+        engine = newEngine()
+        resetScrollView()
         relaunchCapture = captureAtTermination
         if let snapshot = persisted, now - snapshot.savedAt <= scenario.lifecycle.restoreMaxAgeNs {
             engine.restore(from: snapshot)
@@ -364,7 +374,7 @@ public final class Simulation {
 
     func captureAnchor() -> DriftMeter.Capture? {
         DriftMeter.capture(
-            list: engine.list, contentOffset: scrollView.contentOffset, viewportHeight: scrollView.viewportHeight,
+            list: engine.listView, contentOffset: scrollView.contentOffset, viewportHeight: scrollView.viewportHeight,
             insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom)
     }
 

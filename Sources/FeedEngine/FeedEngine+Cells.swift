@@ -1,0 +1,63 @@
+extension FeedEngine {
+    /// The image pipeline's owner id for a post's cell.
+    static func imageOwner(_ id: PostID) -> Int { Int(truncatingIfNeeded: id) }
+
+    /// Prefetches the images of the posts just past the viewport; only when
+    /// the visible range changed.
+    func updatePrefetching(visible: Range<Int>) {
+        guard visible != lastPrefetchVisible, configuration.images.prefetchWindow > 0 else { return }
+        lastPrefetchVisible = visible
+        prefetchTargets.removeAll(keepingCapacity: true)
+        let range = images.prefetchRange(visible: visible, itemCount: list.items.count)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let post = list.items[index].post
+            if let media = post.media { prefetchTargets.append(ImageRequest(postID: post.id, media: media, priority: .prefetch)) }
+            index += 1
+        }
+        images.setPrefetchTargets(prefetchTargets)
+    }
+
+    /// An image arrived. If its size was not known at layout, its cell is
+    /// measured again; above the reader that moves the content, which the
+    /// strategy corrects like any height change.
+    func imageArrived(_ outcome: ImageLoadOutcome) {
+        guard outcome.isDelivered else { return }
+        // A cell showing a new image is a change on screen: the next frame renders.
+        if outcome.source != .memory { list.setNeedsLayout() }
+        guard let index = list.index(of: outcome.key.postID) else { return }
+        var item = list.items[index]
+        guard var media = item.post.media, !media.sizeKnownAtLayout else { return }
+        media.sizeKnownAtLayout = true
+        item.post.media = media
+        store.setMedia(media, of: item.id)
+        viewport.feedWillCommit(.imageSize)
+        let anchor = captureAnchor()
+        let delta = list.replaceItem(at: index, with: item)
+        if let anchor, index < anchor.index, delta != 0 {
+            apply(keeper.heightsChangedAbove(by: delta), from: viewport.contentOffset)
+        }
+        list.setNeedsLayout()
+        viewport.feedDidCommit(.imageSize)
+    }
+
+    func configureCell(at index: Int) {
+        let item = list.items[index]
+        requestImage(for: item)
+        if let cached = viewModels.value(forKey: item.id),
+           cached.contentVersion == PostViewModel.contentVersion(of: item.post) {
+            return
+        }
+        let model = PostViewModel(item: item)
+        viewModels.insert(model, forKey: item.id, cost: model.cost)
+        var work = WorkCounters()
+        work.viewModelsCreated = 1
+        list.addWork(work)
+    }
+
+    func requestImage(for item: FeedItem) {
+        guard let media = item.post.media else { return }
+        images.request(
+            ImageRequest(postID: item.id, media: media, priority: .visible),
+            for: FeedEngine.imageOwner(item.id), completion: imageCompletion)
+    }}

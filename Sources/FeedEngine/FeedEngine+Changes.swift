@@ -1,0 +1,101 @@
+extension FeedEngine {
+    /// Folds a debounced batch of changes into the posts and commits once.
+    func applyPending(_ changes: [PendingChange]) {
+        var cause = ChangeCause.append
+        for change in changes {
+            switch change {
+            case let .page(page, replacing):
+                store.isLoadingPage = false
+                if replacing {
+                    store.replace(with: page)
+                    cause = store.posts.isEmpty || list.items.isEmpty ? .initialLoad : .refresh
+                } else {
+                    store.append(page)
+                }
+            case let .refresh(page):
+                store.mergeRefresh(page)
+                cause = .refresh
+            case let .newPosts(newPosts):
+                store.prepend(newPosts)
+                if cause != .refresh { cause = .newPosts }
+            case let .shownNewPosts(newPosts):
+                store.prepend(newPosts)
+                if cause == .append || cause == .contentUpdate { cause = .newPostsShown }
+            case let .contentUpdate(updated):
+                store.update(updated)
+                if cause == .append { cause = .contentUpdate }
+            case let .removal(ids):
+                let gone = Set(ids)
+                store.remove(gone)
+                heldNewPosts.removeAll { gone.contains($0.id) }
+                if cause == .append || cause == .contentUpdate { cause = .removal }
+            }
+        }
+        commitDisplayedChange(cause: cause)
+    }
+
+    /// Rebuilds the display rows from the posts and commits the difference.
+    func commitDisplayedChange(cause: ChangeCause) {
+        let tuned = tuner.tuneWithStats(store.posts) { [known = store.known] id in known[id] }
+        var work = WorkCounters()
+        work.diffElements = tuned.postsExamined
+        list.addWork(work)
+        commit(tuned.items, cause: cause)
+    }
+
+    /// Applies `newItems` as one batch update and restores the reader's
+    /// place per the strategy, telling the viewport before and after.
+    func commit(_ newItems: [FeedItem], cause: ChangeCause) {
+        counters.commits += 1
+        viewport.feedWillCommit(cause)
+        let anchor = anchorForCommit(cause: cause)
+        let oldOffset = viewport.contentOffset
+        if list.items.isEmpty || cause == .initialLoad {
+            // A first load is a reloadData, not an animated batch of inserts.
+            list.replaceAll(with: newItems)
+            viewport.feedDidCommit(cause)
+            return
+        }
+        let changes = configuration.diffAlgorithm.diff(from: list.items, to: newItems)
+        let batch = PlaceBatch(anchor: anchor, changes: changes, offset: oldOffset)
+        keeper.batchWillApply(batch, list: list)
+        if configuration.diffAlgorithm == .reloadAll {
+            // reloadData: every cached height and configured cell is lost.
+            list.replaceAll(with: newItems)
+            var work = WorkCounters()
+            work.diffElements = changes.elementsCompared
+            list.addWork(work)
+        } else {
+            list.apply(changes, newItems: newItems, anchorIndex: anchor?.index)
+        }
+        let outcome = keeper.batchDidApply(batch, list: list)
+        if outcome.anchorLost { counters.anchorsLost += 1 }
+        apply(outcome.correction, from: oldOffset)
+        let survivor = anchor.flatMap { list.index(of: $0.itemID) != nil ? $0.itemID : nil }
+        settleLayout(around: outcome.settleAround ?? survivor)
+        viewport.feedDidCommit(cause)
+        _checkInvariants()
+    }
+
+    /// The anchor a commit restores: for a refresh, the one captured during
+    /// the pull unless it is stale; otherwise one captured now.
+    func anchorForCommit(cause: ChangeCause) -> ScrollAnchor? {
+        defer {
+            if cause == .refresh {
+                pullAnchor = nil
+                wasPulling = false
+            }
+        }
+        // Only a keeper that uses the pull-time anchor gets it; others take
+        // theirs when the data changes.
+        if cause == .refresh, keeper.usesPullAnchor, let pulled = pullAnchor {
+            if scheduler.now - pulled.capturedAt <= AnchorRules.maximumAge,
+               pulled.index < list.items.count, list.items[pulled.index].id == pulled.itemID {
+                return pulled
+            }
+            counters.anchorsStale += 1
+        }
+        return captureAnchor()
+    }
+
+}

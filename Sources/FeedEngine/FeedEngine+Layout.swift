@@ -1,0 +1,135 @@
+extension FeedEngine {
+    /// Lays out the cells in the viewport; the owner calls it whenever the
+    /// scroll view moved or `list.needsLayout` is set. Height changes of
+    /// cells measured above the reader are corrected per the strategy.
+    @discardableResult
+    public func layoutVisibleCells() -> Range<Int> {
+        let visible = layOutAndCompensate()
+        loadMoreIfNeeded(lastVisible: visible.upperBound - 1)
+        updatePrefetching(visible: visible)
+        return visible
+    }
+
+    /// One layout pass; cells measured above the reader's reference move it,
+    /// which every strategy but `none` undoes (in the virtual space the list
+    /// grows upwards by itself). Returns the visible range and whether the
+    /// offset was corrected.
+    @discardableResult
+    func layOutAndCompensate() -> Range<Int> {
+        let oldOffset = viewport.contentOffset
+        let (visible, changeAbove) = list.updateVisibleRect(minY: oldOffset, height: viewport.viewportHeight)
+        lastCompensation = 0
+        if changeAbove != 0 {
+            apply(keeper.heightsChangedAbove(by: changeAbove), from: oldOffset)
+            lastCompensation = viewport.contentOffset - oldOffset
+        }
+        return visible
+    }
+
+    /// Lays out the viewport after a commit, as UIKit does in the same
+    /// transaction, around the item `anchorID`, until measuring stops
+    /// moving it.
+    func settleLayout(around anchorID: PostID?) {
+        // The anchor is the reference even when it lies above the new rect:
+        // only cells before it may move it.
+        list.pinLayoutAnchor(anchorID.flatMap(list.index(of:)))
+        for _ in 0..<FeedEngine.settlePasses {
+            layOutAndCompensate()
+            if lastCompensation == 0 { break }
+        }
+        list.pinLayoutAnchor(nil)
+        list.setNeedsLayout()
+    }
+
+    /// Layout passes a commit may take to settle; each measures the cells a
+    /// correction brought into view.
+    static let settlePasses = 4
+
+    /// The range of contentOffset the scroll view may rest in: the content
+    /// under the insets.
+    public var offsetRange: ClosedRange<Double> {
+        let low = list.contentMinY - viewport.insetTop
+        let high = max(low, list.contentMaxY + viewport.insetBottom - viewport.viewportHeight)
+        return low...high
+    }
+
+    /// The readable part of the viewport (under the bars), in content coordinates.
+    var readableRect: (minY: Double, maxY: Double) {
+        let top = viewport.contentOffset + viewport.insetTop
+        return (top, viewport.contentOffset + viewport.viewportHeight - viewport.insetBottom)
+    }
+
+    /// The first item at least 30% visible in the readable rect, with its
+    /// place; `nil` when nothing is on screen.
+    public func captureAnchor() -> ScrollAnchor? {
+        let rect = readableRect
+        let range = list.indices(intersecting: rect.minY, rect.maxY)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let top = list.minY(of: index)
+            let height = list.layout.height(of: index)
+            let visible = min(top + height, rect.maxY) - max(top, rect.minY)
+            if height > 0, visible / height >= AnchorRules.visibilityThreshold {
+                return ScrollAnchor(
+                    itemID: list.items[index].id, index: index, itemY: top,
+                    offsetY: viewport.contentOffset, capturedAt: scheduler.now)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The viewport changed width (rotation, split view): every cell is
+    /// measured again and the reader's place restored per the strategy.
+    public func viewportDidResize(width: Double) {
+        relayout(cause: .widthChange) { list.setWidth(width) }
+    }
+
+    /// The Dynamic Type size changed.
+    public func textSizeDidChange(scale: Double) {
+        relayout(cause: .textSizeChange) { list.setTypeScale(scale) }
+    }
+
+    /// Invalidates the layout with `change`, lays out the viewport at once
+    /// (as UIKit does in the same run-loop turn) and corrects the offset.
+    private func relayout(cause: ChangeCause, _ change: () -> Void) {
+        viewport.feedWillCommit(cause)
+        let anchor = captureAnchor()
+        let oldOffset = viewport.contentOffset
+        change()
+        // The anchor is measured first, so its restored place uses its real height.
+        if let anchor { list.measure(anchor.index) }
+        list.updateVisibleRect(minY: oldOffset, height: viewport.viewportHeight)
+        if let anchor {
+            apply(keeper.afterRelayout(anchor: anchor, list: list), from: oldOffset)
+        }
+        settleLayout(around: anchor?.itemID)
+        viewport.feedDidCommit(cause)
+    }
+
+    /// Carries out a keeper's correction, from the content offset `oldOffset`.
+    func apply(_ correction: PlaceCorrection, from oldOffset: Double) {
+        switch correction {
+        case .keepOffset:
+            break
+        case let .moveOffset(target):
+            correctOffset(from: oldOffset, to: target)
+        case let .adjustOffset(delta):
+            viewport.adjustContentOffset(by: delta)
+        case let .shiftOrigin(delta):
+            list.shiftOrigin(by: delta)
+        }
+    }
+
+    /// Moves the content from `oldOffset` to `target` clamped to the content
+    /// (Catbird clamps restored offsets). A correction never takes the
+    /// content further past an edge than it already was, and never pulls in
+    /// an overscroll the reader is holding: a held pull keeps its stretch.
+    func correctOffset(from oldOffset: Double, to target: Double) {
+        guard target != oldOffset else { return }
+        let range = offsetRange
+        let clamped = min(max(target, min(range.lowerBound, oldOffset)), max(range.upperBound, oldOffset))
+        if clamped != oldOffset { viewport.adjustContentOffset(by: clamped - oldOffset) }
+    }
+
+}
