@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // Seeded generators and hashes that give the same bits on every
+        // platform and Swift release.
+        .target(name: "Determinism"),
         // The engine under test: imports nothing of ours.
         .target(
             name: "FeedEngine",
@@ -35,6 +38,7 @@ let package = Package(
         .target(
             name: "FeedSimulator",
             dependencies: [
+                "Determinism",
                 "FeedEngine",
                 "FeedScenario",
                 "CJemalloc",
@@ -70,9 +74,9 @@ let package = Package(
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine"]),
+        .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "Determinism"]),
         .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario"], exclude: ["Fixtures"]),
-        .testTarget(name: "FeedSimulatorTests", dependencies: ["FeedSimulator", "FeedEngine", "FeedScenario"]),
+        .testTarget(name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"]),
         .testTarget(
             name: "FeedSimCLITests",
             dependencies: ["FeedReports", "FeedSimulator", "FeedScenario"],

@@ -1,4 +1,5 @@
 import Testing
+import Determinism
 @testable import FeedEngine
 
 /// A feed row for diff tests: an id, and a revision that changes when the
@@ -19,41 +20,11 @@ func diffRows(_ text: String) -> [DiffRow] {
     }
 }
 
-/// SplitMix64 (Steele, Lea and Flood, 2014) with Lemire's unbiased range
-/// reduction: the tests' own deterministic generator, so a failing seed
-/// reproduces on every Swift release.
-struct SplitMix64: Sendable {
-    private var state: UInt64
 
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniform integer in `0..<bound`.
-    mutating func next(below bound: Int) -> Int {
-        precondition(bound > 0)
-        let bound = UInt64(bound)
-        var product = next().multipliedFullWidth(by: bound)
-        if product.low < bound {
-            let threshold = (0 &- bound) % bound
-            while product.low < threshold {
-                product = next().multipliedFullWidth(by: bound)
-            }
-        }
-        return Int(product.high)
-    }
-
+extension SplitMix64 {
     /// True with probability `percent` / 100.
     mutating func chance(percent: Int) -> Bool {
-        next(below: 100) < percent
+        nextIndex(below: 100) < percent
     }
 }
 
@@ -226,8 +197,8 @@ struct ChangesetTests {
             let seed = baseSeed + UInt64(caseNumber)
             var random = SplitMix64(seed: seed)
             func randomRows() -> [DiffRow] {
-                (0..<random.next(below: 12)).map { _ in
-                    DiffRow(id: ids[random.next(below: ids.count)], revision: random.next(below: 2))
+                (0..<random.nextIndex(below: 12)).map { _ in
+                    DiffRow(id: ids[random.nextIndex(below: ids.count)], revision: random.nextIndex(below: 2))
                 }
             }
             let old = randomRows()
@@ -309,19 +280,19 @@ private func arrangements(of elements: [DiffRow]) -> [[DiffRow]] {
 /// Old rows with unique ids, and a new array made from them by random
 /// deletes, content edits, moves and inserts.
 private func randomEdit(using random: inout SplitMix64) -> (old: [DiffRow], new: [DiffRow]) {
-    let old = (0..<random.next(below: 40)).map { DiffRow(id: "r\($0)", revision: 0) }
+    let old = (0..<random.nextIndex(below: 40)).map { DiffRow(id: "r\($0)", revision: 0) }
     var new = old.filter { _ in !random.chance(percent: 20) }
     for index in new.indices where random.chance(percent: 15) {
         new[index].revision += 1
     }
     if !new.isEmpty {
-        for _ in 0..<random.next(below: 4) {
-            let row = new.remove(at: random.next(below: new.count))
-            new.insert(row, at: random.next(below: new.count + 1))
+        for _ in 0..<random.nextIndex(below: 4) {
+            let row = new.remove(at: random.nextIndex(below: new.count))
+            new.insert(row, at: random.nextIndex(below: new.count + 1))
         }
     }
-    for freshID in 0..<random.next(below: 8) {
-        new.insert(DiffRow(id: "n\(freshID)", revision: 0), at: random.next(below: new.count + 1))
+    for freshID in 0..<random.nextIndex(below: 8) {
+        new.insert(DiffRow(id: "n\(freshID)", revision: 0), at: random.nextIndex(below: new.count + 1))
     }
     return (old, new)
 }

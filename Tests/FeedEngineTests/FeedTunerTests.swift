@@ -1,3 +1,4 @@
+import Determinism
 import Testing
 @testable import FeedEngine
 
@@ -293,7 +294,7 @@ struct FeedTunerTests {
         for caseNumber in 0..<500 {
             let seed = 0x7A_0000_0000 + UInt64(caseNumber)
             var random = SplitMix64(seed: seed)
-            let ids = (0..<random.next(below: 20)).map { _ in PostID(1 + random.next(below: 8)) }
+            let ids = (0..<random.nextIndex(below: 20)).map { _ in PostID(1 + random.nextIndex(below: 8)) }
             var firstOccurrences: [PostID] = []
             for id in ids where !firstOccurrences.contains(id) {
                 firstOccurrences.append(id)
@@ -394,13 +395,13 @@ private struct RandomForest {
 
     init(using random: inout SplitMix64) {
         var posts: [Post] = []
-        for number in 0..<(1 + random.next(below: 30)) {
+        for number in 0..<(1 + random.nextIndex(below: 30)) {
             let id = PostID(100 + number)
-            let author = UInt32(1 + random.next(below: 3))
+            let author = UInt32(1 + random.nextIndex(below: 3))
             if posts.isEmpty || random.chance(percent: 30) {
                 posts.append(Post(id: id, authorID: author, textLength: 40))
             } else {
-                let parent = posts[random.next(below: posts.count)]
+                let parent = posts[random.nextIndex(below: posts.count)]
                 let rootID = random.chance(percent: 90) ? (parent.rootID ?? parent.id) : nil
                 posts.append(Post(id: id, authorID: author, textLength: 40, parentID: parent.id, rootID: rootID))
             }
@@ -408,10 +409,10 @@ private struct RandomForest {
         for post in posts where random.chance(percent: 80) {
             known[post.id] = post
         }
-        for _ in 0..<random.next(below: 40) {
-            var post = posts[random.next(below: posts.count)]
+        for _ in 0..<random.nextIndex(below: 40) {
+            var post = posts[random.nextIndex(below: posts.count)]
             if random.chance(percent: 20) {
-                post.repostedBy = UInt32(1 + random.next(below: 3))
+                post.repostedBy = UInt32(1 + random.nextIndex(below: 3))
             }
             feed.append(post)
         }

@@ -1,3 +1,4 @@
+import Determinism
 import Testing
 @testable import FeedEngine
 
@@ -196,36 +197,36 @@ struct ImagePipelineTests {
         var loadsWaited = false
 
         func randomImage(_ priority: ImagePriority) -> ImageRequest {
-            image(random.next(below: keyCount), priority, width: 100 + random.next(below: 4) * 50, bytes: 500 + random.next(below: 1_000))
+            image(random.nextIndex(below: keyCount), priority, width: 100 + random.nextIndex(below: 4) * 50, bytes: 500 + random.nextIndex(below: 1_000))
         }
 
         for step in 0..<400 {
             let context = "seed \(seed), step \(step)"
-            switch random.next(below: 12) {
+            switch random.nextIndex(below: 12) {
             case 0...3:
                 let requestID = calls.count
                 calls.append(0)
                 let priority: ImagePriority = random.chance(percent: 80) ? .visible : .prefetch
-                pipeline.request(randomImage(priority), for: random.next(below: ownerCount)) { _ in
+                pipeline.request(randomImage(priority), for: random.nextIndex(below: ownerCount)) { _ in
                     calls[requestID] += 1
                 }
             case 4:
-                pipeline.cancel(for: random.next(below: ownerCount))
+                pipeline.cancel(for: random.nextIndex(below: ownerCount))
             case 5:
-                pipeline.prefetch((0..<random.next(below: 4)).map { _ in randomImage(.prefetch) })
+                pipeline.prefetch((0..<random.nextIndex(below: 4)).map { _ in randomImage(.prefetch) })
             case 6:
-                pipeline.cancelPrefetching((0..<random.next(below: 4)).map { _ in key(random.next(below: keyCount)) })
+                pipeline.cancelPrefetching((0..<random.nextIndex(below: 4)).map { _ in key(random.nextIndex(below: keyCount)) })
             case 7:
-                pipeline.setPrefetchTargets((0..<random.next(below: 6)).map { _ in randomImage(.prefetch) })
+                pipeline.setPrefetchTargets((0..<random.nextIndex(below: 6)).map { _ in randomImage(.prefetch) })
             case 8, 9:
                 guard !transport.active.isEmpty else { break }
-                let index = random.next(below: transport.active.count)
+                let index = random.nextIndex(below: transport.active.count)
                 let result: Result<Int, ImageLoadError> = random.chance(percent: 15)
                     ? .failure(.timedOut)
                     : .success(transport.active[index].request.encodedBytes)
                 transport.finish(at: index, with: result)
             case 10:
-                harness.scheduler.advance(by: Int64(random.next(below: 3_000_000)))
+                harness.scheduler.advance(by: Int64(random.nextIndex(below: 3_000_000)))
             default:
                 pipeline.didReceiveMemoryWarning(random.chance(percent: 50) ? .clearAll : .trimToFraction(0.5))
             }

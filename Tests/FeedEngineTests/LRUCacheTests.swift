@@ -1,3 +1,4 @@
+import Determinism
 import Testing
 @testable import FeedEngine
 
@@ -173,17 +174,17 @@ struct LRUCacheTests {
         for caseNumber in 0..<200 {
             let seed = baseSeed + UInt64(caseNumber)
             var random = SplitMix64(seed: seed)
-            let countLimit = 1 + random.next(below: 8)
-            let costLimit = 10 + random.next(below: 40)
+            let countLimit = 1 + random.nextIndex(below: 8)
+            let costLimit = 10 + random.nextIndex(below: 40)
             var cache = LRUCache<Int, Int>(countLimit: countLimit, costLimit: costLimit)
             var model = RecencyListModel(countLimit: countLimit, costLimit: costLimit)
 
             for step in 0..<300 {
-                let key = random.next(below: 12)
+                let key = random.nextIndex(below: 12)
                 let context = "seed \(seed) (case \(caseNumber)), step \(step), key \(key)"
-                switch random.next(below: 10) {
+                switch random.nextIndex(below: 10) {
                 case 0..<4:
-                    let cost = random.next(below: 12)
+                    let cost = random.nextIndex(below: 12)
                     cache.insert(step, forKey: key, cost: cost)
                     model.insert(step, forKey: key, cost: cost)
                 case 4..<8:
@@ -191,7 +192,7 @@ struct LRUCacheTests {
                 case 8:
                     #expect(cache.removeValue(forKey: key) == model.removeValue(forKey: key), "\(context)")
                 default:
-                    let cost = random.next(below: costLimit)
+                    let cost = random.nextIndex(below: costLimit)
                     cache.trim(toCost: cost)
                     model.trim(toCost: cost)
                 }

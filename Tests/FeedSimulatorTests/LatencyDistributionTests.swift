@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import Testing
 @testable import FeedSimulator

@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 
 /// A distribution of round-trip latencies, in milliseconds: a link draws one

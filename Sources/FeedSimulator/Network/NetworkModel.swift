@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 
 /// How a client retries a failed request: up to `maxRetries` more attempts,

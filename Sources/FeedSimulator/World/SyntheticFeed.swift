@@ -1,3 +1,4 @@
+import Determinism
 import FeedEngine
 import FeedScenario
 

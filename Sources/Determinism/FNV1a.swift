@@ -1,0 +1,42 @@
+/// A 64-bit FNV-1a hash (Fowler, Noll and Vo): fast, simple and the same on
+/// every platform and Swift release, for digests that prove two runs or two
+/// sets of inputs identical. Not for security.
+public struct FNV1a: Sendable, Equatable {
+    static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+    static let prime: UInt64 = 0x0000_0100_0000_01B3
+
+    public private(set) var value: UInt64 = FNV1a.offsetBasis
+
+    public init() {}
+
+    /// Mixes in one byte.
+    public mutating func combine(byte: UInt8) {
+        value ^= UInt64(byte)
+        value &*= FNV1a.prime
+    }
+
+    /// Mixes in `bytes` in order.
+    public mutating func combine<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
+        for byte in bytes { combine(byte: byte) }
+    }
+
+    /// Mixes in the eight bytes of `word`, least significant first.
+    public mutating func combine(_ word: UInt64) {
+        var w = word
+        for _ in 0..<8 {
+            value ^= w & 0xFF
+            value &*= FNV1a.prime
+            w >>= 8
+        }
+    }
+
+    public mutating func combine(_ word: Int64) { combine(UInt64(bitPattern: word)) }
+    public mutating func combine(_ word: Int) { combine(UInt64(bitPattern: Int64(word))) }
+    public mutating func combine(_ value: Double) { combine(value.bitPattern) }
+
+    /// The hash as 16 lowercase hex digits.
+    public var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
