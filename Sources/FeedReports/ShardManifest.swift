@@ -1,3 +1,4 @@
+import FeedScenario
 import Foundation
 
 /// What one part of a sharded suite ran: written as `shard.json` beside the
@@ -171,6 +172,11 @@ public struct ShardManifest: Codable, Sendable, Equatable {
 
     /// Reads a manifest written by `json`; `file` names it in messages.
     public static func decode(_ data: Data, file: String) throws(ShardMergeError) -> ShardManifest {
+        // Each key once, as for scenario files: a repeated key would be read
+        // one way here and another way by other tools.
+        if let duplicate = JSONDuplicateKeys.first(in: data) {
+            throw ShardMergeError("\(file):\(duplicate.line): \(duplicate.path): \(duplicate.expected)")
+        }
         let manifest: ShardManifest
         do {
             manifest = try JSONDecoder().decode(ShardManifest.self, from: data)
@@ -349,6 +355,12 @@ public enum ShardMerge {
             throw ShardMergeError("part \(missing)/\(n) is missing; give the folders of all \(n) parts (have: \(byShard.keys.sorted().map { "\($0)/\(n)" }.joined(separator: ", ")))")
         }
 
+        // Checked before `owner` is sized by `total`, which a damaged
+        // manifest could make any number.
+        let listed = parts.reduce(0) { $0 + $1.manifest.requests.count }
+        guard total <= listed else {
+            throw ShardMergeError("the parts list \(listed) requests of \(total); at least one part is incomplete")
+        }
         var owner: [Int?] = Array(repeating: nil, count: total)
         for (p, part) in parts.enumerated() {
             for request in part.manifest.requests {
@@ -430,11 +442,16 @@ private struct CSVLines {
         bytes = [UInt8](data)
         let newline = UInt8(ascii: "\n")
         guard bytes.isEmpty || bytes.last == newline else {
-            throw ShardMergeError("\(file) does not end with a line break; it was cut short")
+            throw ShardMergeError("\(file):\(bytes.count(where: { $0 == newline }) + 1): the last line has no line break; the file was cut short")
         }
         let header = CSVLines.header(columns)
         guard bytes.starts(with: header) else {
-            throw ShardMergeError("\(file) does not start with the header `feedsim run` writes")
+            throw ShardMergeError("\(file):1: the header is not the one `feedsim run` writes")
+        }
+        // Every row takes at least one byte: any other count is damage, and
+        // the sums below cannot overflow.
+        if let bad = sizes.first(where: { $0.rows < 0 || $0.rows > bytes.count }) {
+            throw ShardMergeError("\(file): its \(ShardManifest.fileName) gives \(bad.key) \(bad.rows) rows, which the file cannot hold")
         }
         var lineStarts: [Int] = []
         var position = header.count
@@ -451,7 +468,7 @@ private struct CSVLines {
         for (key, rows) in sizes {
             let prefix = Array(CSVTable.line([key.scenario, key.variant, String(key.refreshHz)]).dropLast().utf8) + [UInt8(ascii: ",")]
             for row in line..<(line + rows) where !bytes[lineStarts[row]...].starts(with: prefix) {
-                throw ShardMergeError("\(file) row \(row + 1) is not a row of \(key) as its \(ShardManifest.fileName) says")
+                throw ShardMergeError("\(file):\(row + 2): the row is not one of \(key) as its \(ShardManifest.fileName) says")
             }
             blocks.append(lineStarts[line]..<lineStarts[line + rows])
             line += rows
