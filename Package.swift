@@ -80,6 +80,7 @@ let package = Package(
         .target(name: "FeedSimFuzz", dependencies: ["FeedScenario", "FeedReports"], path: "Fuzz/FeedSimFuzz"),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine"]),
         .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario"], exclude: ["Fixtures"]),
+        .testTarget(name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz"]),
         .testTarget(name: "FeedSimulatorTests", dependencies: ["FeedSimulator", "FeedEngine", "FeedScenario"]),
         .testTarget(
             name: "FeedSimCLITests",

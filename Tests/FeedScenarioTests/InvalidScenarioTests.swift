@@ -173,6 +173,8 @@ struct InvalidScenario: Sendable, CustomTestStringConvertible {
         InvalidScenario("a name with a slash", set: "name", to: "../escape", expecting: "letters, digits, `-` and `_` only"),
         InvalidScenario("a blank description", set: "description", to: "  ", expecting: "expected a non-empty string"),
         InvalidScenario("unknown top-level field", set: "colour", to: "blue", expecting: "unknown field `colour`; expected one of: schema_version, name"),
+        InvalidScenario("a key given twice", set: "feed", to: .object([("post_count", 50), ("post_count", 1_000_000)]), errorAt: "$.feed.post_count",
+                        expecting: "expected each key once per object, found `post_count` twice (lines 1 and 1)"),
         InvalidScenario("unknown field inside feed", set: "feed.post_cnt", to: 5, expecting: "unknown field `post_cnt`; expected one of: post_count, text_length, media_fraction"),
         InvalidScenario("unknown field inside text_length", set: "feed.text_length.avg", to: 5, expecting: "unknown field `avg`; expected one of: min, max"),
         InvalidScenario("unknown field inside engine", set: "engine.estimated_height", to: 5, expecting: "unknown field `estimated_height`"),

@@ -189,6 +189,9 @@ struct SchemaCase: Sendable, CustomTestStringConvertible {
         case onlyDecoderRejects(rule: String)
         /// The schema rejects what the decoder accepts; also documented.
         case onlySchemaRejects(rule: String)
+        /// A key given twice: the decoder and the validator (through its
+        /// JSON reader) both refuse the file, naming the same path.
+        case duplicateKey(path: String)
     }
 
     var label: String
@@ -530,7 +533,22 @@ extension SchemaCase {
     ]
 
     /// The hand-written table.
-    static let table: [SchemaCase] = rejected + knownDifferences + accepted
+    /// Keys given twice, at several depths: Foundation's decoder would keep
+    /// the first and Python's `json` the last, so both must refuse them.
+    static let duplicateKeys: [SchemaCase] = [
+        SchemaCase("a key twice in feed", set: "feed", to: .object([("post_count", 50), ("post_count", 60)]),
+                   .duplicateKey(path: "$.feed.post_count")),
+        SchemaCase("a key twice in a step", set: "script[1]", to: .object([("at_ms", 1000), ("action", "fling"), ("velocity_pt_s", 2000), ("at_ms", 1500)]),
+                   .duplicateKey(path: "$.script[1].at_ms")),
+        SchemaCase("a variant's name twice", set: "variants", to: .array([.object([("name", "a"), ("name", "b")])]),
+                   .duplicateKey(path: "$.variants[0].name")),
+        SchemaCase("a key twice with the same value", set: "limits", to: .object([("max_events", 100_000), ("max_events", 100_000)]),
+                   .duplicateKey(path: "$.limits.max_events")),
+        SchemaCase("a key twice in text_length", set: "feed.text_length", to: .object([("min", 0), ("max", 300), ("min", 0)]),
+                   .duplicateKey(path: "$.feed.text_length.min")),
+    ]
+
+    static let table: [SchemaCase] = rejected + knownDifferences + accepted + duplicateKeys
 }
 
 // MARK: - Every numeric bound of the schema, probed
@@ -816,6 +834,11 @@ struct SchemaTests {
             #expect(decoded == nil, "\(both)")
             #expect(!verdict.valid, "\(both)")
             #expect(try SchemaDocument.load().description.contains(rule), "the schema's description does not mention: \(rule)")
+        case let .duplicateKey(path):
+            #expect(decoded?.path == path, "\(both)")
+            #expect(decoded?.expected.contains("expected each key once per object") == true, "\(both)")
+            #expect(!verdict.valid, "\(both)")
+            #expect(verdict.errors == ["\(path): duplicate key"], "\(both)")
         }
     }
 
@@ -827,6 +850,7 @@ struct SchemaTests {
         #expect(table.filter { $0.expectation == .rejectedByBoth }.count >= 25)
         #expect(table.filter { $0.expectation == .acceptedByBoth }.count >= 10)
         #expect(table.filter { if case .onlyDecoderRejects = $0.expectation { true } else { false } }.count >= 10)
+        #expect(table.filter { if case .duplicateKey = $0.expectation { true } else { false } }.count >= 5)
 
         let bounds = SchemaBound.allCases
         #expect(bounds.count >= 4 * SchemaBound.all.count / 2, "the schema could not be read, or lost its bounds")
