@@ -120,7 +120,12 @@ public struct HTMLReport: Sendable {
             throw HTMLReportError(file: file, line: 1, problem: "missing column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
         }
         // A blank line is one empty field; it holds no row.
-        return records.dropFirst().filter { $0.fields.count > 1 || $0.fields.first?.isEmpty == false }.map { record in
+        let rows = records.dropFirst().filter { $0.fields.count > 1 || $0.fields.first?.isEmpty == false }
+        if let short = rows.first(where: { $0.fields.count != header.count }) {
+            throw HTMLReportError(file: file, line: short.line,
+                                  problem: "the row has \(short.fields.count) fields but the header has \(header.count) columns")
+        }
+        return rows.map { record in
             (record.line, { column in
                 let index = position[column]!
                 return index < record.fields.count ? record.fields[index] : ""
@@ -132,14 +137,18 @@ public struct HTMLReport: Sendable {
         guard let hz = Int(field("refresh_hz")) else {
             throw HTMLReportError(file: file, line: line, problem: "refresh_hz is \"\(field("refresh_hz"))\", expected a whole number")
         }
+        for column in ["scenario", "variant"] where SummaryFile.hasControlCharacter(field(column)) {
+            throw HTMLReportError(file: file, line: line, problem: "the \(column) field holds a control character")
+        }
         return SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: hz)
     }
 
     private static func number(_ field: (String) -> String, _ column: String, file: String, line: Int) throws(HTMLReportError) -> Double {
         // Double's own parser: these files have far more rows than the
         // summary, and a report needs no stricter check than "a number".
-        guard let value = Double(field(column)) else {
-            throw HTMLReportError(file: file, line: line, problem: "\(column) is \"\(field(column))\", expected a number")
+        // Finite, though: every plotted value becomes a pixel position.
+        guard let value = Double(field(column)), value.isFinite else {
+            throw HTMLReportError(file: file, line: line, problem: "\(column) is \"\(field(column).prefix(40))\", expected a finite number")
         }
         return value
     }

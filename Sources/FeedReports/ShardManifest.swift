@@ -181,7 +181,7 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         do {
             manifest = try JSONDecoder().decode(ShardManifest.self, from: data)
         } catch {
-            throw ShardMergeError("\(file) is not a shard manifest written by `feedsim run --shard` (\(error))")
+            throw ShardMergeError("\(ScenarioError(file: file, decodingError: error)); is it a shard.json written by `feedsim run --shard`?")
         }
         guard manifest.format == currentFormat else {
             throw ShardMergeError("\(file) has manifest format \(manifest.format); this feedsim reads format \(currentFormat)")
@@ -268,7 +268,9 @@ public struct ShardPart: Sendable {
         }
         func read(_ name: String) throws(ShardMergeError) -> Data? {
             let url = base.appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }
+            guard !isDirectory.boolValue else { throw ShardMergeError("\(url.path) is a folder, expected a file") }
             do {
                 return try Data(contentsOf: url)
             } catch {
@@ -461,7 +463,18 @@ private struct CSVLines {
         }
         let expected = sizes.reduce(0) { $0 + $1.rows }
         guard lineStarts.count == expected else {
-            throw ShardMergeError("\(file) has \(lineStarts.count) rows but its \(ShardManifest.fileName) accounts for \(expected)")
+            // The line where the file and its manifest part: the first row
+            // too many, or the end of a file with too few.
+            throw ShardMergeError("\(file):\(min(lineStarts.count, expected) + 2): the file has \(lineStarts.count) rows but its \(ShardManifest.fileName) accounts for \(expected)")
+        }
+        let comma = UInt8(ascii: ",")
+        for (row, start) in lineStarts.enumerated() {
+            let end = row + 1 < lineStarts.count ? lineStarts[row + 1] : bytes.count
+            // `feedsim run` never quotes a field, so commas count the fields.
+            let fields = bytes[start..<end].count(where: { $0 == comma }) + 1
+            guard fields == columns.count else {
+                throw ShardMergeError("\(file):\(row + 2): the row has \(fields) fields but the header has \(columns.count) columns")
+            }
         }
         lineStarts.append(bytes.count)
         var line = 0

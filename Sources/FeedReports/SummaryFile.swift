@@ -268,6 +268,9 @@ public struct SummaryFile: Sendable {
         for column in keyColumns where field(column).isEmpty {
             throw bad("the \(column) field is empty")
         }
+        for column in textColumns where hasControlCharacter(field(column)) {
+            throw bad("the \(column) field holds a control character")
+        }
         guard let refreshHz = Int(field("refresh_hz")), refreshHz > 0 else {
             throw bad("refresh_hz is \"\(field("refresh_hz"))\", expected a positive whole number of hertz")
         }
@@ -290,6 +293,12 @@ public struct SummaryFile: Sendable {
         return SummaryRow(
             key: SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: refreshHz),
             seed: seed, metrics: metrics, line: line)
+    }
+
+    /// Whether `text` holds a control character (NUL, a line break, …),
+    /// which no name or digest `feedsim run` writes can hold.
+    static func hasControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     private static func lineBreaks(in fields: [String]) -> Int {
