@@ -68,11 +68,16 @@ enum ParentWatch {
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
         let watched = feedsim_set_parent_death_signal(SIGKILL) == 0
-        if getppid() != parent { exit(FeedSimExit.internalFailure.rawValue) }
+        if getppid() != parent { orphaned(parent) }
         guard !watched else { return }
         Thread {
             while getppid() == parent { Thread.sleep(forTimeInterval: pollInterval) }
-            exit(FeedSimExit.internalFailure.rawValue)
+            orphaned(parent)
         }.start()
+    }
+
+    private static func orphaned(_ parent: Int32) -> Never {
+        printError("feedsim _run-one: the run that started this worker (process \(parent)) is gone")
+        exit(FeedSimExit.internalFailure.rawValue)
     }
 }
