@@ -454,6 +454,11 @@ extension SchemaCase {
         SchemaCase("duration past the default max_simulated_s", [("limits", nil), ("script", []), ("duration_s", 3_601)],
                    .onlyDecoderRejects(rule: "3,600 s when `limits` does not set it")),
         SchemaCase("a step at the end of the run", set: "script[1].at_ms", to: 2000, .onlyDecoderRejects(rule: "must come before the end of the run")),
+        SchemaCase("a script of more than 1,000,000 steps, repetitions counted",
+                   set: "script", to: .array(Array(repeating: ["at_ms": 100, "action": "like", "repeat": ["count": 100_000, "every_ms": 0.01]], count: 11)),
+                   .onlyDecoderRejects(rule: "at most 1,000,000 steps")),
+        SchemaCase("more than 1,000,000 posts over the run", set: "script[1]", to: ["at_ms": 1000, "action": "new_posts", "count": 100_000, "repeat": ["count": 10, "every_ms": 1]],
+                   .onlyDecoderRejects(rule: "at most 1,000,000 posts")),
         SchemaCase("a repetition past the end of the run", set: "script[1].repeat", to: ["count": 3, "every_ms": 500], .onlyDecoderRejects(rule: "every repetition of it")),
         SchemaCase("steps out of time order", set: "script[1].at_ms", to: 50, .onlyDecoderRejects(rule: "script steps must be in time order")),
         SchemaCase("a repeated drag closer than its length", set: "script[0].repeat", to: ["count": 2, "every_ms": 150], .onlyDecoderRejects(rule: "of a repeated drag must be at least the drag's own length")),
@@ -864,7 +869,8 @@ struct SchemaTests {
         let description = try SchemaDocument.load().description
         #expect(description.contains("Also checked by feedsim"))
         for rule in ["device", "refresh_rates_hz", "max_simulated_s", "time order", "text_length", "critical_fraction",
-                     "check_under_s", "min_ms", "from_s", "variant names must be unique", "16 MiB"] {
+                     "check_under_s", "min_ms", "from_s", "variant names must be unique", "16 MiB", "byte-order mark",
+                     "1,000,000 steps", "1,000,000 posts", "give a key twice"] {
             #expect(description.contains(rule), "\(rule)")
         }
         #expect(description.contains("\(ScenarioLoader.maximumFileBytes / (1 << 20)) MiB"))
