@@ -405,14 +405,15 @@ extension ScriptStep: Decodable {
         case count, every_ms
     }
 
-    /// The most repetitions one step may ask for.
-    static let maximumRepeatCount = 100_000
+    /// The most steps a script may expand to, repetitions counted. Each
+    /// step is work for the engine: a like re-diffs and re-tunes the loaded
+    /// feed, about 1 ms in a release build, so 100,000 of them ran for more
+    /// than four minutes. At this bound the dearest script takes seconds,
+    /// and a longer one is refused at load, before expanding costs memory.
+    static let maximumExpandedSteps = 10_000
 
-    /// The most steps a script may expand to, repetitions counted: every
-    /// step is scheduled at launch, and the event queue holds at most this
-    /// many events at once (`EventQueue`'s capacity), so a longer script
-    /// could never run; refused at load, before the expansion costs memory.
-    static let maximumExpandedSteps = 1_000_000
+    /// The most repetitions one step may ask for: all of them.
+    static let maximumRepeatCount = maximumExpandedSteps
 
     enum ActionName: String, CaseIterable {
         case drag, fling, refresh, new_posts, tap_new_posts, scroll_to_top, like, content_updates, rotate, text_size

@@ -44,7 +44,18 @@ public enum ScenarioLoader {
                 file: file, path: "$.refresh_rates_hz[\(i)]",
                 expected: "expected a rate \(scenario.device) supports (\(device.supportedRefreshRates.map(String.init).joined(separator: ", ")) Hz), found \(rate)")
         }
-        return LoadedScenario(file: file, scenario: scenario, device: device)
+        let loaded = LoadedScenario(file: file, scenario: scenario, device: device)
+        // Every vsync is an event, so a run whose vsyncs alone pass the event
+        // limit would only fail after all that work: refuse it now.
+        for rate in loaded.refreshRates {
+            let vsyncs = (scenario.durationNs * Int64(rate) + 999_999_999) / 1_000_000_000
+            guard vsyncs <= Int64(scenario.limits.maxEvents) else {
+                throw ScenarioError(
+                    file: file, path: "$.duration_s",
+                    expected: "expected a run whose vsyncs fit in limits.max_events (\(scenario.limits.maxEvents)), found \(Double(scenario.durationNs) / 1e9) s at \(rate) Hz, \(vsyncs) vsyncs; raise limits.max_events or shorten the run")
+            }
+        }
+        return loaded
     }
 
     /// Reads and decodes the scenario at `url`.

@@ -405,7 +405,7 @@ extension SchemaCase {
 
         // Repeats.
         SchemaCase("repeat count 0", set: "script[1].repeat", to: ["count": 0, "every_ms": 100], .rejectedByBoth),
-        SchemaCase("repeat count past 100,000", set: "script[1].repeat", to: ["count": 100_001, "every_ms": 0.001], .rejectedByBoth),
+        SchemaCase("repeat count past 10,000", set: "script[1].repeat", to: ["count": 10_001, "every_ms": 0.001], .rejectedByBoth),
         SchemaCase("repeat every_ms 0", set: "script[1].repeat", to: ["count": 2, "every_ms": 0], .rejectedByBoth),
         SchemaCase("repeat every_ms negative", set: "script[1].repeat", to: ["count": 2, "every_ms": -5], .rejectedByBoth),
         SchemaCase("repeat a number", set: "script[1].repeat", to: 3, .rejectedByBoth),
@@ -454,9 +454,11 @@ extension SchemaCase {
         SchemaCase("duration past the default max_simulated_s", [("limits", nil), ("script", []), ("duration_s", 3_601)],
                    .onlyDecoderRejects(rule: "3,600 s when `limits` does not set it")),
         SchemaCase("a step at the end of the run", set: "script[1].at_ms", to: 2000, .onlyDecoderRejects(rule: "must come before the end of the run")),
-        SchemaCase("a script of more than 1,000,000 steps, repetitions counted",
-                   set: "script", to: .array(Array(repeating: ["at_ms": 100, "action": "like", "repeat": ["count": 100_000, "every_ms": 0.01]], count: 11)),
-                   .onlyDecoderRejects(rule: "at most 1,000,000 steps")),
+        SchemaCase("a script of more than 10,000 steps, repetitions counted",
+                   set: "script", to: .array(Array(repeating: ["at_ms": 100, "action": "like", "repeat": ["count": 10_000, "every_ms": 0.1]], count: 2)),
+                   .onlyDecoderRejects(rule: "at most 10,000 steps")),
+        SchemaCase("more vsyncs than limits.max_events", [("duration_s", 60), ("limits.max_events", 1_000)],
+                   .onlyDecoderRejects(rule: "must fit in `limits.max_events`")),
         SchemaCase("more than 1,000,000 posts over the run", set: "script[1]", to: ["at_ms": 1000, "action": "new_posts", "count": 100_000, "repeat": ["count": 10, "every_ms": 1]],
                    .onlyDecoderRejects(rule: "at most 1,000,000 posts")),
         SchemaCase("a repetition past the end of the run", set: "script[1].repeat", to: ["count": 3, "every_ms": 500], .onlyDecoderRejects(rule: "every repetition of it")),
@@ -587,7 +589,7 @@ struct SchemaBound: Sendable {
     static let network: (String, JSONValue?) = ("network", [:])
 
     static let all: [SchemaBound] = [
-        SchemaBound("/properties/duration_s", "duration_s", [("script", []), ("limits.max_simulated_s", 86_400)]),
+        SchemaBound("/properties/duration_s", "duration_s", [("script", []), ("limits.max_simulated_s", 86_400), ("limits.max_events", 10_000_000)]),
         SchemaBound("/$defs/feed/properties/post_count", "feed.post_count"),
         SchemaBound("/$defs/feed/properties/text_length/properties/min", "feed.text_length.min", [("feed.text_length.max", 10_000)]),
         SchemaBound("/$defs/feed/properties/text_length/properties/max", "feed.text_length.max"),
@@ -643,7 +645,8 @@ struct SchemaBound: Sendable {
         SchemaBound("/$defs/latency/allOf/4/then/properties/shape", "network.latency.shape", [("network", ["latency": ["distribution": "pareto", "scale_ms": 1, "shape": 2]])]),
         // A step at the largest at_ms would be past the end of any run.
         SchemaBound("/$defs/step/properties/at_ms", "script[0].at_ms", skip: [.atMaximum]),
-        SchemaBound("/$defs/repeat/properties/count", "script[1].repeat.count", [("script[1].repeat", ["count": 1, "every_ms": 0.001])]),
+        // The only step, so that its repetitions are the script's whole allowance.
+        SchemaBound("/$defs/repeat/properties/count", "script[0].repeat.count", [("script[0]", nil), ("script[0].repeat", ["count": 1, "every_ms": 0.001])]),
         // Just above 0 ms rounds to 0 ns (a known difference).
         SchemaBound("/$defs/repeat/properties/every_ms", "script[1].repeat.every_ms", [("script[1].repeat", ["count": 1, "every_ms": 1])], skip: [.aboveExclusiveMinimum]),
         SchemaBound(step("drag") + "/distance_pt", "script[0].distance_pt"),
@@ -870,7 +873,7 @@ struct SchemaTests {
         #expect(description.contains("Also checked by feedsim"))
         for rule in ["device", "refresh_rates_hz", "max_simulated_s", "time order", "text_length", "critical_fraction",
                      "check_under_s", "min_ms", "from_s", "variant names must be unique", "16 MiB", "byte-order mark",
-                     "1,000,000 steps", "1,000,000 posts", "give a key twice"] {
+                     "10,000 steps", "1,000,000 posts", "give a key twice", "fit in `limits.max_events`"] {
             #expect(description.contains(rule), "\(rule)")
         }
         #expect(description.contains("\(ScenarioLoader.maximumFileBytes / (1 << 20)) MiB"))
