@@ -295,10 +295,11 @@ public struct SummaryFile: Sendable {
             seed: seed, metrics: metrics, line: line)
     }
 
-    /// Whether `text` holds a control character (NUL, a line break, …),
-    /// which no name or digest `feedsim run` writes can hold.
+    /// Whether `text` holds a control character other than a line break
+    /// (NUL, escape, …): no name or digest `feedsim run` writes holds one,
+    /// while a line break is ordinary CSV inside a quoted field.
     static func hasControlCharacter(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\r" }
     }
 
     private static func lineBreaks(in fields: [String]) -> Int {
