@@ -54,9 +54,13 @@ let package = Package(
                 .product(name: "SwiftCSV", package: "SwiftCSV"),
             ]
         ),
+        // prctl(PR_SET_PDEATHSIG) for worker processes, which Swift cannot
+        // call directly (a variadic C function).
+        .target(name: "CParentDeath"),
         .executableTarget(
             name: "feedsim",
             dependencies: [
+                "CParentDeath",
                 "FeedReports",
                 "FeedSimulator",
                 "FeedScenario",
@@ -74,8 +78,13 @@ let package = Package(
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The readers of user files driven by arbitrary bytes: libFuzzer's
+        // entry point, built with -sanitize=fuzzer,address by Fuzz/run, and
+        // by the tests on the corpus seeds and every crash found so far.
+        .target(name: "FeedSimFuzz", dependencies: ["FeedScenario", "FeedReports"], path: "Fuzz/FeedSimFuzz"),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "Determinism"]),
         .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario"], exclude: ["Fixtures"]),
+        .testTarget(name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz"]),
         .testTarget(name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"]),
         .testTarget(
             name: "FeedSimCLITests",

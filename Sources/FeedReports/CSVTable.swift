@@ -55,10 +55,17 @@ public enum ReportNumber {
 /// one, never a part: the text goes to a temporary file in the same folder,
 /// which is then renamed over the destination.
 public enum AtomicFile {
+    /// The temporary file `url` is first written to: hidden, in the same
+    /// folder (so the rename cannot cross file systems), named by process.
+    public static func temporaryURL(for url: URL) -> URL {
+        url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+    }
+
     public static func write(_ text: String, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        let temporary = temporaryURL(for: url)
         do {
             try Data(text.utf8).write(to: temporary)
             if rename(temporary.path, url.path) != 0 {
@@ -68,5 +75,61 @@ public enum AtomicFile {
             try? FileManager.default.removeItem(at: temporary)
             throw error
         }
+    }
+}
+
+/// Several files replaced together: each is written in full to its
+/// temporary file first (`stage`), and only then are all renamed into place
+/// (`commit`), a few system calls with nothing left to compute. Until the
+/// commit, `discard` leaves the destination folder exactly as it was: the
+/// temporary files go, and so does a folder staging had to create.
+public struct StagedFiles {
+    private var staged: [(temporary: URL, destination: URL)] = []
+    private var removals: [URL] = []
+    private var createdFolders: [URL] = []
+
+    /// Nothing staged yet.
+    public init() {}
+
+    /// Writes `text` to the temporary file of `url`.
+    public mutating func stage(_ text: String, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        var missing = folder.standardizedFileURL
+        while !FileManager.default.fileExists(atPath: missing.path), missing.path != "/" {
+            createdFolders.append(missing)
+            missing = missing.deletingLastPathComponent()
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = AtomicFile.temporaryURL(for: url)
+        staged.append((temporary, url))
+        try Data(text.utf8).write(to: temporary)
+    }
+
+    /// Removes `url`, if it exists, at the commit.
+    public mutating func stageRemoval(of url: URL) {
+        removals.append(url)
+    }
+
+    /// Renames every staged file over its destination and makes the removals.
+    public mutating func commit() throws {
+        for (temporary, destination) in staged where rename(temporary.path, destination.path) != 0 {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
+        }
+        staged.removeAll()
+        createdFolders.removeAll()
+        for url in removals where FileManager.default.fileExists(atPath: url.path) {
+            try FileManager.default.removeItem(at: url)
+        }
+        removals.removeAll()
+    }
+
+    /// Removes the temporary files and the folders staging created.
+    public mutating func discard() {
+        for (temporary, _) in staged { try? FileManager.default.removeItem(at: temporary) }
+        // Deepest first; rmdir refuses a folder that is not empty.
+        for folder in createdFolders { rmdir(folder.path) }
+        staged.removeAll()
+        removals.removeAll()
+        createdFolders.removeAll()
     }
 }

@@ -108,14 +108,8 @@ public struct HTMLReport: Sendable {
     /// The rows of a CSV file as (line, field by column) with the
     /// `required` columns checked.
     private static func rows(
-        _ url: URL, file: String, required: [String]
+        _ data: Data, file: String, required: [String]
     ) throws(HTMLReportError) -> [(line: Int, field: (String) -> String)] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw HTMLReportError(file: file, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
-        }
         let records = try CSVRecords.parse(data, file: file)
         guard let header = records.first?.fields else {
             throw HTMLReportError(file: file, line: 1, problem: "the file is empty; expected a header line")
@@ -126,7 +120,12 @@ public struct HTMLReport: Sendable {
             throw HTMLReportError(file: file, line: 1, problem: "missing column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
         }
         // A blank line is one empty field; it holds no row.
-        return records.dropFirst().filter { $0.fields.count > 1 || $0.fields.first?.isEmpty == false }.map { record in
+        let rows = records.dropFirst().filter { $0.fields.count > 1 || $0.fields.first?.isEmpty == false }
+        if let short = rows.first(where: { $0.fields.count != header.count }) {
+            throw HTMLReportError(file: file, line: short.line,
+                                  problem: "the row has \(short.fields.count) fields but the header has \(header.count) columns")
+        }
+        return rows.map { record in
             (record.line, { column in
                 let index = position[column]!
                 return index < record.fields.count ? record.fields[index] : ""
@@ -138,21 +137,47 @@ public struct HTMLReport: Sendable {
         guard let hz = Int(field("refresh_hz")) else {
             throw HTMLReportError(file: file, line: line, problem: "refresh_hz is \"\(field("refresh_hz"))\", expected a whole number")
         }
+        for column in ["scenario", "variant"] where SummaryFile.hasControlCharacter(field(column)) {
+            throw HTMLReportError(file: file, line: line, problem: "the \(column) field holds a control character")
+        }
         return SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: hz)
     }
 
     private static func number(_ field: (String) -> String, _ column: String, file: String, line: Int) throws(HTMLReportError) -> Double {
         // Double's own parser: these files have far more rows than the
         // summary, and a report needs no stricter check than "a number".
-        guard let value = Double(field(column)) else {
-            throw HTMLReportError(file: file, line: line, problem: "\(column) is \"\(field(column))\", expected a number")
+        // Finite, though: every plotted value becomes a pixel position.
+        guard let value = Double(field(column)), value.isFinite else {
+            throw HTMLReportError(file: file, line: line, problem: "\(column) is \"\(field(column).prefix(40))\", expected a finite number")
         }
         return value
     }
 
+    /// The bytes of the file at `url`.
+    static func contents(of url: URL, file: String) throws(HTMLReportError) -> Data {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw HTMLReportError(file: file, line: nil, problem: "is a folder, expected a CSV file")
+        }
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw HTMLReportError(file: file, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
+        }
+    }
+
     static func readDrift(_ url: URL, file: String) throws(HTMLReportError) -> [SummaryKey: [FrameWorkPlot.Drift]] {
+        try readDrift(contents(of: url, file: file), file: file)
+    }
+
+    static func readFrames(_ url: URL, file: String) throws(HTMLReportError) -> [SummaryKey: RunFrames] {
+        try readFrames(contents(of: url, file: file), file: file)
+    }
+
+    /// Drift records by run from the bytes of a drift.csv.
+    static func readDrift(_ data: Data, file: String) throws(HTMLReportError) -> [SummaryKey: [FrameWorkPlot.Drift]] {
         var drift: [SummaryKey: [FrameWorkPlot.Drift]] = [:]
-        for (line, field) in try rows(url, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "cause", "drift_pt"]) {
+        for (line, field) in try rows(data, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "cause", "drift_pt"]) {
             let key = try key(field, file: file, line: line)
             let time = try number(field, "time_ms", file: file, line: line)
             let amount: Double?
@@ -166,9 +191,10 @@ public struct HTMLReport: Sendable {
         return drift
     }
 
-    static func readFrames(_ url: URL, file: String) throws(HTMLReportError) -> [SummaryKey: RunFrames] {
+    /// Frames by run from the bytes of a frames.csv.
+    static func readFrames(_ data: Data, file: String) throws(HTMLReportError) -> [SummaryKey: RunFrames] {
         var frames: [SummaryKey: RunFrames] = [:]
-        for (line, field) in try rows(url, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "work_ms", "budget_ms", "overrun"]) {
+        for (line, field) in try rows(data, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "work_ms", "budget_ms", "overrun"]) {
             let key = try key(field, file: file, line: line)
             let frame = FrameWorkPlot.Frame(
                 timeMs: try number(field, "time_ms", file: file, line: line),

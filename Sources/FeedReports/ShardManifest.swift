@@ -1,3 +1,4 @@
+import FeedScenario
 import Foundation
 
 /// What one part of a sharded suite ran: written as `shard.json` beside the
@@ -171,11 +172,16 @@ public struct ShardManifest: Codable, Sendable, Equatable {
 
     /// Reads a manifest written by `json`; `file` names it in messages.
     public static func decode(_ data: Data, file: String) throws(ShardMergeError) -> ShardManifest {
+        // Each key once, as for scenario files: a repeated key would be read
+        // one way here and another way by other tools.
+        if let duplicate = JSONDuplicateKeys.first(in: data) {
+            throw ShardMergeError("\(file):\(duplicate.line): \(duplicate.path): \(duplicate.expected)")
+        }
         let manifest: ShardManifest
         do {
             manifest = try JSONDecoder().decode(ShardManifest.self, from: data)
         } catch {
-            throw ShardMergeError("\(file) is not a shard manifest written by `feedsim run --shard` (\(error))")
+            throw ShardMergeError("\(ScenarioError(file: file, decodingError: error)); is it a shard.json written by `feedsim run --shard`?")
         }
         guard manifest.format == currentFormat else {
             throw ShardMergeError("\(file) has manifest format \(manifest.format); this feedsim reads format \(currentFormat)")
@@ -262,7 +268,9 @@ public struct ShardPart: Sendable {
         }
         func read(_ name: String) throws(ShardMergeError) -> Data? {
             let url = base.appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }
+            guard !isDirectory.boolValue else { throw ShardMergeError("\(url.path) is a folder, expected a file") }
             do {
                 return try Data(contentsOf: url)
             } catch {
@@ -349,6 +357,12 @@ public enum ShardMerge {
             throw ShardMergeError("part \(missing)/\(n) is missing; give the folders of all \(n) parts (have: \(byShard.keys.sorted().map { "\($0)/\(n)" }.joined(separator: ", ")))")
         }
 
+        // Checked before `owner` is sized by `total`, which a damaged
+        // manifest could make any number.
+        let listed = parts.reduce(0) { $0 + $1.manifest.requests.count }
+        guard total <= listed else {
+            throw ShardMergeError("the parts list \(listed) requests of \(total); at least one part is incomplete")
+        }
         var owner: [Int?] = Array(repeating: nil, count: total)
         for (p, part) in parts.enumerated() {
             for request in part.manifest.requests {
@@ -430,11 +444,16 @@ private struct CSVLines {
         bytes = [UInt8](data)
         let newline = UInt8(ascii: "\n")
         guard bytes.isEmpty || bytes.last == newline else {
-            throw ShardMergeError("\(file) does not end with a line break; it was cut short")
+            throw ShardMergeError("\(file):\(bytes.count(where: { $0 == newline }) + 1): the last line has no line break; the file was cut short")
         }
         let header = CSVLines.header(columns)
         guard bytes.starts(with: header) else {
-            throw ShardMergeError("\(file) does not start with the header `feedsim run` writes")
+            throw ShardMergeError("\(file):1: the header is not the one `feedsim run` writes")
+        }
+        // Every row takes at least one byte: any other count is damage, and
+        // the sums below cannot overflow.
+        if let bad = sizes.first(where: { $0.rows < 0 || $0.rows > bytes.count }) {
+            throw ShardMergeError("\(file): its \(ShardManifest.fileName) gives \(bad.key) \(bad.rows) rows, which the file cannot hold")
         }
         var lineStarts: [Int] = []
         var position = header.count
@@ -444,14 +463,25 @@ private struct CSVLines {
         }
         let expected = sizes.reduce(0) { $0 + $1.rows }
         guard lineStarts.count == expected else {
-            throw ShardMergeError("\(file) has \(lineStarts.count) rows but its \(ShardManifest.fileName) accounts for \(expected)")
+            // The line where the file and its manifest part: the first row
+            // too many, or the end of a file with too few.
+            throw ShardMergeError("\(file):\(min(lineStarts.count, expected) + 2): the file has \(lineStarts.count) rows but its \(ShardManifest.fileName) accounts for \(expected)")
+        }
+        let comma = UInt8(ascii: ",")
+        for (row, start) in lineStarts.enumerated() {
+            let end = row + 1 < lineStarts.count ? lineStarts[row + 1] : bytes.count
+            // `feedsim run` never quotes a field, so commas count the fields.
+            let fields = bytes[start..<end].count(where: { $0 == comma }) + 1
+            guard fields == columns.count else {
+                throw ShardMergeError("\(file):\(row + 2): the row has \(fields) fields but the header has \(columns.count) columns")
+            }
         }
         lineStarts.append(bytes.count)
         var line = 0
         for (key, rows) in sizes {
             let prefix = Array(CSVTable.line([key.scenario, key.variant, String(key.refreshHz)]).dropLast().utf8) + [UInt8(ascii: ",")]
             for row in line..<(line + rows) where !bytes[lineStarts[row]...].starts(with: prefix) {
-                throw ShardMergeError("\(file) row \(row + 1) is not a row of \(key) as its \(ShardManifest.fileName) says")
+                throw ShardMergeError("\(file):\(row + 2): the row is not one of \(key) as its \(ShardManifest.fileName) says")
             }
             blocks.append(lineStarts[line]..<lineStarts[line + rows])
             line += rows

@@ -159,17 +159,46 @@ public struct SummaryFile: Sendable {
     /// the path).
     public static func load(url: URL, file: String? = nil) throws(SummaryFileError) -> SummaryFile {
         let name = file ?? url.path
-        guard FileManager.default.fileExists(atPath: url.path) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw SummaryFileError(kind: .missingFile, file: name, line: nil, problem: "no such file")
         }
-        let text: String
+        guard !isDirectory.boolValue else {
+            throw SummaryFileError(kind: .unreadable, file: name, line: nil, problem: "is a folder, expected a CSV file")
+        }
+        let data: Data
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
+            data = try Data(contentsOf: url)
         } catch {
             throw SummaryFileError(kind: .unreadable, file: name, line: nil,
-                                   problem: "cannot read the file as UTF-8 text (\(error.localizedDescription))")
+                                   problem: "cannot read the file (\(error.localizedDescription))")
         }
-        return try SummaryFile(text: text, file: name)
+        return try SummaryFile(data: data, file: name)
+    }
+
+    /// Parses the bytes of a summary file; `file` names it in messages.
+    ///
+    /// The bytes must be UTF-8 without a byte-order mark, as `feedsim run`
+    /// writes them; the first line that is not is named.
+    public init(data: Data, file: String) throws(SummaryFileError) {
+        try self.init(text: SummaryFile.text(of: data, file: file), file: file)
+    }
+
+    /// `data` as text, or an error naming the first line that is not UTF-8.
+    static func text(of data: Data, file: String) throws(SummaryFileError) -> String {
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) {
+            throw SummaryFileError(kind: .badHeader, file: file, line: 1,
+                                   problem: "the file starts with a byte-order mark; expected plain UTF-8 as `feedsim run` writes")
+        }
+        if let text = String(validating: data, as: UTF8.self) { return text }
+        var line = 1
+        var start = data.startIndex
+        for index in data.indices where data[index] == UInt8(ascii: "\n") {
+            if String(validating: data[start..<index], as: UTF8.self) == nil { break }
+            line += 1
+            start = data.index(after: index)
+        }
+        throw SummaryFileError(kind: .unreadable, file: file, line: line, problem: "the line is not UTF-8 text")
     }
 
     /// Parses CSV `text`; `file` names it in messages.
@@ -239,6 +268,9 @@ public struct SummaryFile: Sendable {
         for column in keyColumns where field(column).isEmpty {
             throw bad("the \(column) field is empty")
         }
+        for column in textColumns where hasControlCharacter(field(column)) {
+            throw bad("the \(column) field holds a control character")
+        }
         guard let refreshHz = Int(field("refresh_hz")), refreshHz > 0 else {
             throw bad("refresh_hz is \"\(field("refresh_hz"))\", expected a positive whole number of hertz")
         }
@@ -261,6 +293,13 @@ public struct SummaryFile: Sendable {
         return SummaryRow(
             key: SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: refreshHz),
             seed: seed, metrics: metrics, line: line)
+    }
+
+    /// Whether `text` holds a control character other than a line break
+    /// (NUL, escape, …): no name or digest `feedsim run` writes holds one,
+    /// while a line break is ordinary CSV inside a quoted field.
+    static func hasControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\r" }
     }
 
     private static func lineBreaks(in fields: [String]) -> Int {

@@ -74,6 +74,26 @@ extension Scenario: Decodable {
             guard !variants.isEmpty else { throw c.failure(.variants, "expected at least one variant, or no `variants` field") }
         }
         let written = try c.decodeIfPresent([ScriptStep].self, forKey: .script) ?? []
+        // Both totals are checked before anything is expanded: a few lines of
+        // JSON can ask for billions of repetitions.
+        var steps = 0
+        var posts = feed.postCount
+        for (i, step) in written.enumerated() {
+            steps += step.repeatCount
+            guard steps <= ScriptStep.maximumExpandedSteps else {
+                throw DecodingFailure(
+                    codingPath: c.codingPath + [Keys.script, AnyCodingKey(intValue: i)],
+                    expected: "expected at most \(ScriptStep.maximumExpandedSteps) steps in the script counting every repetition, found \(steps) by this step")
+            }
+            if case let .newPosts(count, _) = step.action {
+                posts += count * step.repeatCount
+                guard posts <= maximumPostCount else {
+                    throw DecodingFailure(
+                        codingPath: c.codingPath + [Keys.script, AnyCodingKey(intValue: i), ScriptStep.Keys.count],
+                        expected: "expected at most \(maximumPostCount) posts over the run (feed.post_count and every new_posts count times its repetitions), found \(posts) by this step")
+                }
+            }
+        }
         // Repetitions interleave with later steps: order every occurrence by
         // time, ties in file order.
         script = written.enumerated()
@@ -422,8 +442,15 @@ extension ScriptStep: Decodable {
         case count, every_ms
     }
 
-    /// The most repetitions one step may ask for.
-    static let maximumRepeatCount = 100_000
+    /// The most steps a script may expand to, repetitions counted. Each
+    /// step is work for the engine: a like re-diffs and re-tunes the loaded
+    /// feed, about 1 ms in a release build, so 100,000 of them ran for more
+    /// than four minutes. At this bound the dearest script takes seconds,
+    /// and a longer one is refused at load, before expanding costs memory.
+    static let maximumExpandedSteps = 10_000
+
+    /// The most repetitions one step may ask for: all of them.
+    static let maximumRepeatCount = maximumExpandedSteps
 
     enum ActionName: String, CaseIterable {
         case drag, fling, refresh, new_posts, tap_new_posts, scroll_to_top, like, content_updates, rotate, text_size

@@ -291,7 +291,9 @@ public struct RunLimits: Sendable, Equatable {
         self.maxSimulatedNs = maxSimulatedNs
     }
 
-    public static let defaultMaxEvents = 20_000_000
+    /// Enough for an hour at 120 Hz (432,000 vsyncs) and all it sets off;
+    /// a run that needs more says so by raising it.
+    public static let defaultMaxEvents = 2_000_000
     public static let defaultMaxSimulatedSeconds = 3_600.0
 }
 

@@ -16,6 +16,14 @@ public struct ScenarioError: Error, Equatable, CustomStringConvertible, Sendable
     public var description: String { "\(file): \(path): \(expected)" }
 }
 
+extension ScenarioError {
+    /// What `JSONDecoder` threw while reading `file`, as the JSON path at
+    /// fault and what was expected there; for other JSON files FeedSim reads.
+    public init(file: String, decodingError error: any Error) {
+        self = scenarioError(file: file, from: error)
+    }
+}
+
 /// A failure raised while decoding, before the file name is known.
 struct DecodingFailure: Error {
     var codingPath: [any CodingKey]

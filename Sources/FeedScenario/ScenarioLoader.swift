@@ -44,7 +44,18 @@ public enum ScenarioLoader {
                 file: file, path: "$.refresh_rates_hz[\(i)]",
                 expected: "expected a rate \(scenario.device) supports (\(device.supportedRefreshRates.map(String.init).joined(separator: ", ")) Hz), found \(rate)")
         }
-        return LoadedScenario(file: file, scenario: scenario, device: device)
+        let loaded = LoadedScenario(file: file, scenario: scenario, device: device)
+        // Every vsync is an event, so a run whose vsyncs alone pass the event
+        // limit would only fail after all that work: refuse it now.
+        for rate in loaded.refreshRates {
+            let vsyncs = (scenario.durationNs * Int64(rate) + 999_999_999) / 1_000_000_000
+            guard vsyncs <= Int64(scenario.limits.maxEvents) else {
+                throw ScenarioError(
+                    file: file, path: "$.duration_s",
+                    expected: "expected a run whose vsyncs fit in limits.max_events (\(scenario.limits.maxEvents)), found \(Double(scenario.durationNs) / 1e9) s at \(rate) Hz, \(vsyncs) vsyncs; raise limits.max_events or shorten the run")
+            }
+        }
+        return loaded
     }
 
     /// Reads and decodes the scenario at `url`.
@@ -78,7 +89,30 @@ public enum ScenarioLoader {
         return data
     }
 
+    /// Decodes a scenario file's bytes without resolving its device
+    /// profile; `file` names it in errors.
+    public static func scenario(from data: Data, file: String) throws(ScenarioError) -> Scenario {
+        try decode(Scenario.self, from: data, file: file)
+    }
+
+    /// Decodes a device profile file's bytes; `file` names it in errors.
+    public static func device(from data: Data, file: String) throws(ScenarioError) -> DeviceProfile {
+        try decode(DeviceProfile.self, from: data, file: file)
+    }
+
+    /// The byte-order marks of UTF-8, UTF-16 and UTF-32, which `JSONDecoder`
+    /// reads past and RFC 8259 forbids in JSON exchanged between systems.
+    static let byteOrderMarks: [[UInt8]] = [[0xEF, 0xBB, 0xBF], [0xFE, 0xFF], [0xFF, 0xFE]]
+
     static func decode<T: Decodable>(_ type: T.Type, from data: Data, file: String) throws(ScenarioError) -> T {
+        // Other tools read these files too (the schema, editors, Python), and
+        // they must all read the same document: UTF-8 only, each key once.
+        if byteOrderMarks.contains(where: { data.starts(with: $0) }) || data.prefix(4).contains(0) {
+            throw ScenarioError(file: file, path: "$", expected: "expected UTF-8 JSON text without a byte-order mark")
+        }
+        if let duplicate = JSONDuplicateKeys.first(in: data) {
+            throw ScenarioError(file: file, path: duplicate.path, expected: duplicate.expected)
+        }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch {

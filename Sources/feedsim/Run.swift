@@ -20,6 +20,10 @@ extension FeedSim {
 
                 Progress goes to stderr: a bar on a terminal, otherwise a line every \
                 tenth of the runs or every 10 s; --quiet turns it off.
+
+                SIGINT (Ctrl-C) or SIGTERM stops the workers and exits 130 or 143 with \
+                one line on stderr; the output folder is left exactly as it was (the \
+                files are written to temporary names first and renamed together last).
                 """
         )
 
@@ -54,6 +58,9 @@ extension FeedSim {
         }
 
         func run() throws {
+            // Listening from the start, so that no signal finds the default
+            // action and kills the command with its workers still running.
+            let interruption = Interruption.shared
             let files = try ScenarioFiles.collect(paths)
             let scenarios = try ScenarioFiles.load(files)
             let suite = scenarios.flatMap { RunRequest.expand($0, seedOverride: seed, recordFrames: frames) }
@@ -64,7 +71,11 @@ extension FeedSim {
             let progress = Progress(total: requests.count, quiet: quiet)
             let rows: [RunRows]
             do {
-                rows = try RunWorkers(jobs: jobs).run(requests) { progress.finished($0) }
+                rows = try RunWorkers(jobs: jobs, interruption: interruption).run(requests) { progress.finished($0) }
+            } catch let stop as RunWorkers.Interrupted {
+                progress.finish()
+                printError(Interruption.message(signal: stop.signal, out: out))
+                throw ExitCode(128 + stop.signal)
             } catch {
                 progress.finish()
                 printError("\(error)")
@@ -73,6 +84,7 @@ extension FeedSim {
             progress.finish()
 
             let folder = URL(fileURLWithPath: out, isDirectory: true)
+            var output = StagedFiles()
             do {
                 var summary = CSVTable(columns: RunReports.summaryColumns)
                 var drift = CSVTable(columns: RunReports.driftColumns)
@@ -82,13 +94,22 @@ extension FeedSim {
                     for row in run.drift { drift.append(row) }
                     for row in run.frames { frameTable.append(row) }
                 }
-                try AtomicFile.write(summary.text, to: folder.appendingPathComponent("summary.csv"))
-                try AtomicFile.write(drift.text, to: folder.appendingPathComponent("drift.csv"))
+                try output.stage(summary.text, to: folder.appendingPathComponent("summary.csv"))
+                try output.stage(drift.text, to: folder.appendingPathComponent("drift.csv"))
                 if frames {
-                    try AtomicFile.write(frameTable.text, to: folder.appendingPathComponent("frames.csv"))
+                    try output.stage(frameTable.text, to: folder.appendingPathComponent("frames.csv"))
                 }
-                try ShardPlan.write(plan?.manifest(rows: rows), to: folder)
+                try ShardPlan.stage(plan?.manifest(rows: rows), in: folder, output: &output)
+                guard interruption.beginCommit() else {
+                    output.discard()
+                    printError(Interruption.message(signal: interruption.signal ?? SIGINT, out: out))
+                    throw ExitCode(128 + (interruption.signal ?? SIGINT))
+                }
+                try output.commit()
+            } catch let exit as ExitCode {
+                throw exit
             } catch {
+                output.discard()
                 printError("cannot write results to \(out): \(error.localizedDescription)")
                 throw FeedSimExit.internalFailure
             }

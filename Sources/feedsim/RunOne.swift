@@ -1,4 +1,5 @@
 import ArgumentParser
+import CParentDeath
 import FeedReports
 import FeedScenario
 import FeedSimulator
@@ -20,8 +21,12 @@ extension FeedSim {
         @Option(name: .long) var seed: UInt64
         @Option(name: .long) var variant: String = "default"
         @Flag(name: .long) var frames = false
+        /// The `feedsim run` that started this worker; the worker exits
+        /// with it (see `ParentWatch`).
+        @Option(name: .customLong("parent-pid")) var parentPID: Int32?
 
         func run() throws {
+            if let parentPID { ParentWatch.exitWithParent(parentPID) }
             let loaded: LoadedScenario
             do {
                 loaded = try ScenarioLoader.load(url: URL(fileURLWithPath: file), file: file)
@@ -45,5 +50,34 @@ extension FeedSim {
             }
             FileHandle.standardOutput.write(try RunRows(result).encoded())
         }
+    }
+}
+
+/// Ties a worker's life to its `feedsim run`: a parent killed by SIGKILL
+/// cannot stop its workers, so each worker asks the kernel for SIGKILL when
+/// its parent exits (Linux `PR_SET_PDEATHSIG`), and checks that the parent
+/// had not already gone before it asked. Elsewhere a thread polls the
+/// parent's id instead.
+enum ParentWatch {
+    /// How often the fallback thread looks for the parent.
+    static let pollInterval: TimeInterval = 0.5
+
+    static func exitWithParent(_ parent: Int32) {
+        // A worker is stopped by its parent; these restore the default
+        // actions a worker started from an ignoring shell would lack.
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+        let watched = feedsim_set_parent_death_signal(SIGKILL) == 0
+        if getppid() != parent { orphaned(parent) }
+        guard !watched else { return }
+        Thread {
+            while getppid() == parent { Thread.sleep(forTimeInterval: pollInterval) }
+            orphaned(parent)
+        }.start()
+    }
+
+    private static func orphaned(_ parent: Int32) -> Never {
+        printError("feedsim _run-one: the run that started this worker (process \(parent)) is gone")
+        exit(FeedSimExit.internalFailure.rawValue)
     }
 }

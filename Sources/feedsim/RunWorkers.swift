@@ -21,20 +21,31 @@ struct RunWorkers {
         }
     }
 
+    /// The run was interrupted by `signal`; the workers have been stopped.
+    struct Interrupted: Error {
+        var signal: Int32
+    }
+
     let jobs: Int
     let executable: URL
+    let interruption: Interruption
 
-    init(jobs: Int) {
+    init(jobs: Int, interruption: Interruption) {
         self.jobs = max(1, jobs)
+        self.interruption = interruption
         let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         self.executable = URL(fileURLWithPath: path)
     }
 
     /// Runs every request; `progress` hears of each one that finishes.
-    func run(_ requests: [RunRequest], progress: @escaping @Sendable (Int) -> Void) throws(Failure) -> [RunRows] {
+    ///
+    /// Throws `Interrupted` when a signal stopped the run, else the first
+    /// `Failure` in request order.
+    func run(_ requests: [RunRequest], progress: @escaping @Sendable (Int) -> Void) throws -> [RunRows] {
         let outcomes = Mutex<[Result<RunRows, Failure>?]>(Array(repeating: nil, count: requests.count))
         let next = Mutex(0)
         let executable = self.executable
+        let interruption = self.interruption
         let workerCount = min(jobs, requests.count)
         let stopped = DispatchSemaphore(value: 0)
         for _ in 0..<workerCount {
@@ -44,8 +55,8 @@ struct RunWorkers {
                         defer { value += 1 }
                         return value
                     }
-                    guard index < requests.count else { break }
-                    let outcome = RunWorkers.runOne(requests[index], executable: executable)
+                    guard index < requests.count, interruption.signal == nil else { break }
+                    let outcome = RunWorkers.runOne(requests[index], executable: executable, interruption: interruption)
                     let finished = outcomes.withLock { list -> Int in
                         list[index] = outcome
                         return list.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
@@ -56,6 +67,7 @@ struct RunWorkers {
             }.start()
         }
         for _ in 0..<workerCount { stopped.wait() }
+        if let signal = interruption.signal { throw Interrupted(signal: signal) }
         let all = outcomes.withLock { $0 }
         var rows: [RunRows] = []
         for outcome in all {
@@ -67,12 +79,14 @@ struct RunWorkers {
         return rows
     }
 
-    private static func runOne(_ request: RunRequest, executable: URL) -> Result<RunRows, Failure> {
+    private static func runOne(_ request: RunRequest, executable: URL, interruption: Interruption) -> Result<RunRows, Failure> {
         let process = Process()
         process.executableURL = executable
         var arguments = [
             "_run-one", "--file", request.loaded.file, "--refresh-hz", String(request.refreshHz),
             "--seed", String(request.seed), "--variant", request.variant,
+            // The worker exits when this process does, however it ends.
+            "--parent-pid", String(getpid()),
         ]
         if request.recordFrames { arguments.append("--frames") }
         process.arguments = arguments
@@ -85,10 +99,17 @@ struct RunWorkers {
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
         do {
-            try process.run()
+            let started = try interruption.startWorker {
+                try process.run()
+                return process.processIdentifier
+            }
+            guard started else {
+                return .failure(Failure(request: request, status: -1, message: "not started: the run was interrupted"))
+            }
         } catch {
             return .failure(Failure(request: request, status: -1, message: "cannot start \(executable.path): \(error)"))
         }
+        defer { interruption.workerExited(process.processIdentifier) }
         // Both pipes are drained at once so a chatty worker cannot block.
         let errorText = Mutex(Data())
         let errorsRead = DispatchSemaphore(value: 0)

@@ -94,6 +94,17 @@ struct ShardPlan {
     /// Writes `manifest` into `folder`, or, for a whole run (`nil`), removes a
     /// manifest an earlier sharded run left there, so the folder never
     /// claims to hold a part when it holds the whole suite.
+    /// Stages `manifest` as the folder's shard.json, or, for a run that is
+    /// not a shard, the removal of a stale one.
+    static func stage(_ manifest: ShardManifest?, in folder: URL, output: inout StagedFiles) throws {
+        let url = folder.appendingPathComponent(ShardManifest.fileName)
+        if let manifest {
+            try output.stage(manifest.json, to: url)
+        } else {
+            output.stageRemoval(of: url)
+        }
+    }
+
     static func write(_ manifest: ShardManifest?, to folder: URL) throws {
         let url = folder.appendingPathComponent(ShardManifest.fileName)
         if let manifest {

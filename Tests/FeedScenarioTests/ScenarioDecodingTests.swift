@@ -98,7 +98,7 @@ struct ScenarioDecodingTests {
         #expect(scenario.refreshRatesHz.isEmpty)
         #expect(loaded.refreshRates == [60], "no rates listed runs at the device's own rate")
         #expect(scenario.engine.estimatedItemHeightPt == 200)
-        #expect(scenario.limits.maxEvents == 20_000_000)
+        #expect(scenario.limits.maxEvents == 2_000_000)
         #expect(scenario.limits.maxSimulatedNs == 3_600_000_000_000)
         #expect(scenario.feed.postCount == 0)
         #expect(scenario.feed.textLength == 0...300)
@@ -106,7 +106,7 @@ struct ScenarioDecodingTests {
         #expect(scenario.script.isEmpty)
 
         #expect(EngineSettings.defaults == EngineSettings(estimatedItemHeightPt: 200))
-        #expect(RunLimits.defaults == RunLimits(maxEvents: 20_000_000, maxSimulatedNs: 3_600_000_000_000))
+        #expect(RunLimits.defaults == RunLimits(maxEvents: 2_000_000, maxSimulatedNs: 3_600_000_000_000))
         #expect(FeedSettings.defaultTextLength == 0...300)
         #expect(FeedSettings.defaultMediaFraction == 0.4)
     }

@@ -189,6 +189,9 @@ struct SchemaCase: Sendable, CustomTestStringConvertible {
         case onlyDecoderRejects(rule: String)
         /// The schema rejects what the decoder accepts; also documented.
         case onlySchemaRejects(rule: String)
+        /// A key given twice: the decoder and the validator (through its
+        /// JSON reader) both refuse the file, naming the same path.
+        case duplicateKey(path: String)
     }
 
     var label: String
@@ -402,7 +405,7 @@ extension SchemaCase {
 
         // Repeats.
         SchemaCase("repeat count 0", set: "script[1].repeat", to: ["count": 0, "every_ms": 100], .rejectedByBoth),
-        SchemaCase("repeat count past 100,000", set: "script[1].repeat", to: ["count": 100_001, "every_ms": 0.001], .rejectedByBoth),
+        SchemaCase("repeat count past 10,000", set: "script[1].repeat", to: ["count": 10_001, "every_ms": 0.001], .rejectedByBoth),
         SchemaCase("repeat every_ms 0", set: "script[1].repeat", to: ["count": 2, "every_ms": 0], .rejectedByBoth),
         SchemaCase("repeat every_ms negative", set: "script[1].repeat", to: ["count": 2, "every_ms": -5], .rejectedByBoth),
         SchemaCase("repeat a number", set: "script[1].repeat", to: 3, .rejectedByBoth),
@@ -451,6 +454,13 @@ extension SchemaCase {
         SchemaCase("duration past the default max_simulated_s", [("limits", nil), ("script", []), ("duration_s", 3_601)],
                    .onlyDecoderRejects(rule: "3,600 s when `limits` does not set it")),
         SchemaCase("a step at the end of the run", set: "script[1].at_ms", to: 2000, .onlyDecoderRejects(rule: "must come before the end of the run")),
+        SchemaCase("a script of more than 10,000 steps, repetitions counted",
+                   set: "script", to: .array(Array(repeating: ["at_ms": 100, "action": "like", "repeat": ["count": 10_000, "every_ms": 0.1]], count: 2)),
+                   .onlyDecoderRejects(rule: "at most 10,000 steps")),
+        SchemaCase("more vsyncs than limits.max_events", [("duration_s", 60), ("limits.max_events", 1_000)],
+                   .onlyDecoderRejects(rule: "must fit in `limits.max_events`")),
+        SchemaCase("more than 1,000,000 posts over the run", set: "script[1]", to: ["at_ms": 1000, "action": "new_posts", "count": 100_000, "repeat": ["count": 10, "every_ms": 1]],
+                   .onlyDecoderRejects(rule: "at most 1,000,000 posts")),
         SchemaCase("a repetition past the end of the run", set: "script[1].repeat", to: ["count": 3, "every_ms": 500], .onlyDecoderRejects(rule: "every repetition of it")),
         SchemaCase("steps out of time order", set: "script[1].at_ms", to: 50, .onlyDecoderRejects(rule: "script steps must be in time order")),
         SchemaCase("a repeated drag closer than its length", set: "script[0].repeat", to: ["count": 2, "every_ms": 150], .onlyDecoderRejects(rule: "of a repeated drag must be at least the drag's own length")),
@@ -530,7 +540,22 @@ extension SchemaCase {
     ]
 
     /// The hand-written table.
-    static let table: [SchemaCase] = rejected + knownDifferences + accepted
+    /// Keys given twice, at several depths: Foundation's decoder would keep
+    /// the first and Python's `json` the last, so both must refuse them.
+    static let duplicateKeys: [SchemaCase] = [
+        SchemaCase("a key twice in feed", set: "feed", to: .object([("post_count", 50), ("post_count", 60)]),
+                   .duplicateKey(path: "$.feed.post_count")),
+        SchemaCase("a key twice in a step", set: "script[1]", to: .object([("at_ms", 1000), ("action", "fling"), ("velocity_pt_s", 2000), ("at_ms", 1500)]),
+                   .duplicateKey(path: "$.script[1].at_ms")),
+        SchemaCase("a variant's name twice", set: "variants", to: .array([.object([("name", "a"), ("name", "b")])]),
+                   .duplicateKey(path: "$.variants[0].name")),
+        SchemaCase("a key twice with the same value", set: "limits", to: .object([("max_events", 100_000), ("max_events", 100_000)]),
+                   .duplicateKey(path: "$.limits.max_events")),
+        SchemaCase("a key twice in text_length", set: "feed.text_length", to: .object([("min", 0), ("max", 300), ("min", 0)]),
+                   .duplicateKey(path: "$.feed.text_length.min")),
+    ]
+
+    static let table: [SchemaCase] = rejected + knownDifferences + accepted + duplicateKeys
 }
 
 // MARK: - Every numeric bound of the schema, probed
@@ -564,7 +589,7 @@ struct SchemaBound: Sendable {
     static let network: (String, JSONValue?) = ("network", [:])
 
     static let all: [SchemaBound] = [
-        SchemaBound("/properties/duration_s", "duration_s", [("script", []), ("limits.max_simulated_s", 86_400)]),
+        SchemaBound("/properties/duration_s", "duration_s", [("script", []), ("limits.max_simulated_s", 86_400), ("limits.max_events", 10_000_000)]),
         SchemaBound("/$defs/feed/properties/post_count", "feed.post_count"),
         SchemaBound("/$defs/feed/properties/text_length/properties/min", "feed.text_length.min", [("feed.text_length.max", 10_000)]),
         SchemaBound("/$defs/feed/properties/text_length/properties/max", "feed.text_length.max"),
@@ -620,7 +645,8 @@ struct SchemaBound: Sendable {
         SchemaBound("/$defs/latency/allOf/4/then/properties/shape", "network.latency.shape", [("network", ["latency": ["distribution": "pareto", "scale_ms": 1, "shape": 2]])]),
         // A step at the largest at_ms would be past the end of any run.
         SchemaBound("/$defs/step/properties/at_ms", "script[0].at_ms", skip: [.atMaximum]),
-        SchemaBound("/$defs/repeat/properties/count", "script[1].repeat.count", [("script[1].repeat", ["count": 1, "every_ms": 0.001])]),
+        // The only step, so that its repetitions are the script's whole allowance.
+        SchemaBound("/$defs/repeat/properties/count", "script[0].repeat.count", [("script[0]", nil), ("script[0].repeat", ["count": 1, "every_ms": 0.001])]),
         // Just above 0 ms rounds to 0 ns (a known difference).
         SchemaBound("/$defs/repeat/properties/every_ms", "script[1].repeat.every_ms", [("script[1].repeat", ["count": 1, "every_ms": 1])], skip: [.aboveExclusiveMinimum]),
         SchemaBound(step("drag") + "/distance_pt", "script[0].distance_pt"),
@@ -816,6 +842,11 @@ struct SchemaTests {
             #expect(decoded == nil, "\(both)")
             #expect(!verdict.valid, "\(both)")
             #expect(try SchemaDocument.load().description.contains(rule), "the schema's description does not mention: \(rule)")
+        case let .duplicateKey(path):
+            #expect(decoded?.path == path, "\(both)")
+            #expect(decoded?.expected.contains("expected each key once per object") == true, "\(both)")
+            #expect(!verdict.valid, "\(both)")
+            #expect(verdict.errors == ["\(path): duplicate key"], "\(both)")
         }
     }
 
@@ -827,6 +858,7 @@ struct SchemaTests {
         #expect(table.filter { $0.expectation == .rejectedByBoth }.count >= 25)
         #expect(table.filter { $0.expectation == .acceptedByBoth }.count >= 10)
         #expect(table.filter { if case .onlyDecoderRejects = $0.expectation { true } else { false } }.count >= 10)
+        #expect(table.filter { if case .duplicateKey = $0.expectation { true } else { false } }.count >= 5)
 
         let bounds = SchemaBound.allCases
         #expect(bounds.count >= 4 * SchemaBound.all.count / 2, "the schema could not be read, or lost its bounds")
@@ -840,7 +872,8 @@ struct SchemaTests {
         let description = try SchemaDocument.load().description
         #expect(description.contains("Also checked by feedsim"))
         for rule in ["device", "refresh_rates_hz", "max_simulated_s", "time order", "text_length", "critical_fraction",
-                     "check_under_s", "min_ms", "from_s", "variant names must be unique", "16 MiB"] {
+                     "check_under_s", "min_ms", "from_s", "variant names must be unique", "16 MiB", "byte-order mark",
+                     "10,000 steps", "1,000,000 posts", "give a key twice", "fit in `limits.max_events`"] {
             #expect(description.contains(rule), "\(rule)")
         }
         #expect(description.contains("\(ScenarioLoader.maximumFileBytes / (1 << 20)) MiB"))

@@ -85,6 +85,12 @@ enum FeedSimProcess {
     static func run(
         _ arguments: [String], in directory: URL, timeout: TimeInterval = defaultTimeout
     ) throws -> FeedSimOutcome {
+        try start(arguments, in: directory).wait(timeout: timeout)
+    }
+
+    /// Starts `feedsim arguments...` in `directory` and returns at once, for
+    /// tests that act on the child while it runs.
+    static func start(_ arguments: [String], in directory: URL) throws -> RunningFeedSim {
         let process = Process()
         process.executableURL = try executableURL()
         process.arguments = arguments
@@ -98,13 +104,43 @@ enum FeedSimProcess {
         process.terminationHandler = { _ in exited.signal() }
 
         try launchWithSignalsUnblocked(process)
-        let stdout = PipeDrain(stdoutPipe.fileHandleForReading)
-        let stderr = PipeDrain(stderrPipe.fileHandleForReading)
+        return RunningFeedSim(
+            process: process, arguments: arguments, exited: exited,
+            stdout: PipeDrain(stdoutPipe.fileHandleForReading), stderr: PipeDrain(stderrPipe.fileHandleForReading))
+    }
+}
 
+/// A `feedsim` child started by `FeedSimProcess.start`.
+final class RunningFeedSim: @unchecked Sendable {
+    private let process: Process
+    private let arguments: [String]
+    private let exited: DispatchSemaphore
+    private let stdout: PipeDrain
+    private let stderr: PipeDrain
+
+    fileprivate init(process: Process, arguments: [String], exited: DispatchSemaphore, stdout: PipeDrain, stderr: PipeDrain) {
+        self.process = process
+        self.arguments = arguments
+        self.exited = exited
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    /// The child's process id.
+    var pid: pid_t { process.processIdentifier }
+
+    /// Sends `signal` to the child.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the child to exit; one still running after `timeout`
+    /// seconds gets SIGTERM, then SIGKILL.
+    func wait(timeout: TimeInterval = FeedSimProcess.defaultTimeout) -> FeedSimOutcome {
         var killed = false
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
-            if exited.wait(timeout: .now() + terminationGrace) == .timedOut {
+            if exited.wait(timeout: .now() + FeedSimProcess.terminationGrace) == .timedOut {
                 kill(process.processIdentifier, SIGKILL)
                 exited.wait()
             }
@@ -113,7 +149,8 @@ enum FeedSimProcess {
         }
         // The pipes reach end-of-file once the child is gone; the bound only
         // matters if something the child started still holds them open.
-        let drained = stdout.finish(within: terminationGrace) && stderr.finish(within: terminationGrace)
+        let drained = stdout.finish(within: FeedSimProcess.terminationGrace)
+            && stderr.finish(within: FeedSimProcess.terminationGrace)
         return FeedSimOutcome(
             status: process.terminationStatus,
             exitedBySignal: process.terminationReason == .uncaughtSignal,
@@ -150,7 +187,7 @@ private func launchWithSignalsUnblocked(_ process: Process) throws {
 
 /// Reads a pipe to end-of-file on its own thread, so a full pipe never
 /// blocks the child and no shared worker pool is tied up waiting.
-private final class PipeDrain: @unchecked Sendable {
+fileprivate final class PipeDrain: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)

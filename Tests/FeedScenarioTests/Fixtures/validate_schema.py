@@ -6,7 +6,9 @@ Usage: validate_schema.py SCHEMA [FILE...]
 Prints one JSON line per FILE, in order:
     {"file": FILE, "valid": true|false, "errors": ["$.path: message", ...]}
 A file that cannot be read or is not strict JSON (NaN, Infinity) is invalid,
-with the reason as its error.
+with the reason as its error. So is a file with a key given twice in one
+object, with the single error "$.path.key: duplicate key": Python's json
+module would keep the last value, feedsim refuses the file, and so does this.
 
 Exit status: 0 when every line was printed (whatever the verdicts); 2 when the
 schema itself is unusable; 3 when the `jsonschema` package is missing.
@@ -28,9 +30,34 @@ def reject_constant(name):
     raise ValueError(f"{name} is not JSON")
 
 
+class Members(list):
+    """An object's members in file order, before duplicates are checked."""
+
+
+class DuplicateKey(ValueError):
+    def __init__(self, path):
+        super().__init__(f"{path}: duplicate key")
+        self.path = path
+
+
+def unique(value, path="$"):
+    """The document with every object a dict; DuplicateKey at the first
+    repeated key in document order (the order feedsim reports)."""
+    if isinstance(value, Members):
+        result = {}
+        for key, member in value:
+            if key in result:
+                raise DuplicateKey(f"{path}.{key}")
+            result[key] = unique(member, f"{path}.{key}")
+        return result
+    if isinstance(value, list):
+        return [unique(item, f"{path}[{index}]") for index, item in enumerate(value)]
+    return value
+
+
 def load(path):
     with open(path, encoding="utf-8") as handle:
-        return json.load(handle, parse_constant=reject_constant)
+        return unique(json.load(handle, parse_constant=reject_constant, object_pairs_hook=Members))
 
 
 def json_path(error):
@@ -55,7 +82,9 @@ def main(argv):
     for path in files:
         try:
             instance = load(path)
-        except (OSError, ValueError) as error:
+        except DuplicateKey as error:
+            errors = [str(error)]
+        except (OSError, ValueError, RecursionError) as error:
             errors = [f"$: not a readable JSON file ({error})"]
         else:
             found = sorted(validator.iter_errors(instance), key=lambda e: (list(map(str, e.absolute_path)), e.message))

@@ -1,0 +1,110 @@
+import FeedScenario
+@testable import FeedReports
+import Foundation
+
+/// What one fuzz input is read as: its first byte, modulo the number of
+/// kinds, picks the reader, and the rest is the file (or, for commands that
+/// read several files, the files separated by NUL bytes, which none of the
+/// formats can hold).
+public enum FuzzInput: UInt8, CaseIterable, Sendable {
+    /// A scenario file, as `feedsim run` decodes it.
+    case scenario
+    /// A device profile.
+    case device
+    /// `feedsim check`: baseline summary.csv, current summary.csv, tolerance file.
+    case check
+    /// `feedsim compare`: a summary.csv, compared variant by variant.
+    case compare
+    /// `feedsim report`: summary.csv, drift.csv, frames.csv, rendered as HTML.
+    case report
+    /// `feedsim merge`: shard.json, summary.csv, drift.csv, frames.csv of one part.
+    case merge
+
+    /// The kind the first byte of an input selects.
+    public init(selector: UInt8) {
+        self = FuzzInput.allCases[Int(selector) % FuzzInput.allCases.count]
+    }
+
+    /// An input of this kind holding `files`: the selector byte, then the
+    /// files joined by NUL bytes. Seeds for the corpus are made this way.
+    public func input(_ files: [Data]) -> Data {
+        var data = Data([rawValue])
+        for (i, file) in files.enumerated() {
+            if i > 0 { data.append(0) }
+            data.append(file)
+        }
+        return data
+    }
+}
+
+/// The readers `feedsim` puts user files through, driven by arbitrary bytes.
+///
+/// Every reader must either accept the bytes or throw its error type; a
+/// trap, a crash or a sanitizer report is a bug. Results are used (rendered
+/// as text) so that the formatting of accepted input is exercised too.
+public enum FeedSimFuzz {
+    /// Feeds `bytes` to the reader its first byte selects.
+    public static func consume(_ bytes: Data) {
+        guard let selector = bytes.first else { return }
+        let body = bytes.dropFirst()
+        let files = body.split(separator: 0, omittingEmptySubsequences: false).map { Data($0) }
+        switch FuzzInput(selector: selector) {
+        case .scenario:
+            _ = try? ScenarioLoader.scenario(from: Data(body), file: "fuzz.json")
+        case .device:
+            _ = try? ScenarioLoader.device(from: Data(body), file: "fuzz-device.json")
+        case .check:
+            check(files)
+        case .compare:
+            compare(files)
+        case .report:
+            report(files)
+        case .merge:
+            merge(files)
+        }
+    }
+
+    private static func file(_ files: [Data], _ index: Int) -> Data {
+        index < files.count ? files[index] : Data()
+    }
+
+    private static func check(_ files: [Data]) {
+        guard let baseline = try? SummaryFile(data: file(files, 0), file: "baseline/summary.csv") else { return }
+        let current = (try? SummaryFile(data: file(files, 1), file: "current/summary.csv")) ?? baseline
+        let tolerances = (try? ToleranceSet.parse(fileText: String(decoding: file(files, 2), as: UTF8.self), file: "tolerances"))
+            ?? ToleranceSet()
+        let result = BaselineCheck.compare(baseline: baseline, current: current, tolerances: tolerances)
+        _ = result.table + result.verdictLine
+    }
+
+    private static func compare(_ files: [Data]) {
+        guard let summary = try? SummaryFile(data: file(files, 0), file: "summary.csv"),
+              let comparison = try? StrategyComparison(summary: summary)
+        else { return }
+        _ = comparison.terminalText + comparison.markdown + comparison.csv.text
+    }
+
+    private static func report(_ files: [Data]) {
+        guard let summary = try? SummaryFile(data: file(files, 0), file: "summary.csv") else { return }
+        let drift = files.count > 1 ? try? HTMLReport.readDrift(files[1], file: "drift.csv") : nil
+        let frames = files.count > 2 ? try? HTMLReport.readFrames(files[2], file: "frames.csv") : nil
+        _ = HTMLReport(summary: summary, drift: drift, frames: frames).html
+    }
+
+    private static func merge(_ files: [Data]) {
+        guard let manifest = try? ShardManifest.decode(file(files, 0), file: "part/shard.json") else { return }
+        let part = ShardPart(folder: "part", manifest: manifest, summary: file(files, 1), drift: file(files, 2),
+                             frames: files.count > 3 ? files[3] : nil)
+        if let output = try? ShardMerge.merge([part]) {
+            _ = output.summary + output.drift + (output.frames ?? "")
+        }
+    }
+}
+
+/// The entry point libFuzzer calls with each input.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
+    FeedSimFuzz.consume(Data(bytes: data, count: size))
+    return 0
+}
