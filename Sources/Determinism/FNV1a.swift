@@ -1,7 +1,7 @@
 /// A 64-bit FNV-1a hash (Fowler, Noll and Vo): fast, simple and the same on
 /// every platform and Swift release, for digests that prove two runs or two
 /// sets of inputs identical. Not for security.
-public struct FNV1a: Sendable, Equatable {
+public struct FNV1a: Sendable, Equatable, Codable {
     static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
     static let prime: UInt64 = 0x0000_0100_0000_01B3
 

@@ -39,22 +39,13 @@ public struct HTMLReport: Sendable {
 
     /// The summary columns the table shows, with their headings; every
     /// column is in summary.csv.
-    static let tableColumns: [(column: String, heading: String)] = [
-        ("scenario", "scenario"), ("variant", "variant"), ("refresh_hz", "Hz"), ("frames", "frames"),
-        ("overrun_frames", "overrun"), ("dropped_frames", "dropped"), ("jank_frames", "jank"),
-        ("hitch_ratio_ms_per_s", "hitch ms/s"),
-        ("frame_work_p50_ms", "p50 ms"), ("frame_work_p99_ms", "p99 ms"), ("frame_work_max_ms", "max ms"),
-        ("drift_events", "drift events"), ("drift_max_pt", "drift max pt"), ("allocations", "allocations"),
-        ("peak_memory_mb", "peak MB"), ("trace_digest", "trace digest"),
-    ]
+    static let tableColumns: [(column: String, heading: String)] =
+        SummaryFile.keyHeadings + Metric.all.filter(\.inReportTable).map { ($0.name, $0.heading) }
 
     /// The metrics charted per scenario, with their titles.
-    static let chartedMetrics: [(column: String, title: String)] = [
-        ("overrun_frames", "overrun frames (lower is better)"),
-        ("hitch_ratio_ms_per_s", "hitch ratio, ms/s (lower is better)"),
-        ("drift_max_pt", "largest drift, pt (lower is better)"),
-        ("allocations", "engine allocations (lower is better)"),
-    ]
+    static let chartedMetrics: [(column: String, title: String)] = Metric.all.compactMap { metric in
+        metric.chartTitle.map { (metric.name, $0) }
+    }
 
     /// Apple's hitch-ratio bands (WWDC21 "Explore UI animation hitches and
     /// the render loop"): good below 5 ms/s, warning to 10, critical above.

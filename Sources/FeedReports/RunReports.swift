@@ -2,15 +2,8 @@ import FeedSimulator
 
 /// The CSV files of a set of runs, with the columns DESIGN.md fixes.
 public enum RunReports {
-    public static let summaryColumns = [
-        "scenario", "variant", "refresh_hz", "seed", "duration_s", "frames",
-        "overrun_frames", "dropped_frames", "jank_frames", "hitch_time_ms",
-        "hitch_ratio_ms_per_s", "frame_work_p50_ms", "frame_work_p90_ms",
-        "frame_work_p99_ms", "frame_work_max_ms", "drift_events", "drift_max_pt",
-        "drift_total_pt", "allocations", "allocated_bytes", "peak_memory_mb",
-        "memory_warnings", "jetsam_kills", "network_requests", "network_failures",
-        "viewmodel_hit_rate", "image_hit_rate", "trace_digest",
-    ]
+    /// The key columns, `seed`, then one column per `Metric`.
+    public static let summaryColumns = SummaryFile.keyColumns + [SummaryFile.seedColumn] + Metric.all.map(\.name)
 
     public static let frameColumns = [
         "scenario", "variant", "refresh_hz", "frame", "time_ms", "work_ms",
@@ -50,25 +43,7 @@ public enum RunReports {
 
     /// The run's summary.csv row.
     public static func summaryRow(_ r: RunResult) -> [String] {
-            let f = r.frameSummary
-            return [
-                r.scenario, r.variant, String(r.refreshHz), String(r.seed),
-                ReportNumber.fixed(Double(r.duration) / 1e9, 3),
-                String(f.frames), String(f.overrunFrames), String(f.droppedFrames), String(f.jankFrames),
-                ReportNumber.milliseconds(f.hitchTime),
-                ReportNumber.fixed(f.hitchRatioMsPerS, 3),
-                ReportNumber.milliseconds(f.workP50), ReportNumber.milliseconds(f.workP90),
-                ReportNumber.milliseconds(f.workP99), ReportNumber.milliseconds(f.workMax),
-                String(r.driftEvents),
-                ReportNumber.fixed(r.driftMax, 2),
-                ReportNumber.fixed(r.driftTotal, 2),
-                String(r.allocations.requests), String(r.allocations.bytes),
-                ReportNumber.fixed(r.peakMemoryMB, 1),
-                String(r.memoryWarnings), String(r.jetsamKills),
-                String(r.networkRequests), String(r.networkFailures),
-                ReportNumber.fixed(r.viewModelHitRate, 4), ReportNumber.fixed(r.imageHitRate, 4),
-                r.traceDigest.hex,
-            ]
+        [r.scenario, r.variant, String(r.refreshHz), String(r.seed)] + Metric.all.map { $0.value(of: r) }
     }
 
     /// The run's frames.csv rows.

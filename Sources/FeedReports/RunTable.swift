@@ -1,16 +1,15 @@
-/// The short table `feedsim run` prints: one line per run, from summary rows.
-public enum RunTable {
-    /// The summary columns shown, with their headings.
-    static let shown: [(column: String, heading: String)] = [
-        ("scenario", "scenario"), ("variant", "variant"), ("refresh_hz", "Hz"), ("frames", "frames"),
-        ("overrun_frames", "overrun"), ("dropped_frames", "dropped"), ("hitch_ratio_ms_per_s", "hitch ms/s"),
-        ("frame_work_p99_ms", "p99 ms"), ("drift_max_pt", "drift max pt"), ("allocations", "allocs"),
-    ]
+import FeedSimulator
 
-    /// Renders summary rows (fields in `RunReports.summaryColumns` order).
-    public static func render(summaryRows: [[String]]) -> String {
-        let indices = shown.map { RunReports.summaryColumns.firstIndex(of: $0.column)! }
-        let rows = summaryRows.map { row in indices.map { row[$0] } }
+/// The short table `feedsim run` prints: one line per run.
+public enum RunTable {
+    /// The columns shown, with their headings.
+    static let shown: [(column: String, heading: String)] =
+        SummaryFile.keyHeadings + Metric.all.filter(\.inRunTable).map { ($0.name, $0.heading) }
+
+    /// Renders one line per run.
+    public static func render(_ results: [RunResult]) -> String {
+        let metrics = shown.dropFirst(SummaryFile.keyColumns.count).compactMap { Metric.named($0.column) }
+        let rows = results.map { r in [r.scenario, r.variant, String(r.refreshHz)] + metrics.map { $0.value(of: r) } }
         return TextGrid.render(header: shown.map(\.heading), rows: rows)
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 /// text metric, has no mark.
 public struct StrategyComparison: Hashable, Sendable {
     /// The metrics compared when none are chosen.
-    public static let defaultMetrics = ["overrun_frames", "hitch_ratio_ms_per_s", "drift_max_pt", "allocations"]
+    public static let defaultMetrics = Metric.all.filter(\.comparedByDefault).map(\.name)
 
     /// One variant's value in a row.
     public struct Cell: Hashable, Sendable {

@@ -129,7 +129,12 @@ public struct SummaryFile: Sendable {
     /// A column that is neither key nor metric.
     public static let seedColumn = "seed"
     /// Columns whose values are text, not numbers.
-    public static let textColumns: Set<String> = ["scenario", "variant", "trace_digest"]
+    public static let textColumns: Set<String> = Set(["scenario", "variant"] + Metric.all.filter(\.isText).map(\.name))
+
+    /// The key columns with the headings tables give them.
+    public static let keyHeadings: [(column: String, heading: String)] = [
+        ("scenario", "scenario"), ("variant", "variant"), ("refresh_hz", "Hz"),
+    ]
     /// The column holding the 64-bit hash of a run's event stream.
     public static let traceDigestColumn = "trace_digest"
     /// Hex digits in a `trace_digest` (a 64-bit hash).

@@ -15,36 +15,17 @@ public enum MetricDirection: String, Hashable, Sendable {
 /// The metrics of `summary.csv` that the baseline check compares, and the
 /// direction of each.
 public enum SummaryMetrics {
-    /// Every summary column other than the key columns and `seed`, in
-    /// `RunReports.summaryColumns` order.
-    public static let compared: [String] = RunReports.summaryColumns.filter {
-        !SummaryFile.keyColumns.contains($0) && $0 != SummaryFile.seedColumn
-    }
+    /// Every metric column, in `summary.csv` order.
+    public static let compared: [String] = Metric.all.map(\.name)
 
-    /// Metrics where less is better: frame-budget overruns, hitches, frame
-    /// work, position drift, allocations, memory and failures.
-    static let lowerIsBetter: Set<String> = [
-        "overrun_frames", "dropped_frames", "jank_frames", "hitch_time_ms", "hitch_ratio_ms_per_s",
-        "frame_work_p50_ms", "frame_work_p90_ms", "frame_work_p99_ms", "frame_work_max_ms",
-        "drift_events", "drift_max_pt", "drift_total_pt", "allocations", "allocated_bytes",
-        "peak_memory_mb", "memory_warnings", "jetsam_kills", "network_failures",
-    ]
-
-    /// Metrics where more is better: cache hit rates.
-    static let higherIsBetter: Set<String> = ["viewmodel_hit_rate", "image_hit_rate"]
-
-    /// The direction of `metric`; columns not listed above (`frames`,
-    /// `duration_s`, `network_requests`, `trace_digest`, and any column a
-    /// later version adds) are neutral.
+    /// The direction of `metric`; a column no `Metric` names is neutral.
     public static func direction(of metric: String) -> MetricDirection {
-        if lowerIsBetter.contains(metric) { return .lowerIsBetter }
-        if higherIsBetter.contains(metric) { return .higherIsBetter }
-        return .neutral
+        Metric.named(metric)?.direction ?? .neutral
     }
 
     /// Whether `metric` is compared as text rather than as a number.
     public static func isText(_ metric: String) -> Bool {
-        metric == SummaryFile.traceDigestColumn
+        Metric.named(metric)?.isText ?? false
     }
 }
 

@@ -69,9 +69,9 @@ extension FeedSim {
             }
             let requests = plan?.requests ?? suite
             let progress = Progress(total: requests.count, quiet: quiet)
-            let rows: [RunRows]
+            let results: [RunResult]
             do {
-                rows = try RunWorkers(jobs: jobs, interruption: interruption).run(requests) { progress.finished($0) }
+                results = try RunWorkers(jobs: jobs, interruption: interruption).run(requests) { progress.finished($0) }
             } catch let stop as RunWorkers.Interrupted {
                 progress.finish()
                 printError(Interruption.message(signal: stop.signal, out: out))
@@ -86,20 +86,12 @@ extension FeedSim {
             let folder = URL(fileURLWithPath: out, isDirectory: true)
             var output = StagedFiles()
             do {
-                var summary = CSVTable(columns: RunReports.summaryColumns)
-                var drift = CSVTable(columns: RunReports.driftColumns)
-                var frameTable = CSVTable(columns: RunReports.frameColumns)
-                for run in rows {
-                    summary.append(run.summary)
-                    for row in run.drift { drift.append(row) }
-                    for row in run.frames { frameTable.append(row) }
-                }
-                try output.stage(summary.text, to: folder.appendingPathComponent("summary.csv"))
-                try output.stage(drift.text, to: folder.appendingPathComponent("drift.csv"))
+                try output.stage(RunReports.summary(results).text, to: folder.appendingPathComponent("summary.csv"))
+                try output.stage(RunReports.drift(results).text, to: folder.appendingPathComponent("drift.csv"))
                 if frames {
-                    try output.stage(frameTable.text, to: folder.appendingPathComponent("frames.csv"))
+                    try output.stage(RunReports.frames(results).text, to: folder.appendingPathComponent("frames.csv"))
                 }
-                try ShardPlan.stage(plan?.manifest(rows: rows), in: folder, output: &output)
+                try ShardPlan.stage(plan?.manifest(results: results), in: folder, output: &output)
                 guard interruption.beginCommit() else {
                     output.discard()
                     printError(Interruption.message(signal: interruption.signal ?? SIGINT, out: out))
@@ -113,7 +105,7 @@ extension FeedSim {
                 printError("cannot write results to \(out): \(error.localizedDescription)")
                 throw FeedSimExit.internalFailure
             }
-            print(RunTable.render(summaryRows: rows.map(\.summary)))
+            print(RunTable.render(results))
             print("wrote \(out)/summary.csv, \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")\(plan == nil ? "" : ", \(out)/\(ShardManifest.fileName)")")
         }
     }

@@ -48,7 +48,7 @@ extension FeedSim {
                 printError("\(error)")
                 throw FeedSimExit.internalFailure
             }
-            FileHandle.standardOutput.write(try RunRows(result).encoded())
+            FileHandle.standardOutput.write(try RunRecord.encode(result))
         }
     }
 }

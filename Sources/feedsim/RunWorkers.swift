@@ -41,8 +41,8 @@ struct RunWorkers {
     ///
     /// Throws `Interrupted` when a signal stopped the run, else the first
     /// `Failure` in request order.
-    func run(_ requests: [RunRequest], progress: @escaping @Sendable (Int) -> Void) throws -> [RunRows] {
-        let outcomes = Mutex<[Result<RunRows, Failure>?]>(Array(repeating: nil, count: requests.count))
+    func run(_ requests: [RunRequest], progress: @escaping @Sendable (Int) -> Void) throws -> [RunResult] {
+        let outcomes = Mutex<[Result<RunResult, Failure>?]>(Array(repeating: nil, count: requests.count))
         let next = Mutex(0)
         let executable = self.executable
         let interruption = self.interruption
@@ -69,7 +69,7 @@ struct RunWorkers {
         for _ in 0..<workerCount { stopped.wait() }
         if let signal = interruption.signal { throw Interrupted(signal: signal) }
         let all = outcomes.withLock { $0 }
-        var rows: [RunRows] = []
+        var rows: [RunResult] = []
         for outcome in all {
             switch outcome! {
             case let .success(value): rows.append(value)
@@ -79,7 +79,7 @@ struct RunWorkers {
         return rows
     }
 
-    private static func runOne(_ request: RunRequest, executable: URL, interruption: Interruption) -> Result<RunRows, Failure> {
+    private static func runOne(_ request: RunRequest, executable: URL, interruption: Interruption) -> Result<RunResult, Failure> {
         let process = Process()
         process.executableURL = executable
         var arguments = [
@@ -122,7 +122,7 @@ struct RunWorkers {
         process.waitUntilExit()
         errorsRead.wait()
         let message = String(decoding: errorText.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, let rows = RunRows.decode(data) else {
+        guard process.terminationStatus == 0, let rows = RunRecord.decode(data) else {
             return .failure(Failure(request: request, status: process.terminationStatus, message: message.isEmpty ? "worker exited with status \(process.terminationStatus)" : message))
         }
         return .success(rows)

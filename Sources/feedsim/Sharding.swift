@@ -81,9 +81,9 @@ struct ShardPlan {
         self.inputs = ShardManifest.Inputs(files: entries, seedOverride: seedOverride, frames: frames)
     }
 
-    /// The manifest, given the rows each request produced (request order).
-    func manifest(rows: [RunRows]) -> ShardManifest {
-        let entries = zip(indices, zip(requests, rows)).map { index, pair in
+    /// The manifest, given the result of each request (request order).
+    func manifest(results: [RunResult]) -> ShardManifest {
+        let entries = zip(indices, zip(requests, results)).map { index, pair in
             ShardManifest.Request(
                 index: index, scenario: pair.0.loaded.scenario.name, variant: pair.0.variant,
                 refreshHz: pair.0.refreshHz, driftRows: pair.1.drift.count, frameRows: pair.1.frames.count)

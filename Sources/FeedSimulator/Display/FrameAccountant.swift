@@ -1,5 +1,5 @@
 /// One rendered frame.
-public struct FrameRecord: Sendable, Equatable {
+public struct FrameRecord: Sendable, Equatable, Codable {
     /// Index among rendered frames, from 0.
     public var frame: Int
     /// The vsync the frame started at.
@@ -26,7 +26,7 @@ public struct FrameRecord: Sendable, Equatable {
 }
 
 /// The frame metrics of a run, as DESIGN.md defines them.
-public struct FrameSummary: Sendable, Equatable {
+public struct FrameSummary: Sendable, Equatable, Codable {
     public var frames = 0
     public var overrunFrames = 0
     public var droppedFrames = 0

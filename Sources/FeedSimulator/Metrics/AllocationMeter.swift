@@ -13,7 +13,7 @@ import Synchronization
 /// so runs on other threads never mix into its counts.
 public final class AllocationMeter {
     /// Allocation requests and bytes.
-    public struct Count: Sendable, Equatable {
+    public struct Count: Sendable, Equatable, Codable {
         public var requests: UInt64 = 0
         public var bytes: UInt64 = 0
     }

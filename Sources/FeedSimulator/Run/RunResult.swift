@@ -41,7 +41,7 @@ public struct RunRequest: Sendable {
 }
 
 /// A change the user did not make, and how far it moved the anchor item.
-public struct DriftRecord: Sendable, Equatable {
+public struct DriftRecord: Sendable, Equatable, Codable {
     public var time: SimTime
     public var cause: String
     /// The anchor post: the first item at least 30% visible before the change.
@@ -67,7 +67,7 @@ public struct DriftRecord: Sendable, Equatable {
 }
 
 /// Everything one run measured.
-public struct RunResult: Sendable {
+public struct RunResult: Sendable, Equatable, Codable {
     public var scenario: String
     public var variant: String
     public var refreshHz: Int

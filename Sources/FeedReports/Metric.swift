@@ -1,0 +1,178 @@
+import FeedSimulator
+
+/// One column of `summary.csv`: what it measures, in which unit, which way
+/// is better, how it is written and how reports show it. `Metric.all` is the
+/// only list of metrics: the summary's columns, the baseline check's
+/// directions, `compare`'s defaults, the text and HTML tables and the
+/// README's column table all come from it.
+public struct Metric: Sendable, Identifiable {
+    /// The column name.
+    public let name: String
+    /// The unit, as the README's table writes it.
+    public let unit: String
+    /// Which way the metric gets better.
+    public let direction: MetricDirection
+    /// A short heading for tables.
+    public let heading: String
+    /// What the column holds, as the README defines it.
+    public let definition: String
+    /// Where its definition comes from.
+    public let source: String
+    /// Whether it is compared and charted as text (`trace_digest`).
+    public let isText: Bool
+    /// Whether the HTML report's summary table shows it.
+    public let inReportTable: Bool
+    /// The chart title when the HTML report charts it per scenario.
+    public let chartTitle: String?
+    /// Whether `feedsim compare` shows it when no metric is named.
+    public let comparedByDefault: Bool
+    /// Whether the table `feedsim run` prints shows it.
+    public let inRunTable: Bool
+    /// The run's value as the file writes it.
+    let field: @Sendable (RunResult) -> String
+
+    public var id: String { name }
+
+    init(
+        _ name: String, unit: String, _ direction: MetricDirection, heading: String, definition: String, source: String,
+        isText: Bool = false, inReportTable: Bool = false, chartTitle: String? = nil, comparedByDefault: Bool = false,
+        inRunTable: Bool = false, field: @escaping @Sendable (RunResult) -> String
+    ) {
+        self.name = name
+        self.unit = unit
+        self.direction = direction
+        self.heading = heading
+        self.definition = definition
+        self.source = source
+        self.isText = isText
+        self.inReportTable = inReportTable
+        self.chartTitle = chartTitle
+        self.comparedByDefault = comparedByDefault
+        self.inRunTable = inRunTable
+        self.field = field
+    }
+
+    /// The run's value of this metric as `summary.csv` writes it.
+    public func value(of run: RunResult) -> String { field(run) }
+
+    /// The metric named `name`, if there is one.
+    public static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
+
+    /// Every metric, in `summary.csv` column order.
+    public static let all: [Metric] = [
+        Metric(
+            "duration_s", unit: "s", .neutral, heading: "s", definition: "simulated time covered", source: "the scenario",
+            field: { ReportNumber.fixed(Double($0.duration) / 1e9, 3) }),
+        Metric(
+            "frames", unit: "count", .neutral, heading: "frames",
+            definition: "vsync intervals in which something rendered", source: "Flutter TimelineSummary, Macrobenchmark",
+            inReportTable: true, inRunTable: true, field: { String($0.frameSummary.frames) }),
+        Metric(
+            "overrun_frames", unit: "count", .lowerIsBetter, heading: "overrun",
+            definition: "frames whose work > budget (16.667 ms at 60 Hz, 8.333 ms at 120 Hz)", source: "Macrobenchmark frameOverrunMs",
+            inReportTable: true, chartTitle: "overrun frames (lower is better)", comparedByDefault: true,
+            inRunTable: true, field: { String($0.frameSummary.overrunFrames) }),
+        Metric(
+            "dropped_frames", unit: "count", .lowerIsBetter, heading: "dropped",
+            definition: "Σ `ceil(work/budget) − 1`: vsyncs missed", source: "Android FrameMetrics",
+            inReportTable: true, inRunTable: true, field: { String($0.frameSummary.droppedFrames) }),
+        Metric(
+            "jank_frames", unit: "count", .lowerIsBetter, heading: "jank",
+            definition: "frames whose work > 2 × budget", source: "JankStats",
+            inReportTable: true, field: { String($0.frameSummary.jankFrames) }),
+        Metric(
+            "hitch_time_ms", unit: "ms", .lowerIsBetter, heading: "hitch ms",
+            definition: "Σ max(0, work − budget)", source: "Apple, \"Explore UI animation hitches and the render loop\" (WWDC21)",
+            field: { ReportNumber.milliseconds($0.frameSummary.hitchTime) }),
+        Metric(
+            "hitch_ratio_ms_per_s", unit: "ms/s", .lowerIsBetter, heading: "hitch ms/s",
+            definition: "hitch time per second of rendering, rendering time being Σ `ceil(work/budget)` × budget (Apple: good < 5, warning 5–10, critical > 10)",
+            source: "Apple, \"Explore UI animation hitches and the render loop\" (WWDC21)",
+            inReportTable: true, chartTitle: "hitch ratio, ms/s (lower is better)", comparedByDefault: true,
+            inRunTable: true, field: { ReportNumber.fixed($0.frameSummary.hitchRatioMsPerS, 3) }),
+        Metric(
+            "frame_work_p50_ms", unit: "ms", .lowerIsBetter, heading: "p50 ms",
+            definition: "nearest-rank median of per-frame main-thread work", source: "Flutter TimelineSummary",
+            inReportTable: true, field: { ReportNumber.milliseconds($0.frameSummary.workP50) }),
+        Metric(
+            "frame_work_p90_ms", unit: "ms", .lowerIsBetter, heading: "p90 ms",
+            definition: "nearest-rank 90th percentile of per-frame main-thread work", source: "Flutter TimelineSummary",
+            field: { ReportNumber.milliseconds($0.frameSummary.workP90) }),
+        Metric(
+            "frame_work_p99_ms", unit: "ms", .lowerIsBetter, heading: "p99 ms",
+            definition: "nearest-rank 99th percentile of per-frame main-thread work", source: "Flutter TimelineSummary",
+            inReportTable: true, inRunTable: true, field: { ReportNumber.milliseconds($0.frameSummary.workP99) }),
+        Metric(
+            "frame_work_max_ms", unit: "ms", .lowerIsBetter, heading: "max ms",
+            definition: "largest per-frame main-thread work", source: "Flutter TimelineSummary",
+            inReportTable: true, field: { ReportNumber.milliseconds($0.frameSummary.workMax) }),
+        Metric(
+            "drift_events", unit: "count", .lowerIsBetter, heading: "drift events",
+            definition: "drift records that moved the anchor by ≥ 1 pt (Catbird's threshold) or lost it", source: "Catbird's scroll-position verification",
+            inReportTable: true, field: { String($0.driftEvents) }),
+        Metric(
+            "drift_max_pt", unit: "pt", .lowerIsBetter, heading: "drift max pt",
+            definition: "largest \\|drift\\| of an anchor that survived", source: "this project (drift.csv)",
+            inReportTable: true, chartTitle: "largest drift, pt (lower is better)", comparedByDefault: true,
+            inRunTable: true, field: { ReportNumber.fixed($0.driftMax, 2) }),
+        Metric(
+            "drift_total_pt", unit: "pt", .lowerIsBetter, heading: "drift total pt",
+            definition: "Σ \\|drift\\|", source: "this project (drift.csv)",
+            field: { ReportNumber.fixed($0.driftTotal, 2) }),
+        Metric(
+            "allocations", unit: "count", .lowerIsBetter, heading: "allocations",
+            definition: "engine malloc requests (jemalloc `nrequests`), simulator excluded", source: "jemalloc statistics",
+            inReportTable: true, chartTitle: "engine allocations (lower is better)", comparedByDefault: true,
+            inRunTable: true, field: { String($0.allocations.requests) }),
+        Metric(
+            "allocated_bytes", unit: "bytes", .lowerIsBetter, heading: "allocated bytes",
+            definition: "bytes the engine allocated", source: "jemalloc `thread.allocated`",
+            field: { String($0.allocations.bytes) }),
+        Metric(
+            "peak_memory_mb", unit: "MiB", .lowerIsBetter, heading: "peak MB",
+            definition: "peak modelled footprint", source: "the memory model",
+            inReportTable: true, field: { ReportNumber.fixed($0.peakMemoryMB, 1) }),
+        Metric(
+            "memory_warnings", unit: "count", .lowerIsBetter, heading: "warnings",
+            definition: "memory warnings delivered (system and scripted)", source: "the memory model",
+            field: { String($0.memoryWarnings) }),
+        Metric(
+            "jetsam_kills", unit: "count", .lowerIsBetter, heading: "kills",
+            definition: "kills for exceeding the memory limit", source: "the memory model",
+            field: { String($0.jetsamKills) }),
+        Metric(
+            "network_requests", unit: "count", .neutral, heading: "requests",
+            definition: "API requests made (a retried request counts once; images not included)", source: "the network model",
+            field: { String($0.networkRequests) }),
+        Metric(
+            "network_failures", unit: "count", .lowerIsBetter, heading: "failures",
+            definition: "API requests that failed after every retry", source: "the network model",
+            field: { String($0.networkFailures) }),
+        Metric(
+            "viewmodel_hit_rate", unit: "0…1", .higherIsBetter, heading: "VM hit rate",
+            definition: "view-model cache hits / lookups", source: "the engine's LRU cache",
+            field: { ReportNumber.fixed($0.viewModelHitRate, 4) }),
+        Metric(
+            "image_hit_rate", unit: "0…1", .higherIsBetter, heading: "image hit rate",
+            definition: "image requests served from memory or disk / requests", source: "the image pipeline",
+            field: { ReportNumber.fixed($0.imageHitRate, 4) }),
+        Metric(
+            "trace_digest", unit: "hex", .neutral, heading: "trace digest",
+            definition: "64-bit FNV-1a hash of the run's event stream: equal digests, identical runs", source: "this project",
+            isText: true, inReportTable: true, field: { $0.traceDigest.hex }),
+    ]
+
+    /// The README's table of these columns, one row per metric.
+    public static var markdownTable: String {
+        var lines = ["| column | unit | better | definition | source |", "|---|---|---|---|---|"]
+        for metric in all {
+            let better = switch metric.direction {
+            case .lowerIsBetter: "lower"
+            case .higherIsBetter: "higher"
+            case .neutral: "—"
+            }
+            lines.append("| `\(metric.name)` | \(metric.unit) | \(better) | \(metric.definition) | \(metric.source) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
