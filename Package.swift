@@ -31,13 +31,15 @@ let package = Package(
             pkgConfig: "jemalloc",
             providers: [.apt(["libjemalloc-dev"])]
         ),
+        // jemalloc's allocation hooks counting each thread's requests.
+        .target(name: "CAllocationHooks", dependencies: ["CJemalloc"]),
         // The world: clock, events, display, input, cost model, metrics.
         .target(
             name: "FeedSimulator",
             dependencies: [
                 "FeedEngine",
                 "FeedScenario",
-                "CJemalloc",
+                "CAllocationHooks",
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),

@@ -45,6 +45,9 @@ public final class Simulation {
     var server: FeedServer!
     var imageServer: ImageServer!
     var engine: FeedEngine!
+    /// What engines schedule through; kept here so that it lives as long as
+    /// the simulation (the engine holds it unowned, its debouncer strongly).
+    private(set) lazy var schedulerLink = EngineSchedulerLink(self)
     var driftMeter = DriftMeter()
     var digest = TraceDigest()
     public internal(set) var now: SimTime = 0
@@ -130,7 +133,7 @@ public final class Simulation {
         engine = FeedEngine(
             configuration: Simulation.engineConfiguration(
                 request.engine, feed: scenario.feed, width: width, decodePerMegapixel: request.loaded.device.costs.decodePerMegapixel.value),
-            viewport: self, transport: server, imageTransport: imageServer, scheduler: self)
+            viewport: self, transport: server, imageTransport: imageServer, scheduler: schedulerLink)
         scrollView = ScrollView(
             viewportHeight: scrollView.viewportHeight, insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom,
             contentHeight: 0, contentMinY: engine.list.contentMinY)
