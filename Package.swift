@@ -72,6 +72,19 @@ let package = Package(
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The simulator's speed and memory goals: the real simulator, jemalloc
+        // and its allocation meter included.
+        .executableTarget(
+            name: "SimulatorBenchmarks",
+            dependencies: [
+                "FeedSimulator",
+                "FeedScenario",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/SimulatorBenchmarks",
+            exclude: ["Scenarios"],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine"]),
         .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario"], exclude: ["Fixtures"]),
         .testTarget(name: "FeedSimulatorTests", dependencies: ["FeedSimulator", "FeedEngine", "FeedScenario"]),
