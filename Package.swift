@@ -34,6 +34,8 @@ let package = Package(
             pkgConfig: "jemalloc",
             providers: [.apt(["libjemalloc-dev"])]
         ),
+        // jemalloc's allocation hooks counting each thread's requests.
+        .target(name: "CAllocationHooks", dependencies: ["CJemalloc"]),
         // The world: clock, events, display, input, cost model, metrics.
         .target(
             name: "FeedSimulator",
@@ -41,7 +43,7 @@ let package = Package(
                 "Determinism",
                 "FeedEngine",
                 "FeedScenario",
-                "CJemalloc",
+                "CAllocationHooks",
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
@@ -82,6 +84,19 @@ let package = Package(
         // entry point, built with -sanitize=fuzzer,address by Fuzz/run, and
         // by the tests on the corpus seeds and every crash found so far.
         .target(name: "FeedSimFuzz", dependencies: ["FeedScenario", "FeedReports"], path: "Fuzz/FeedSimFuzz"),
+        // The simulator's speed and memory goals: the real simulator, jemalloc
+        // and its allocation meter included.
+        .executableTarget(
+            name: "SimulatorBenchmarks",
+            dependencies: [
+                "FeedSimulator",
+                "FeedScenario",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/SimulatorBenchmarks",
+            exclude: ["Scenarios"],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "Determinism"]),
         .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario"], exclude: ["Fixtures"]),
         .testTarget(name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz"]),

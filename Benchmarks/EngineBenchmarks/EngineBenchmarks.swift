@@ -1,9 +1,12 @@
 import Benchmark
 import FeedEngine
 
-/// A post list and its successor as a feed refresh produces them: 10% of the
-/// posts deleted, 10% new ones inserted at random places, 2% moved, and 5%
-/// with changed content. Built from a fixed seed so every run diffs the same.
+/// A post list and its successor as a feed refresh produces them: exactly
+/// 10% of the posts deleted, 10% new ones inserted at random places, 2%
+/// moved, and 5% with changed content. At 100,000 posts that is
+/// DifferenceKit's benchmark (delete 10,000, insert 10,000, shuffle 2,000)
+/// plus the updates a refresh brings. Built from a fixed seed so every run
+/// diffs the same.
 struct DiffInput {
     let old: [FeedItem]
     let new: [FeedItem]
@@ -11,7 +14,15 @@ struct DiffInput {
     init(count: Int, seed: UInt64) {
         var random = BenchmarkRandom(seed: seed)
         let old = (0..<count).map { FeedItem(post: Post(id: PostID($0), authorID: 1, textLength: 100)) }
-        var new = old.filter { _ in random.next(below: 100) >= 10 }
+        // Exactly a tenth of the posts, chosen by the first steps of a seeded
+        // Fisher–Yates shuffle, so the count does not vary with the seed.
+        var order = Array(old.indices)
+        for i in 0..<(count / 10) {
+            order.swapAt(i, i + Int(random.next(below: UInt64(count - i))))
+        }
+        var deleted = [Bool](repeating: false, count: count)
+        for i in order.prefix(count / 10) { deleted[i] = true }
+        var new = old.filter { !deleted[Int($0.id)] }
         for index in 0..<(count / 50) where !new.isEmpty {
             let from = Int(random.next(below: UInt64(new.count)))
             let item = new.remove(at: from)
@@ -49,9 +60,11 @@ struct BenchmarkRandom {
 let benchmarks: @Sendable () -> Void = {
     // Wall clock may move with the machine; allocation counts must not. The
     // relative wall-clock allowance is wide so a busy CI machine never fails
-    // the check, while a change in complexity still does.
+    // the check, while a change in complexity still does: p90 may reach five
+    // times the committed value (the 10,000-item diff measured 3.8 times its
+    // committed p90 on a 2-core machine running two builds beside it).
     let thresholds: [BenchmarkMetric: BenchmarkThresholds] = [
-        .wallClock: BenchmarkThresholds(relative: [.p50: 100.0, .p90: 150.0]),
+        .wallClock: BenchmarkThresholds(relative: [.p50: 100.0, .p90: 400.0]),
         .mallocCountTotal: BenchmarkThresholds(relative: [.p50: 5.0, .p90: 5.0], absolute: [.p50: 2, .p90: 4]),
     ]
     Benchmark.defaultConfiguration = .init(

@@ -121,7 +121,7 @@ public struct Metric: Sendable, Identifiable {
             field: { ReportNumber.fixed($0.driftTotal, 2) }),
         Metric(
             "allocations", unit: "count", .lowerIsBetter, heading: "allocations",
-            definition: "engine malloc requests (jemalloc `nrequests`), simulator excluded", source: "jemalloc statistics",
+            definition: "engine allocation requests, as jemalloc's allocation hooks report them, simulator excluded", source: "jemalloc allocation hooks",
             inReportTable: true, chartTitle: "engine allocations (lower is better)", comparedByDefault: true,
             inRunTable: true, field: { String($0.allocations.requests) }),
         Metric(

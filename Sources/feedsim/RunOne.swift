@@ -37,12 +37,10 @@ extension FeedSim {
             let request = RunRequest(loaded: loaded, refreshHz: refreshHz, seed: seed, variant: variant, recordFrames: frames)
             let result: RunResult
             do {
-                // The run is made twice and the second one reported. The first
-                // pays the Swift runtime's one-time costs (metadata, caches),
-                // whose timing depends on what the process did before — even
-                // on the length of the scenario's path — so that allocation
-                // counts are the engine's alone and the same from any folder.
-                _ = try Simulation(request: request).run()
+                // Two small runs shaped like this one pay the Swift runtime's
+                // one-time costs first, so that allocation counts are the
+                // engine's alone and the same from any folder.
+                Simulation.warmUpRuntime(for: request)
                 result = try Simulation(request: request).run()
             } catch {
                 printError("\(error)")

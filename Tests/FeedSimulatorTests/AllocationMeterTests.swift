@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 @testable import FeedSimulator
 import FeedEngine
@@ -51,5 +53,51 @@ struct AllocationMeterTests {
         let afterFirst = meter.total().requests
         #expect(afterLoad - before == 4, "posts are shared; heights, tree, measured and displayed flags are four blocks")
         #expect(afterFirst == afterLoad, "measuring cells in place allocates nothing")
+    }
+
+    @Test("meters on threads allocating at the same time each count only their own thread's requests")
+    func parallelThreadsDoNotMix() throws {
+        // Different counts per thread, so a count that leaked from one
+        // thread into another's meter could not go unnoticed.
+        let blocksPerThread = [3, 17, 40, 101]
+        let meters = try blocksPerThread.map { _ in try AllocationMeter() }
+        let allCounting = ThreadRendezvous(parties: blocksPerThread.count)
+        let allAllocated = ThreadRendezvous(parties: blocksPerThread.count)
+        let counted = Mutex<[UInt64]>(Array(repeating: 0, count: blocksPerThread.count))
+        let done = DispatchSemaphore(value: 0)
+        for (index, blocks) in blocksPerThread.enumerated() {
+            // Each meter is used by its one thread only.
+            nonisolated(unsafe) let meter = meters[index]
+            Thread {
+                var keep: [[Int]] = []
+                keep.reserveCapacity(blocks)
+                meter.measure {
+                    // Every thread is counting before any allocates, and
+                    // stays counting until all have allocated.
+                    allCounting.arriveAndWait()
+                    for n in 0..<blocks { keep.append([Int](repeating: n, count: 8 + n)) }
+                    allAllocated.arriveAndWait()
+                }
+                let requests = meter.total().requests
+                counted.withLock { $0[index] = requests }
+                withExtendedLifetime(keep) { done.signal() }
+            }.start()
+        }
+        for _ in blocksPerThread { done.wait() }
+        #expect(counted.withLock { $0 } == blocksPerThread.map(UInt64.init))
+    }
+}
+
+/// Threads wait here until all of them have arrived, spinning on an atomic
+/// counter so that waiting allocates nothing.
+final class ThreadRendezvous: Sendable {
+    let parties: Int
+    private let arrived = Atomic<Int>(0)
+
+    init(parties: Int) { self.parties = parties }
+
+    func arriveAndWait() {
+        arrived.add(1, ordering: .sequentiallyConsistent)
+        while arrived.load(ordering: .sequentiallyConsistent) < parties {}
     }
 }

@@ -59,6 +59,18 @@ struct SimulationTests {
         #expect(c.traceDigest != a.traceDigest)
     }
 
+    @Test("a finished run frees its world: a benchmark or warm-up that runs again does not keep the last run's feed")
+    func finishedRunIsFreed() throws {
+        weak var finished: Simulation?
+        do {
+            let script = [ScriptStep(atNs: 500_000_000, action: .fling(velocityPtPerS: 8_000, deceleration: .normal))]
+            let simulation = try Simulation(request: TestWorld.request(script: script, pageSize: 50))
+            finished = simulation
+            _ = try simulation.run()
+        }
+        #expect(finished == nil)
+    }
+
     @Test("an idle feed renders the empty launch frame, the first page, and then nothing")
     func idleFeedRendersOnce() throws {
         let result = try Simulation(request: TestWorld.request()).run()

@@ -20,6 +20,7 @@ public enum DiffAlgorithm: String, Sendable, CaseIterable {
     /// - Complexity: `heckel`: O(*n* + *m* + *k* log *k*), see
     ///   `heckelDiff(from:to:)`. `collectionDifference`: O((*n* + *m*) · *d*)
     ///   for *d* differences. `reloadAll`: O(*n* + *m*).
+    @inlinable
     public func diff<E: Identifiable & Equatable>(
         from old: [E],
         to new: [E]
@@ -46,6 +47,7 @@ public enum DiffAlgorithm: String, Sendable, CaseIterable {
 /// follows the standard library's implementation.
 ///
 /// - Complexity: O((*n* + *m*) · *d*) for *d* differences.
+@inlinable
 internal func _myersDiff<E: Identifiable & Equatable>(
     from old: [E],
     to new: [E]

@@ -25,6 +25,7 @@
 /// - Complexity: O(*n* + *m*) expected for passes 1–6, where *n* and *m*
 ///   are the lengths of `old` and `new`, plus O(*k* log *k*) to choose the
 ///   moves among the *k* matched elements.
+@inlinable
 public func heckelDiff<E: Identifiable & Equatable>(
     from old: [E],
     to new: [E]
@@ -33,26 +34,34 @@ public func heckelDiff<E: Identifiable & Equatable>(
     var work = 0
 
     // The symbol table: one entry per distinct id, in parallel arrays.
+    let expectedSymbols = Swift.max(old.count, new.count)
     var symbolOfID: [E.ID: Int] = [:]
-    symbolOfID.reserveCapacity(Swift.max(old.count, new.count))
+    symbolOfID.reserveCapacity(expectedSymbols)
     var newCounter: [Int] = []
     var oldCounter: [Int] = []
+    newCounter.reserveCapacity(expectedSymbols)
+    oldCounter.reserveCapacity(expectedSymbols)
     // Old occurrences of each symbol, in order, as a linked list through
     // `nextOldOccurrence`, so that pass 3 can pair duplicates without
     // allocating per symbol.
     var firstOldOccurrence: [Int] = []
     var lastOldOccurrence: [Int] = []
+    firstOldOccurrence.reserveCapacity(expectedSymbols)
+    lastOldOccurrence.reserveCapacity(expectedSymbols)
     var nextOldOccurrence = [Int](repeating: unlinked, count: old.count)
 
+    // One hash lookup per element: the defaulted subscript inserts the next
+    // symbol number when the id is new, and the caller sees which it got.
     func symbol(for id: E.ID) -> Int {
-        if let existing = symbolOfID[id] { return existing }
-        let created = newCounter.count
-        symbolOfID[id] = created
-        newCounter.append(0)
-        oldCounter.append(0)
-        firstOldOccurrence.append(unlinked)
-        lastOldOccurrence.append(unlinked)
-        return created
+        let next = newCounter.count
+        let found = _readOrInsert(&symbolOfID[id, default: next])
+        if found == next {
+            newCounter.append(0)
+            oldCounter.append(0)
+            firstOldOccurrence.append(unlinked)
+            lastOldOccurrence.append(unlinked)
+        }
+        return found
     }
 
     // Pass 1: read the new array; each element's id gets a symbol-table
@@ -167,6 +176,13 @@ public func heckelDiff<E: Identifiable & Equatable>(
     return changeset
 }
 
+/// The value in `slot`, read through an `inout` access so that a
+/// dictionary's defaulted subscript finds or inserts in one hash lookup.
+@inlinable
+internal func _readOrInsert(_ slot: inout Int) -> Int {
+    slot
+}
+
 /// Marks the members of one longest strictly increasing subsequence of
 /// `values` (patience sorting with predecessor links).
 ///
@@ -174,6 +190,7 @@ public func heckelDiff<E: Identifiable & Equatable>(
 /// smallest, then whose second-to-last value is smallest, and so on.
 ///
 /// - Complexity: O(*k* log *k*) for *k* values.
+@usableFromInline
 internal func _longestIncreasingSubsequenceMembership(_ values: [Int]) -> [Bool] {
     // tailPosition[l] is the position of the smallest value that ends an
     // increasing subsequence of length l + 1 found so far.

@@ -33,6 +33,31 @@ extension Simulation: FeedViewport {
     }
 }
 
+/// The scheduler engines are given: the simulation's event queue, reached
+/// through a weak reference. An engine's debouncer keeps its scheduler; were
+/// that the simulation itself, the simulation and its engine would keep each
+/// other alive after the run, and every run in a process (a benchmark's
+/// iterations, a worker's warm-up) would keep its whole world.
+final class EngineSchedulerLink: EngineScheduler {
+    private weak var simulation: Simulation?
+
+    init(_ simulation: Simulation) {
+        self.simulation = simulation
+    }
+
+    var now: Int64 { simulation?.now ?? 0 }
+
+    func schedule(after delay: Int64, _ action: @escaping () -> Void) -> ScheduledAction {
+        // Once the simulation is gone nothing can run the action; an engine
+        // being torn down with it may still ask.
+        simulation?.schedule(after: delay, action) ?? ScheduledAction(id: UInt64.max)
+    }
+
+    func cancel(_ action: ScheduledAction) {
+        simulation?.cancel(action)
+    }
+}
+
 extension Simulation: EngineScheduler {
     public func schedule(after delay: Int64, _ action: @escaping () -> Void) -> ScheduledAction {
         meter.excluding { ScheduledAction(id: UInt64(scheduleAction(after: delay, action))) }

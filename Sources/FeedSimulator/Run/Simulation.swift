@@ -61,6 +61,9 @@ public final class Simulation {
     lazy var engine = newEngine()
     private let feedNetwork: NetworkModel
     private let imageNetwork: NetworkModel
+    /// What engines schedule through; kept here so that it lives as long as
+    /// the simulation (the engine holds it unowned, its debouncer strongly).
+    private(set) lazy var schedulerLink = EngineSchedulerLink(self)
     var driftMeter = DriftMeter()
     var digest = TraceDigest()
     public internal(set) var now: SimTime = 0
@@ -137,7 +140,7 @@ public final class Simulation {
         FeedEngine(
             configuration: Simulation.engineConfiguration(
                 request.engine, feed: scenario.feed, width: width, decodePerMegapixel: request.loaded.device.costs.decodePerMegapixel.value),
-            viewport: self, transport: server, imageTransport: imageServer, scheduler: self)
+            viewport: self, transport: server, imageTransport: imageServer, scheduler: schedulerLink)
     }
 
     /// The scroll view at the top of the current engine's content.

@@ -14,10 +14,11 @@ final class FeedServer {
     /// Bytes of a like's request and response.
     static let likeBytes = 512
 
-    /// The whole timeline, newest first.
+    /// The whole timeline, newest first. A post's id tells its place:
+    /// the synthetic feed numbers posts from `SyntheticFeed.firstPostID` in
+    /// the order they are written, and every one is published, so no index
+    /// by id is kept (a 1,000,000-post feed would spend tens of MB on one).
     private(set) var timeline: [Post] = []
-    /// Every post by id, for thread context and cursors. Only looked up.
-    private var byID: [PostID: Int] = [:]
     /// Posts deleted from the timeline. They keep their place so that a
     /// cursor naming one still knows where the next page starts; pages and
     /// thread context skip them. Only looked up.
@@ -46,7 +47,19 @@ final class FeedServer {
         self.network = network
         self.clock = clock
         self.respond = respond
-        publish(self.feed.nextPosts(feed.postCount))
+        // Written oldest first and turned round in place: the timeline is
+        // the only copy of the feed, even while it is built.
+        timeline = self.feed.nextPosts(feed.postCount)
+        timeline.reverse()
+    }
+
+    /// The position of post `id` counted from the oldest post, which does
+    /// not move when newer posts go on top; `nil` for an id never published.
+    ///
+    /// - Complexity: O(1).
+    private func position(of id: PostID) -> Int? {
+        guard id >= SyntheticFeed.firstPostID, id - SyntheticFeed.firstPostID < UInt64(timeline.count) else { return nil }
+        return Int(id - SyntheticFeed.firstPostID)
     }
 
     /// Sends a request over the network and calls `completion` when its
@@ -85,7 +98,7 @@ final class FeedServer {
     /// Changes `posts` (new like counts) and returns the new versions.
     func touch(_ ids: [PostID]) -> [Post] {
         ids.compactMap { id in
-            guard let index = byID[id].map({ timeline.count - 1 - $0 }) else { return nil }
+            guard let index = position(of: id).map({ timeline.count - 1 - $0 }) else { return nil }
             timeline[index] = feed.touched(timeline[index])
             return timeline[index]
         }
@@ -93,7 +106,7 @@ final class FeedServer {
 
     /// Deletes `ids` from the timeline: later pages and refreshes leave them out.
     func delete(_ ids: [PostID]) {
-        for id in ids where byID[id] != nil { deleted.insert(id) }
+        for id in ids where position(of: id) != nil { deleted.insert(id) }
     }
 
     /// Answers after the latency with `answer`'s result.
@@ -102,22 +115,17 @@ final class FeedServer {
     }
 
     private func publish(_ written: [Post]) {
-        // `byID` stores positions counted from the oldest post, which do not
-        // move when newer posts go on top.
-        for post in written {
-            byID[post.id] = byID.count
-        }
         timeline.insert(contentsOf: written.reversed(), at: 0)
     }
 
     private func post(_ id: PostID) -> Post? {
         guard !deleted.contains(id) else { return nil }
-        return byID[id].map { timeline[timeline.count - 1 - $0] }
+        return position(of: id).map { timeline[timeline.count - 1 - $0] }
     }
 
     private func page(after cursor: FeedCursor?, limit: Int) -> FeedPage {
         var start = 0
-        if let cursor, let position = byID[cursor.afterPostID] {
+        if let cursor, let position = position(of: cursor.afterPostID) {
             start = timeline.count - position
         }
         var posts: [Post] = []
@@ -152,7 +160,7 @@ extension FeedServer: FeedTransport {
             requestBytes: FeedServer.likeBytes, responseBytes: FeedServer.likeBytes,
             success: { [unowned self] in
                 guard !self.failures.chance(self.settings.likeFailureRate) else { return .failure(.serverError) }
-                if let position = self.byID[postID] {
+                if let position = self.position(of: postID) {
                     self.timeline[self.timeline.count - 1 - position].isLikedByViewer = liked
                 }
                 return .success(())

@@ -1,0 +1,81 @@
+import Benchmark
+import FeedScenario
+import FeedSimulator
+import Foundation
+
+/// A benchmark scenario from `Scenarios/` beside this file. The files live
+/// outside `scenarios/` so that they are not part of the bundled suite and
+/// its baseline; `Scenarios/devices` links to the bundled device profiles.
+func benchmarkRequest(_ name: String) -> RunRequest {
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios/\(name).json")
+    do {
+        let loaded = try ScenarioLoader.load(url: file, file: file.path)
+        return RunRequest(loaded: loaded, refreshHz: loaded.refreshRates[0], seed: loaded.scenario.seed, recordFrames: false)
+    } catch {
+        fatalError("cannot load benchmark scenario \(file.path): \(error)")
+    }
+}
+
+/// Runs `request` once, as `feedsim _run-one` does after its warm-up: the
+/// real simulator with its jemalloc allocation meter.
+func runSession(_ request: RunRequest) -> RunResult {
+    do {
+        let result = try Simulation(request: request).run()
+        // The meter counts through jemalloc's hooks; a count of zero would
+        // mean jemalloc was not the allocator under the benchmark's malloc
+        // counter, and the numbers would not be the real thing's.
+        precondition(result.allocations.requests > 0, "jemalloc's allocation hooks saw no engine allocation")
+        return result
+    } catch {
+        fatalError("benchmark session failed: \(error)")
+    }
+}
+
+// Names use underscores: the thresholds check looks files up by the exact
+// name, `Thresholds/SimulatorBenchmarks.<name>.p90.json`.
+let benchmarks: @Sendable () -> Void = {
+    // CPU time and peak memory may move with the machine; the allowances are
+    // wide, as for the engine benchmarks, so a busy CI machine never fails
+    // the check while a change in complexity still does: time may reach five
+    // times its committed p90, as for the engine benchmarks.
+    Benchmark.defaultConfiguration = .init(warmupIterations: 1)
+    let timeAllowance = BenchmarkThresholds(relative: [.p50: 100.0, .p90: 400.0])
+
+    let scroll = benchmarkRequest("scroll-session-10k-posts-120hz")
+    Benchmark(
+        "Scroll_session_10k_posts_60s_120Hz",
+        configuration: .init(
+            metrics: [.cpuTotal, .wallClock, .mallocCountTotal],
+            maxDuration: .seconds(5),
+            maxIterations: 40,
+            thresholds: [
+                .cpuTotal: timeAllowance,
+                .wallClock: timeAllowance,
+                .mallocCountTotal: BenchmarkThresholds(relative: [.p50: 5.0, .p90: 5.0]),
+            ])
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(runSession(scroll))
+        }
+    }
+
+    let million = benchmarkRequest("session-1m-posts-10-minutes")
+    Benchmark(
+        "Session_1M_posts_10_minutes",
+        configuration: .init(
+            metrics: [.peakMemoryResident, .cpuTotal],
+            warmupIterations: 0,
+            maxDuration: .seconds(10),
+            maxIterations: 3,
+            thresholds: [
+                // The goal is 250 MB; a machine with another page size or
+                // allocator build may differ by a little, not by half.
+                .peakMemoryResident: BenchmarkThresholds(relative: [.p90: 25.0]),
+                .cpuTotal: timeAllowance,
+            ])
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(runSession(million))
+        }
+    }
+}
