@@ -182,9 +182,11 @@ public final class FeedEngine {
     /// The rows and their layout, read-only.
     public var listView: FeedListView { FeedListView(list) }
 
-    /// Work since the last call: the list's and the image pipeline's.
-    public func drainWork() -> WorkCounters {
-        var work = list.drainWork()
+    /// Work since the last call: the list's and the image pipeline's; each
+    /// cell configured or measured is also handed to `visitCell`, with what
+    /// it shows, for a cost model that charges by content.
+    public func drainWork(visitingCells visitCell: (CellWork) -> Void = { _ in }) -> WorkCounters {
+        var work = list.drainWork(visitingCells: visitCell)
         work += images.drainWork()
         return work
     }

@@ -99,6 +99,7 @@ public final class FeedList {
         self.configuration = configuration
         self.layout = ListLayout(count: 0, estimatedHeight: configuration.estimatedItemHeight)
         self.originY = configuration.coordinateSpace.initialOriginY
+        cellWork.reserveCapacity(FeedList.cellWorkCapacity)
     }
 
     /// The top of the content, in content coordinates.
@@ -111,9 +112,40 @@ public final class FeedList {
     public var contentHeight: Double { layout.contentHeight }
 
     /// Returns the work done since the last call and resets it.
-    public func drainWork() -> WorkCounters {
+    /// Each cell configured or measured since the last call is handed to
+    /// `visitCell`, in the order the work was done.
+    /// - Complexity: O(k) for k cells; allocates nothing once warmed up.
+    public func drainWork(visitingCells visitCell: (CellWork) -> Void = { _ in }) -> WorkCounters {
+        for cell in cellWork { visitCell(cell) }
+        cellWork.removeAll(keepingCapacity: true)
         defer { pendingWork = WorkCounters() }
         return pendingWork
+    }
+
+    /// Cells configured or measured since the last `drainWork`.
+    private var cellWork: [CellWork] = []
+
+    /// Cells a frame may configure or measure before the log grows: a
+    /// screen holds about a dozen cells, and a relayout measures the ones
+    /// around the anchor too.
+    static let cellWorkCapacity = 64
+
+    /// Records that item `index`'s cell was configured or measured.
+    private func record(_ kind: CellWork.Kind, _ index: Int) {
+        let cell = CellWork(kind, items[index])
+        cellWork.append(cell)
+        switch kind {
+        case .configure:
+            pendingWork.cellsConfigured += 1
+            pendingWork.configuredTextCharacters += cell.textCharacters
+            pendingWork.configuredMediaItems += cell.mediaItems
+        case .measure:
+            pendingWork.cellsMeasured += 1
+            pendingWork.heightUpdates += 1
+            pendingWork.measuredTextCharacters += cell.textCharacters
+            pendingWork.measuredMediaItems += cell.mediaItems
+            if cell.isThreadRow { pendingWork.measuredThreadRows += 1 }
+        }
     }
 
     /// Records work done on the list's behalf by its owner.
@@ -201,14 +233,13 @@ public final class FeedList {
             let items = self.items
             var aboveThisPass = 0.0
             let measuredNow = layout.measureUnmeasured(in: visible) { index in
-                metrics.height(of: items[index], width: width, typeScale: typeScale)
+                record(.measure, index)
+                return metrics.height(of: items[index], width: width, typeScale: typeScale)
             } onChange: { index, delta in
                 if index < anchor { aboveThisPass += delta }
             }
             if aboveThisPass != 0 { measuredAboveAnchorInLastPass = true }
             guard measuredNow > 0 else { break }
-            pendingWork.cellsMeasured += measuredNow
-            pendingWork.heightUpdates += measuredNow
             if configuration.coordinateSpace.isVirtual {
                 originY -= aboveThisPass
             } else {
@@ -228,7 +259,7 @@ public final class FeedList {
         while index < visible.upperBound {
             if !isDisplayed[index] {
                 isDisplayed[index] = true
-                pendingWork.cellsConfigured += 1
+                record(.configure, index)
                 onConfigure?(index)
             }
             index += 1
@@ -348,8 +379,7 @@ public final class FeedList {
     public func replaceItem(at index: Int, with item: FeedItem) -> Double {
         items[index] = item
         guard layout.isMeasured(index) else { return 0 }
-        pendingWork.cellsMeasured += 1
-        pendingWork.heightUpdates += 1
+        record(.measure, index)
         return layout.setMeasuredHeight(measuredHeight(of: item), at: index)
     }
 
@@ -371,8 +401,7 @@ public final class FeedList {
     public func measure(_ index: Int) {
         guard index >= 0, index < items.count, !layout.isMeasured(index) else { return }
         layout.setMeasuredHeight(measuredHeight(of: items[index]), at: index)
-        pendingWork.cellsMeasured += 1
-        pendingWork.heightUpdates += 1
+        record(.measure, index)
     }
 
     /// Moves the virtual content's origin (used to keep an anchor item's y

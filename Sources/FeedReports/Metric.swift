@@ -82,7 +82,8 @@ public struct Metric: Sendable, Identifiable {
             inReportTable: true, field: { String($0.frameSummary.jankFrames) }),
         Metric(
             "hitch_time_ms", unit: "ms", .lowerIsBetter, heading: "hitch ms",
-            definition: "Σ max(0, work − budget)", source: "Apple, \"Explore UI animation hitches and the render loop\" (WWDC21)",
+            definition: "Σ how much later than expected frames reached the screen: expected two vsync intervals after their start (commit, then render; three while the render loop has fallen back to triple buffering)",
+            source: "Apple, \"Explore UI animation hitches and the render loop\" (WWDC21)",
             field: { ReportNumber.milliseconds($0.frameSummary.hitchTime) }),
         Metric(
             "hitch_ratio_ms_per_s", unit: "ms/s", .lowerIsBetter, heading: "hitch ms/s",
@@ -160,6 +161,28 @@ public struct Metric: Sendable, Identifiable {
             "trace_digest", unit: "hex", .neutral, heading: "trace digest",
             definition: "64-bit FNV-1a hash of the run's event stream: equal digests, identical runs", source: "this project",
             isText: true, inReportTable: true, field: { $0.traceDigest.hex }),
+        // Added after the columns of the first contract, so that scripts
+        // reading columns by position keep working.
+        Metric(
+            "commit_hitches", unit: "count", .lowerIsBetter, heading: "commit hitches",
+            definition: "late frames whose commit (the app's main-thread work) overran its vsync interval",
+            source: "Instruments, Hitches: commit hitch", inReportTable: true,
+            field: { String($0.frameSummary.commitHitches) }),
+        Metric(
+            "render_hitches", unit: "count", .lowerIsBetter, heading: "render hitches",
+            definition: "late frames whose commit was in time but the render server's prepare and execute were not",
+            source: "Instruments, Hitches: render hitch", inReportTable: true,
+            field: { String($0.frameSummary.renderHitches) }),
+        Metric(
+            "frame_latency_p50_ms", unit: "ms", .lowerIsBetter, heading: "latency p50 ms",
+            definition: "nearest-rank median of frame latency, from the vsync a frame started at to the vsync it was presented at",
+            source: "Android FrameTimeline (expected vs actual present time)",
+            field: { ReportNumber.milliseconds($0.frameSummary.latencyP50) }),
+        Metric(
+            "frame_latency_p99_ms", unit: "ms", .lowerIsBetter, heading: "latency p99 ms",
+            definition: "nearest-rank 99th percentile of frame latency",
+            source: "Android FrameTimeline (expected vs actual present time)",
+            field: { ReportNumber.milliseconds($0.frameSummary.latencyP99) }),
     ]
 
     /// The README's table of these columns, one row per metric.

@@ -8,7 +8,7 @@ public enum RunReports {
     public static let frameColumns = [
         "scenario", "variant", "refresh_hz", "frame", "time_ms", "work_ms",
         "budget_ms", "overrun", "dropped", "content_offset_pt", "first_visible",
-        "last_visible", "allocations",
+        "last_visible", "allocations", "commit_ms", "render_ms", "presented_ms", "hitch_type",
     ]
 
     public static let driftColumns = [
@@ -56,6 +56,8 @@ public enum RunReports {
                     frame.visible.isEmpty ? "-1" : String(frame.visible.lowerBound),
                     frame.visible.isEmpty ? "-1" : String(frame.visible.upperBound - 1),
                     String(frame.allocations),
+                    ReportNumber.milliseconds(frame.work), ReportNumber.milliseconds(frame.render),
+                    ReportNumber.milliseconds(frame.presented), frame.hitchType.rawValue,
                 ]
             }
     }

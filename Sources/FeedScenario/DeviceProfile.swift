@@ -23,6 +23,11 @@ public struct DeviceProfile: Sendable, Equatable {
     public var safeAreaBottomPt: Rated
     /// Main-thread cost per unit of engine work, in nanoseconds.
     public var costs: CostTable
+    /// σ of the lognormal jitter multiplying every cost (0 turns it off).
+    public var costJitterSigma: Rated = Rated(value: 0, rationale: "No jitter: every cost is its mean.")
+    /// Whether a 120 Hz display lowers its rate when content is still or
+    /// slow (ProMotion), so that frames have the longer 60 Hz budget.
+    public var adaptiveRefresh = false
 
     public init(
         name: String, description: String, maxRefreshHz: Rated, screenWidthPt: Rated, screenHeightPt: Rated,
@@ -58,6 +63,25 @@ public struct CostTable: Sendable, Equatable {
     public var viewModelCreate: Rated
     /// Decoding an image on the main thread, per megapixel.
     public var decodePerMegapixel: Rated
+    /// Content-aware parts of configuring a cell: per character of body text
+    /// and per media item laid out. 0 where a profile does not model them.
+    public var configurePerTextCharacter: Rated = CostTable.notModelled
+    public var configurePerMediaItem: Rated = CostTable.notModelled
+    /// Content-aware parts of measuring a cell: per character, per media
+    /// item, and per thread row (connector, "show more" row).
+    public var measurePerTextCharacter: Rated = CostTable.notModelled
+    public var measurePerMediaItem: Rated = CostTable.notModelled
+    public var measurePerThreadRow: Rated = CostTable.notModelled
+    /// The render server's work per frame: a fixed part, per layer tree of
+    /// a visible cell, per image blended, and per offscreen pass (a mask or
+    /// shadow that renders into its own buffer first).
+    public var renderBase: Rated = CostTable.notModelled
+    public var renderPerLayer: Rated = CostTable.notModelled
+    public var renderPerImage: Rated = CostTable.notModelled
+    public var renderPerOffscreenPass: Rated = CostTable.notModelled
+
+    /// A cost a profile leaves out.
+    public static let notModelled = Rated(value: 0, rationale: "Not modelled by this profile.")
 
     public init(
         frameBase: Rated, cellConfigure: Rated, cellMeasure: Rated, itemLayout: Rated, heightUpdate: Rated,
@@ -91,7 +115,7 @@ extension Rated: Decodable {
 
 extension DeviceProfile: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
-        case schema_version, name, description, max_refresh_hz, screen, costs_ns
+        case schema_version, name, description, max_refresh_hz, screen, costs_ns, cost_jitter_sigma, adaptive_refresh
     }
 
     enum ScreenKeys: String, CodingKey, CaseIterable {
@@ -130,13 +154,32 @@ extension DeviceProfile: Decodable {
             throw s.failure(.safe_area_bottom_pt, "expected safe areas that leave at least half the screen height")
         }
         costs = try c.decode(CostTable.self, forKey: .costs_ns)
+        if c.contains(.cost_jitter_sigma) {
+            costJitterSigma = try c.decode(Rated.self, forKey: .cost_jitter_sigma)
+            guard costJitterSigma.value <= DeviceProfile.maximumJitterSigma else {
+                throw DecodingFailure(
+                    codingPath: c.codingPath + [Keys.cost_jitter_sigma, Rated.Keys.value],
+                    expected: "expected a value in 0...\(DeviceProfile.maximumJitterSigma), found \(costJitterSigma.value)")
+            }
+        }
+        adaptiveRefresh = try c.decodeIfPresent(Bool.self, forKey: .adaptive_refresh) ?? false
+        if adaptiveRefresh, maxRefreshHz.value != 120 {
+            throw c.failure(.adaptive_refresh, "expected adaptive refresh only on a 120 Hz display")
+        }
     }
+
+    /// The widest jitter a profile may ask for: σ 1 already puts one cost in
+    /// twenty at more than five times its mean.
+    static let maximumJitterSigma = 1.0
 }
 
 extension CostTable: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case frame_base, cell_configure, cell_measure, item_layout, height_update, offset_query
         case diff_element, change_apply, view_model_create, decode_per_megapixel
+        case configure_per_text_character, configure_per_media_item
+        case measure_per_text_character, measure_per_media_item, measure_per_thread_row
+        case render_base, render_per_layer, render_per_image, render_per_offscreen_pass
     }
 
     public init(from decoder: any Decoder) throws {
@@ -152,5 +195,15 @@ extension CostTable: Decodable {
         changeApply = try c.decode(Rated.self, forKey: .change_apply)
         viewModelCreate = try c.decode(Rated.self, forKey: .view_model_create)
         decodePerMegapixel = try c.decode(Rated.self, forKey: .decode_per_megapixel)
+        func optional(_ key: Keys) throws -> Rated { try c.decodeIfPresent(Rated.self, forKey: key) ?? CostTable.notModelled }
+        configurePerTextCharacter = try optional(.configure_per_text_character)
+        configurePerMediaItem = try optional(.configure_per_media_item)
+        measurePerTextCharacter = try optional(.measure_per_text_character)
+        measurePerMediaItem = try optional(.measure_per_media_item)
+        measurePerThreadRow = try optional(.measure_per_thread_row)
+        renderBase = try optional(.render_base)
+        renderPerLayer = try optional(.render_per_layer)
+        renderPerImage = try optional(.render_per_image)
+        renderPerOffscreenPass = try optional(.render_per_offscreen_pass)
     }
 }

@@ -330,8 +330,9 @@ struct DeviceProfileTests {
     func everyNumberHasRationale(_ url: URL) throws {
         let profile = try JSONDecoder().decode(DeviceProfile.self, from: Data(contentsOf: url))
         let rated = Self.ratedValues(in: profile)
-        // max refresh, four screen measures and ten costs.
-        #expect(rated.count == 15)
+        // max refresh, four screen measures, ten flat costs, five content-aware
+        // and four render-server costs, and the jitter's σ.
+        #expect(rated.count == 25)
         for (label, value) in rated {
             #expect(!value.rationale.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(url.lastPathComponent): \(label)")
         }

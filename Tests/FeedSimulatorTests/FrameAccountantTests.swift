@@ -30,10 +30,18 @@ struct FrameAccountantTests {
         #expect(summary.overrunFrames == 3)
         #expect(summary.droppedFrames == 6)
         #expect(summary.jankFrames == 2)
-        let hitch: SimTime = (20_000_000 - 16_666_667) + (40_000_000 - 16_666_667) + (50_000_002 - 16_666_667)
+        // Each frame is expected on screen two vsyncs after its start (commit,
+        // then render); one whose commit takes k intervals is presented k − 1
+        // vsyncs late: the 20, 40 and 50 ms frames, at vsyncs 12, 18 and 24.
+        let display = Display(refreshHz: 60)
+        let hitch = (display.vsyncTime(15) - display.vsyncTime(14)) + (display.vsyncTime(22) - display.vsyncTime(20))
+            + (display.vsyncTime(29) - display.vsyncTime(26))
         #expect(summary.hitchTime == hitch)
+        #expect(accountant.records.map(\.hitchType) == [.none, .none, .commit, .commit, .commit])
+        #expect(summary.commitHitches == 3 && summary.renderHitches == 0)
         #expect(summary.renderingTime == SimTime(1 + 1 + 2 + 3 + 4) * 16_666_667)
         let ratio = (Double(hitch) / 1e6) / (Double(11 * 16_666_667) / 1e9)
+        #expect(accountant.records.map { $0.presented - $0.time } == [2, 2, 3, 4, 5].map { display.vsyncTime($0) })
         #expect(abs(summary.hitchRatioMsPerS - ratio) < 1e-9)
         #expect(summary.workP50 == 20_000_000)
         #expect(summary.workP90 == 50_000_002)

@@ -1,31 +1,89 @@
+import Determinism
 import FeedEngine
 import FeedScenario
 
-/// Turns the engine's work counters into main-thread time on a device, from
-/// the device profile's cost table. This, not the host's clock, is what a
-/// frame's work is, so runs are the same on every machine.
-public struct CostModel: Sendable, Equatable {
+/// Turns the engine's work into time on a device, from the device profile:
+/// main-thread time for the app's commit (by `CostTerm`, each cell charged
+/// for what it shows) and render-server time for drawing the frame. This,
+/// not the host's clock, is what a frame's work is, so runs are the same on
+/// every machine.
+///
+/// Each cost is multiplied by a lognormal jitter with mean 1 and the
+/// profile's σ, drawn from a counter-based generator keyed by the run's
+/// seed, the vsync, the operation and the item: the same frame always gets
+/// the same draws, and a change in one frame moves no other frame's.
+public struct CostModel: Sendable {
     public let costs: CostTable
+    public let jitterSigma: Double
+    let seed: UInt64
+    /// Per-unit costs of the terms charged per frame, with their index in `CostTerm.all`.
+    private let frameTerms: [(index: Int, term: CostTerm, cost: Double)]
 
-    public init(costs: CostTable) {
+    public init(costs: CostTable, jitterSigma: Double = 0, seed: UInt64 = 0) {
         self.costs = costs
+        self.jitterSigma = jitterSigma
+        self.seed = seed
+        frameTerms = CostTerm.all.enumerated().filter { !$0.element.isPerCell }.map { ($0.offset, $0.element, $0.element.cost(costs).value) }
     }
 
-    /// The fixed main-thread cost of a rendered frame.
-    public var frameBase: SimTime { SimTime(costs.frameBase.value.rounded()) }
+    /// Keys of the jitter draws that are not a cell's: per-frame terms use
+    /// their index in `CostTerm.all` plus this, the render server its own.
+    static let frameTermKey: UInt64 = 0x100
+    static let renderKey: UInt64 = 0x200
 
-    /// The main-thread time `work` takes.
-    public func mainThreadTime(for work: WorkCounters) -> SimTime {
-        var ns = 0.0
-        ns += Double(work.cellsConfigured) * costs.cellConfigure.value
-        ns += Double(work.cellsMeasured) * costs.cellMeasure.value
-        ns += Double(work.itemsLaidOut) * costs.itemLayout.value
-        ns += Double(work.heightUpdates) * costs.heightUpdate.value
-        ns += Double(work.offsetQueries) * costs.offsetQuery.value
-        ns += Double(work.diffElements) * costs.diffElement.value
-        ns += Double(work.changesApplied) * costs.changeApply.value
-        ns += Double(work.viewModelsCreated) * costs.viewModelCreate.value
-        ns += Double(work.mainThreadDecodedPixels) / 1_000_000 * costs.decodePerMegapixel.value
+    /// The jitter factor for `operation` on `item` at vsync `vsync`.
+    func jitter(vsync: Int64, operation: UInt64, item: UInt64) -> Double {
+        CounterRandom.lognormalFactor(sigma: jitterSigma, seed, UInt64(bitPattern: vsync), operation, item)
+    }
+
+    /// Main-thread nanoseconds of one cell configured or measured at vsync `vsync`.
+    public func time(of cell: CellWork, vsync: Int64) -> Double {
+        let mean: Double
+        switch cell.kind {
+        case .configure:
+            mean = costs.cellConfigure.value
+                + Double(cell.textCharacters) * costs.configurePerTextCharacter.value
+                + Double(cell.mediaItems) * costs.configurePerMediaItem.value
+        case .measure:
+            mean = costs.cellMeasure.value
+                + Double(cell.textCharacters) * costs.measurePerTextCharacter.value
+                + Double(cell.mediaItems) * costs.measurePerMediaItem.value
+                + (cell.isThreadRow ? costs.measurePerThreadRow.value : 0)
+        }
+        return mean * jitter(vsync: vsync, operation: cell.kind.rawValue, item: cell.postID)
+    }
+
+    /// The commit's main-thread time at vsync `vsync`: the terms counted per
+    /// frame in `work`, plus `cellTime`, the cells' own (from `time(of:vsync:)`).
+    public func commitTime(for work: WorkCounters, cellTime: Double, vsync: Int64) -> SimTime {
+        var ns = cellTime
+        for (index, term, cost) in frameTerms {
+            let count = term.count(work)
+            if count > 0 { ns += count * cost * jitter(vsync: vsync, operation: CostModel.frameTermKey + UInt64(index), item: 0) }
+        }
         return SimTime(ns.rounded())
+    }
+
+    /// What the render server draws in a frame.
+    public struct Scene: Sendable, Equatable {
+        /// Cells on screen, each its own layer tree.
+        public var layers = 0
+        /// Images on screen, blended over their cells.
+        public var images = 0
+        /// Offscreen passes: a rounded-corner mask on each image.
+        public var offscreenPasses = 0
+
+        public init(layers: Int = 0, images: Int = 0, offscreenPasses: Int = 0) {
+            self.layers = layers
+            self.images = images
+            self.offscreenPasses = offscreenPasses
+        }
+    }
+
+    /// The render server's time to prepare and execute `scene` at vsync `vsync`.
+    public func renderTime(for scene: Scene, vsync: Int64) -> SimTime {
+        let mean = costs.renderBase.value + Double(scene.layers) * costs.renderPerLayer.value
+            + Double(scene.images) * costs.renderPerImage.value + Double(scene.offscreenPasses) * costs.renderPerOffscreenPass.value
+        return SimTime((mean * jitter(vsync: vsync, operation: CostModel.renderKey, item: 0)).rounded())
     }
 }

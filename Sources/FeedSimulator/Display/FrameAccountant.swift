@@ -1,10 +1,20 @@
+/// Why a frame was presented late, in Instruments' Hitches terms.
+public enum HitchType: String, Sendable, Equatable, Codable {
+    /// On time.
+    case none
+    /// The app's commit on the main thread missed its deadline.
+    case commit
+    /// The commit was in time; the render server's prepare and execute were not.
+    case render
+}
+
 /// One rendered frame.
 public struct FrameRecord: Sendable, Equatable, Codable {
     /// Index among rendered frames, from 0.
     public var frame: Int
     /// The vsync the frame started at.
     public var time: SimTime
-    /// Main-thread work attributed to the frame.
+    /// Main-thread work attributed to the frame: the app's commit.
     public var work: SimTime
     public var budget: SimTime
     public var contentOffset: Double
@@ -12,6 +22,13 @@ public struct FrameRecord: Sendable, Equatable, Codable {
     public var visible: Range<Int>
     /// Engine allocations made during the frame's work.
     public var allocations: UInt64
+    /// The render server's prepare and execute time.
+    public var render: SimTime = 0
+    /// When the frame reached the screen.
+    public var presented: SimTime = 0
+    /// How late it was, against double (or, after a render hitch, triple) buffering.
+    public var late: SimTime = 0
+    public var hitchType: HitchType = .none
 
     /// Work over budget.
     public var isOverrun: Bool { work > budget }
@@ -19,10 +36,10 @@ public struct FrameRecord: Sendable, Equatable, Codable {
     public var dropped: Int { work <= budget ? 0 : Int((work + budget - 1) / budget) - 1 }
     /// Work over twice the budget (JankStats' default threshold).
     public var isJank: Bool { work > 2 * budget }
-    /// Time past the budget: `max(0, work − budget)`.
-    public var hitch: SimTime { max(0, work - budget) }
-    /// Vsync intervals the frame occupies: at least one.
+    /// Vsync intervals the frame occupies on the main thread: at least one.
     public var intervals: Int { 1 + dropped }
+    /// From the vsync the frame started at to the screen.
+    public var latency: SimTime { presented - time }
 }
 
 /// The frame metrics of a run, as DESIGN.md defines them.
@@ -31,7 +48,7 @@ public struct FrameSummary: Sendable, Equatable, Codable {
     public var overrunFrames = 0
     public var droppedFrames = 0
     public var jankFrames = 0
-    /// Σ max(0, work − budget), in nanoseconds.
+    /// Σ of how late frames were presented (Apple's hitch time), in nanoseconds.
     public var hitchTime: SimTime = 0
     /// Vsync intervals spent rendering (Σ intervals × budget), in nanoseconds.
     public var renderingTime: SimTime = 0
@@ -39,6 +56,12 @@ public struct FrameSummary: Sendable, Equatable, Codable {
     public var workP90: SimTime = 0
     public var workP99: SimTime = 0
     public var workMax: SimTime = 0
+    /// Late frames whose commit missed its deadline, and those whose render did.
+    public var commitHitches = 0
+    public var renderHitches = 0
+    /// Nearest-rank percentiles of frame latency (start vsync to screen).
+    public var latencyP50: SimTime = 0
+    public var latencyP99: SimTime = 0
 
     /// Hitch milliseconds per second of rendering (Apple's hitch time ratio:
     /// good < 5, warning 5–10, critical > 10).
@@ -47,11 +70,26 @@ public struct FrameSummary: Sendable, Equatable, Codable {
     }
 }
 
-/// Attributes main-thread work to vsync intervals and keeps the frame records.
+/// Attributes main-thread work to vsync intervals, runs the render loop and
+/// keeps the frame records.
 ///
 /// The main thread runs one frame at a time. A frame that starts at vsync k
-/// with work w keeps the main thread busy until k + w; every vsync inside
-/// that span is missed, and the next frame starts at the first vsync after.
+/// with commit work w keeps the main thread busy until k + w; every vsync
+/// inside that span is missed, and the next frame starts at the first vsync
+/// after. The render server takes the commit at the first vsync after it
+/// ends (or when it finishes the frame before), prepares and executes it,
+/// and the frame is presented at the first vsync after that, one interval
+/// after the render started at the earliest. With double buffering a frame
+/// is expected on screen two intervals after its start vsync (Apple's render
+/// loop: one interval to commit, one to render); a frame presented later is
+/// a hitch by how much later, a commit hitch if the commit overran its
+/// interval and a render hitch otherwise. After a render hitch the system
+/// falls back to triple buffering, expecting frames three intervals after
+/// their start, until `tripleBufferingFrames` frames have rendered in time.
+/// The render server holds back the app: a commit is started only if the
+/// render server will have finished the frame before by the vsync that hands
+/// it over (`firstVsyncForNextCommit`), so a slow render delays frames
+/// instead of queueing them without end.
 public struct FrameAccountant: Sendable {
     public let display: Display
     /// Whether every frame record is kept (for frames.csv); the summary needs
@@ -59,6 +97,17 @@ public struct FrameAccountant: Sendable {
     public let keepsRecords: Bool
     public private(set) var records: [FrameRecord] = []
     private var works: [SimTime] = []
+    private var latencies: [SimTime] = []
+    /// When the render server is next free.
+    public private(set) var renderServerFreeAt: SimTime = 0
+    /// Frames left in triple buffering after a render hitch; 0 is double buffering.
+    private var tripleBufferingLeft = 0
+
+    /// Frames rendered in time before the system returns from triple to
+    /// double buffering: assumed half a second at 60 Hz, the length of a
+    /// short animation. Apple describes the fallback (WWDC21 "Explore UI
+    /// animation hitches and the render loop") but not its length.
+    public static let tripleBufferingFrames = 30
     private var summary = FrameSummary()
     /// When the main thread is next free.
     public private(set) var mainThreadFreeAt: SimTime = 0
@@ -71,25 +120,61 @@ public struct FrameAccountant: Sendable {
     /// Whether a frame can start at `time` (the main thread is not busy).
     public func canStartFrame(at time: SimTime) -> Bool { time >= mainThreadFreeAt }
 
-    /// Records a rendered frame starting at `time` and returns it; the main
-    /// thread is busy until `time + work`.
+    /// Records a rendered frame starting at `time` with `work` on the main
+    /// thread (the commit) and `render` on the render server, and returns
+    /// it; the main thread is busy until `time + work`.
     @discardableResult
     public mutating func recordFrame(
-        at time: SimTime, work: SimTime, contentOffset: Double, visible: Range<Int>, allocations: UInt64
+        at time: SimTime, work: SimTime, render: SimTime = 0, contentOffset: Double, visible: Range<Int>, allocations: UInt64
     ) -> FrameRecord {
-        let record = FrameRecord(
+        var record = FrameRecord(
             frame: summary.frames, time: time, work: work, budget: display.budget,
             contentOffset: contentOffset, visible: visible, allocations: allocations)
+        // Vsync times are exact; whole intervals are counted in vsyncs, not
+        // in the rounded budget.
+        let start = display.firstVsync(atOrAfter: time)
+        // The commit hands over at the vsync after the intervals it occupies
+        // (a commit of exactly one budget is in time, as it is no overrun).
+        let renderStartVsync = max(start + Int64(record.intervals), display.firstVsync(atOrAfter: renderServerFreeAt))
+        let renderStart = max(display.vsyncTime(renderStartVsync), renderServerFreeAt)
+        let renderEnd = renderStart + render
+        renderServerFreeAt = renderEnd
+        let presented = display.vsyncTime(max(renderStartVsync + 1, display.firstVsync(atOrAfter: renderEnd)))
+        let buffers: Int64 = tripleBufferingLeft > 0 ? 3 : 2
+        record.render = render
+        record.presented = presented
+        record.late = max(0, presented - display.vsyncTime(start + buffers))
+        if record.late > 0 {
+            if record.isOverrun {
+                record.hitchType = .commit
+                summary.commitHitches += 1
+            } else {
+                record.hitchType = .render
+                summary.renderHitches += 1
+            }
+        }
+        if record.hitchType == .render || render > display.budget {
+            tripleBufferingLeft = FrameAccountant.tripleBufferingFrames
+        } else if tripleBufferingLeft > 0 {
+            tripleBufferingLeft -= 1
+        }
         summary.frames += 1
         if record.isOverrun { summary.overrunFrames += 1 }
         if record.isJank { summary.jankFrames += 1 }
         summary.droppedFrames += record.dropped
-        summary.hitchTime += record.hitch
+        summary.hitchTime += record.late
         summary.renderingTime += SimTime(record.intervals) * record.budget
         works.append(work)
+        latencies.append(record.latency)
         if keepsRecords { records.append(record) }
         mainThreadFreeAt = time + work
         return record
+    }
+
+    /// The first vsync at or after `vsync` at which the main thread may start
+    /// a commit: the render server must be free by the vsync after it.
+    public func firstVsyncForNextCommit(atOrAfter vsync: Int64) -> Int64 {
+        max(vsync, display.firstVsync(atOrAfter: renderServerFreeAt) - 1)
     }
 
     /// The summary with work percentiles by nearest rank on the sorted works.
@@ -100,6 +185,9 @@ public struct FrameAccountant: Sendable {
         result.workP90 = FrameAccountant.nearestRank(sorted, 0.90)
         result.workP99 = FrameAccountant.nearestRank(sorted, 0.99)
         result.workMax = sorted.last ?? 0
+        let latencies = self.latencies.sorted()
+        result.latencyP50 = FrameAccountant.nearestRank(latencies, 0.50)
+        result.latencyP99 = FrameAccountant.nearestRank(latencies, 0.99)
         return result
     }
 

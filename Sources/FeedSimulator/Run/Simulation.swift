@@ -110,7 +110,7 @@ public final class Simulation {
         scenario = request.loaded.scenario
         let device = request.loaded.device
         display = Display(refreshHz: request.refreshHz)
-        costModel = CostModel(costs: device.costs)
+        costModel = CostModel(costs: device.costs, jitterSigma: device.costJitterSigma.value, seed: request.seed)
         accountant = FrameAccountant(display: display, keepsRecords: request.recordFrames)
         width = device.screenWidthPt.value
         scrollView = ScrollView(
@@ -303,23 +303,37 @@ public final class Simulation {
             }
             return visible
         }
-        let work = engine.drainWork()
+        var cellTime = 0.0
+        let work = engine.drainWork { cell in cellTime += costModel.time(of: cell, vsync: index) }
         let offset = scrollView.contentOffset
 
         let requests = meter.total().requests
-        let frameWork = costModel.frameBase + costModel.mainThreadTime(for: work)
+        let frameWork = costModel.commitTime(for: work, cellTime: cellTime, vsync: index)
+        let render = costModel.renderTime(for: scene(visible), vsync: index)
         let record = accountant.recordFrame(
-            at: now, work: frameWork, contentOffset: offset, visible: visible,
+            at: now, work: frameWork, render: render, contentOffset: offset, visible: visible,
             allocations: requests &- requestsAtLastFrame)
         requestsAtLastFrame = requests
         lastRenderedOffset = offset
-        nextFrameVsync = index + Int64(record.intervals)
+        nextFrameVsync = accountant.firstVsyncForNextCommit(atOrAfter: index + Int64(record.intervals))
         digest.combine(frameWork)
         digest.combine(offset)
         digest.combine(visible.lowerBound)
         digest.combine(visible.upperBound)
         noteRest()
         checkMemory()
+    }
+
+    /// What the render server draws with `visible` on screen: a layer tree
+    /// per cell, and each image blended and masked to rounded corners.
+    func scene(_ visible: Range<Int>) -> CostModel.Scene {
+        let items = engine.listView.items
+        var scene = CostModel.Scene(layers: visible.count)
+        for index in visible where items[index].post.media != nil {
+            scene.images += 1
+            scene.offscreenPasses += 1
+        }
+        return scene
     }
 
     /// Saves the engine's state, as the app does when a scroll ends and
