@@ -363,6 +363,8 @@ struct DeviceProfileTests {
         if let array = json as? [Any] {
             return array.enumerated().flatMap { numbersWithoutRationale($1, path: "\(path)[\($0)]") }
         }
-        return json is NSNumber ? [path] : []
+        // A switch (`true`/`false`) is a setting, not a number to explain.
+        guard let number = json as? NSNumber, String(cString: number.objCType) != "c" else { return [] }
+        return [path]
     }
 }

@@ -197,3 +197,39 @@ struct SimulationTests {
         #expect(restore.time > 2_000_000_000)
     }
 }
+
+@Suite("Adaptive refresh")
+struct AdaptiveRefreshTests {
+    static func run(_ script: [ScriptStep], adaptive: Bool) throws -> RunResult {
+        var request = TestWorld.request(posts: 300, seconds: 6, hz: 120, script: script)
+        request.loaded.device.adaptiveRefresh = adaptive
+        return try Simulation(request: request).run()
+    }
+
+    @Test("a ProMotion display runs at 120 Hz under the finger and while content moves fast, and at 60 Hz once it is slow")
+    func followsTheContent() throws {
+        let slowDrag = ScriptStep(atNs: 500_000_000, action: .drag(
+            trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: 1_500_000_000, displacementPt: 150)],
+            release: .stop, deceleration: .normal))
+        let fling = ScriptStep(atNs: 2_500_000_000, action: .fling(velocityPtPerS: 6_000, deceleration: .normal))
+        let result = try AdaptiveRefreshTests.run([slowDrag, fling], adaptive: true)
+        let fast = Display(refreshHz: 120).budget, slow = Display(refreshHz: 60).budget
+        let dragging = result.frames.filter { $0.time > 600_000_000 && $0.time < 1_900_000_000 }
+        #expect(!dragging.isEmpty && dragging.allSatisfy { $0.budget == fast }, "the finger keeps 120 Hz however slow it moves")
+        let flingStart = result.frames.filter { $0.time >= 2_500_000_000 && $0.time < 2_700_000_000 }
+        #expect(!flingStart.isEmpty && flingStart.allSatisfy { $0.budget == fast })
+        let tail = try #require(result.frames.last)
+        #expect(tail.budget == slow, "the end of the deceleration is slow: 60 Hz")
+        for frame in result.frames where frame.budget == slow {
+            #expect(Display(refreshHz: 60).vsyncTime(Display(refreshHz: 60).firstVsync(atOrAfter: frame.time)) == frame.time,
+                    "60 Hz frames fall on 60 Hz vsyncs")
+        }
+    }
+
+    @Test("without the device field the rate never changes")
+    func fixedWithoutTheField() throws {
+        let fling = ScriptStep(atNs: 500_000_000, action: .fling(velocityPtPerS: 6_000, deceleration: .normal))
+        let result = try AdaptiveRefreshTests.run([fling], adaptive: false)
+        #expect(result.frames.allSatisfy { $0.budget == Display(refreshHz: 120).budget })
+    }
+}

@@ -122,11 +122,15 @@ public struct FrameAccountant: Sendable {
 
     /// Records a rendered frame starting at `time` with `work` on the main
     /// thread (the commit) and `render` on the render server, and returns
-    /// it; the main thread is busy until `time + work`.
+    /// it; the main thread is busy until `time + work`. `rate` is the
+    /// display rate in force for the frame (ProMotion), by default the
+    /// accountant's.
     @discardableResult
     public mutating func recordFrame(
-        at time: SimTime, work: SimTime, render: SimTime = 0, contentOffset: Double, visible: Range<Int>, allocations: UInt64
+        at time: SimTime, work: SimTime, render: SimTime = 0, contentOffset: Double, visible: Range<Int>, allocations: UInt64,
+        rate: Display? = nil
     ) -> FrameRecord {
+        let display = rate ?? self.display
         var record = FrameRecord(
             frame: summary.frames, time: time, work: work, budget: display.budget,
             contentOffset: contentOffset, visible: visible, allocations: allocations)
@@ -171,10 +175,13 @@ public struct FrameAccountant: Sendable {
         return record
     }
 
-    /// The first vsync at or after `vsync` at which the main thread may start
-    /// a commit: the render server must be free by the vsync after it.
-    public func firstVsyncForNextCommit(atOrAfter vsync: Int64) -> Int64 {
-        max(vsync, display.firstVsync(atOrAfter: renderServerFreeAt) - 1)
+    /// The earliest time the main thread may start its next commit after
+    /// `record`, at the rate `rate`: once the frame's intervals are over, and
+    /// when the render server will be free by the vsync after it.
+    public func nextCommitTime(after record: FrameRecord, rate: Display? = nil) -> SimTime {
+        let display = rate ?? self.display
+        let start = display.firstVsync(atOrAfter: record.time)
+        return display.vsyncTime(max(start + Int64(record.intervals), display.firstVsync(atOrAfter: renderServerFreeAt) - 1))
     }
 
     /// The summary with work percentiles by nearest rank on the sorted works.

@@ -77,6 +77,10 @@ public final class Simulation {
     /// The first vsync the main thread is free for.
     var nextFrameVsync: Int64 = 0
     var lastRenderedOffset: Double = .nan
+    /// When the last frame rendered.
+    var lastFrameTime: SimTime = 0
+    /// The display rate in force (ProMotion, where the device adapts).
+    var refreshRate: RefreshRateGovernor
     var requestsAtLastFrame: UInt64 = 0
     /// After a relaunch, until its first content commits: the anchor as the
     /// reader last saw it before the kill.
@@ -110,6 +114,7 @@ public final class Simulation {
         scenario = request.loaded.scenario
         let device = request.loaded.device
         display = Display(refreshHz: request.refreshHz)
+        refreshRate = RefreshRateGovernor(panel: display, isAdaptive: device.adaptiveRefresh)
         costModel = CostModel(costs: device.costs, jitterSigma: device.costJitterSigma.value, seed: request.seed)
         accountant = FrameAccountant(display: display, keepsRecords: request.recordFrames)
         width = device.screenWidthPt.value
@@ -203,7 +208,7 @@ public final class Simulation {
                 // so an instant answer is on the first frame.
                 try schedule(.vsync(0), at: 0)
             case let .vsync(index):
-                if index >= nextFrameVsync { renderFrame(vsync: index) }
+                if index >= nextFrameVsync, refreshRate.isFrameVsync(index) { renderFrame(vsync: index) }
                 let next = max(index + 1, nextFrameVsync)
                 if display.vsyncTime(next) < scenario.durationNs {
                     try schedule(.vsync(next), at: display.vsyncTime(next))
@@ -310,12 +315,18 @@ public final class Simulation {
         let requests = meter.total().requests
         let frameWork = costModel.commitTime(for: work, cellTime: cellTime, vsync: index)
         let render = costModel.renderTime(for: scene(visible), vsync: index)
+        let rate = refreshRate.current
         let record = accountant.recordFrame(
             at: now, work: frameWork, render: render, contentOffset: offset, visible: visible,
-            allocations: requests &- requestsAtLastFrame)
+            allocations: requests &- requestsAtLastFrame, rate: rate)
+        if !lastRenderedOffset.isNaN, now > lastFrameTime {
+            let speed = abs(offset - lastRenderedOffset) / (Double(now - lastFrameTime) / 1e9)
+            refreshRate.frameRendered(speed: speed, touching: scrollView.isDragging)
+        }
+        lastFrameTime = now
         requestsAtLastFrame = requests
         lastRenderedOffset = offset
-        nextFrameVsync = accountant.firstVsyncForNextCommit(atOrAfter: index + Int64(record.intervals))
+        nextFrameVsync = display.firstVsync(atOrAfter: accountant.nextCommitTime(after: record, rate: rate))
         digest.combine(frameWork)
         digest.combine(offset)
         digest.combine(visible.lowerBound)
