@@ -97,13 +97,15 @@ let package = Package(
             exclude: ["Scenarios"],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // What the tests share: the one way they run another program.
+        .target(name: "FeedSimTestSupport", path: "Tests/FeedSimTestSupport"),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "Determinism"]),
-        .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario"], exclude: ["Fixtures"]),
+        .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario", "FeedSimTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz"]),
         .testTarget(name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"]),
         .testTarget(
             name: "FeedSimCLITests",
-            dependencies: ["FeedReports", "FeedSimulator", "FeedScenario"],
+            dependencies: ["FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

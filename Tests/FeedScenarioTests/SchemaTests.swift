@@ -1,4 +1,5 @@
 import Foundation
+import FeedSimTestSupport
 import Testing
 @testable import FeedScenario
 
@@ -43,56 +44,32 @@ enum SchemaValidator {
 
     /// Validates `files` against the schema in one Python process; verdicts by file path.
     static func validate(_ files: [URL]) throws(SchemaRunFailure) -> [String: SchemaVerdict] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", scriptURL.path, schemaURL.path] + files.map(\.path)
-        process.standardInput = FileHandle.nullDevice
-        let stdoutPipe = Pipe()
-        let stderrPipe = Pipe()
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let outcome: ProcessOutcome
         do {
-            try process.run()
+            outcome = try ChildProcess.run(ChildProcess.env, ["python3", scriptURL.path, schemaURL.path] + files.map(\.path), timeout: timeout)
         } catch {
             throw SchemaRunFailure(description: "could not start /usr/bin/env python3: \(error)")
         }
-        // Both pipes are read on threads of their own from the start, so a
-        // child writing much output never blocks on a full pipe.
-        let stdout = PipeReader(stdoutPipe.fileHandleForReading)
-        let stderr = PipeReader(stderrPipe.fileHandleForReading)
-
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            // Not terminate(): its SIGTERM may be blocked in a child started
-            // from a test thread. SIGKILL cannot be blocked.
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-            _ = stdout.finish(within: 10)
-            _ = stderr.finish(within: 10)
-            throw SchemaRunFailure(description: "validate_schema.py ran for more than \(Int(timeout)) s and was killed; stderr:\n\(stderr.text)")
+        guard !outcome.timedOut else {
+            throw SchemaRunFailure(description: "validate_schema.py ran for more than \(Int(timeout)) s and was killed; stderr:\n\(outcome.stderr)")
         }
-        guard stdout.finish(within: 30), stderr.finish(within: 30) else {
-            throw SchemaRunFailure(description: "validate_schema.py exited but its output did not end")
-        }
-
-        switch process.terminationStatus {
+        switch outcome.status {
         case 0:
             break
         case 3:
             throw SchemaRunFailure(description: """
                 Python's `jsonschema` package is missing, and the schema tests validate with it. \
                 Run scripts/bootstrap, which installs it (or: python3 -m pip install jsonschema). \
-                Python said: \(stderr.text)
+                Python said: \(outcome.stderr)
                 """, packageMissing: true)
         case 127:
-            throw SchemaRunFailure(description: "python3 is not on PATH; the schema tests need Python 3 with the `jsonschema` package (scripts/bootstrap installs it). \(stderr.text)")
+            throw SchemaRunFailure(description: "python3 is not on PATH; the schema tests need Python 3 with the `jsonschema` package (scripts/bootstrap installs it). \(outcome.stderr)")
         default:
-            throw SchemaRunFailure(description: "validate_schema.py exited with status \(process.terminationStatus):\n\(stderr.text)")
+            throw SchemaRunFailure(description: "validate_schema.py exited with status \(outcome.status):\n\(outcome.stderr)")
         }
 
         var verdicts: [String: SchemaVerdict] = [:]
-        for line in stdout.text.split(separator: "\n") where !line.isEmpty {
+        for line in outcome.stdout.split(separator: "\n") where !line.isEmpty {
             guard let verdict = try? JSONDecoder().decode(SchemaVerdict.self, from: Data(line.utf8)) else {
                 throw SchemaRunFailure(description: "validate_schema.py printed a line that is not a verdict: \(line)")
             }
@@ -100,36 +77,12 @@ enum SchemaValidator {
         }
         let missing = files.filter { verdicts[$0.path] == nil }
         guard missing.isEmpty else {
-            throw SchemaRunFailure(description: "no verdict for \(missing.map(\.lastPathComponent)); stderr:\n\(stderr.text)")
+            throw SchemaRunFailure(description: "no verdict for \(missing.map(\.lastPathComponent)); stderr:\n\(outcome.stderr)")
         }
         return verdicts
     }
 }
 
-/// Reads a pipe to end-of-file on a thread of its own.
-private final class PipeReader: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread { [self] in
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                lock.withLock { data.append(chunk) }
-            }
-            done.signal()
-        }.start()
-    }
-
-    /// Waits for end-of-file; false if it did not come in time.
-    func finish(within seconds: TimeInterval) -> Bool {
-        done.wait(timeout: .now() + seconds) == .success
-    }
-
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
-}
 
 // MARK: - The schema as data
 

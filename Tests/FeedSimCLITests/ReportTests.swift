@@ -1,4 +1,5 @@
 import Foundation
+import FeedSimTestSupport
 import Testing
 @testable import FeedReports
 
@@ -192,17 +193,6 @@ struct ReportTests {
 /// Running tools other than feedsim from the tests.
 private enum Tool {
     /// What a tool did.
-    struct Outcome: CustomStringConvertible {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var arguments: [String]
-
-        var description: String {
-            "\(arguments.joined(separator: " ")) -> \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
-        }
-    }
-
     /// The first of `names` found on PATH.
     static func find(_ names: [String]) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
@@ -215,37 +205,9 @@ private enum Tool {
         return nil
     }
 
-    /// Runs `executable` with its output going to files (so nothing can
-    /// fill a pipe), killing it after `timeout` seconds.
-    static func run(_ executable: URL, _ arguments: [String], in directory: URL, timeout: TimeInterval) throws -> Outcome {
-        let stdoutURL = directory.appendingPathComponent(".\(executable.lastPathComponent).stdout")
-        let stderrURL = directory.appendingPathComponent(".\(executable.lastPathComponent).stderr")
-        try Data().write(to: stdoutURL)
-        try Data().write(to: stderrURL)
-        let stdout = try FileHandle(forWritingTo: stdoutURL)
-        let stderr = try FileHandle(forWritingTo: stderrURL)
-        defer {
-            try? stdout.close()
-            try? stderr.close()
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
-        return Outcome(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "",
-            arguments: [executable.path] + arguments)
+    /// Runs `executable` with its output going to files (so a browser's
+    /// own children cannot hold a pipe open), killing it after `timeout` seconds.
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL, timeout: TimeInterval) throws -> ProcessOutcome {
+        try ChildProcess.start(executable, arguments, in: directory, output: .files(in: directory)).wait(timeout: timeout)
     }
 }
