@@ -157,9 +157,11 @@ public struct CalibrationTrace: Sendable {
     }
 
     /// The trace as CSV: `frame_ms` then the columns of the measured terms,
-    /// in `CostTerm.all`'s order.
+    /// in `CostTerm.all`'s order; `frames` left out when it is 1 throughout.
     public var csvText: String {
-        let columns = CostTerm.all.indices.filter { measured[$0] }
+        let intercept = CostTerm.all.firstIndex { $0.key == Self.interceptKey }!
+        let implied = frames.allSatisfy { $0.counts[intercept] == 1 }
+        let columns = CostTerm.all.indices.filter { measured[$0] && !($0 == intercept && implied) }
         var out = ([Self.durationColumn] + columns.map { CostTerm.all[$0].traceColumn }).joined(separator: ",") + "\n"
         for frame in frames {
             out += ([CalibrationTrace.number(frame.durationNs / 1_000_000)] + columns.map { CalibrationTrace.number(frame.counts[$0]) })
