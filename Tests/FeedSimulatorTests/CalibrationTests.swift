@@ -139,6 +139,13 @@ struct CalibrationTests {
         #expect(abs(calibration.rSquared - 1) < 1e-12)
     }
 
+    @Test("the README lists the trace columns exactly as CostTerm.all has them")
+    func readme() throws {
+        let readme = CalibrationTests.devices.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        #expect(text.contains(CalibrationTrace.markdownColumns + "\n"), "paste CalibrationTrace.markdownColumns into the README")
+    }
+
     struct BadTrace: Sendable, CustomTestStringConvertible {
         var label: String
         var text: String

@@ -170,6 +170,18 @@ public struct CalibrationTrace: Sendable {
         return out
     }
 
+    /// The trace's columns as a Markdown table (column, unit, the profile
+    /// key it fits), from `CostTerm.all`: the table the README carries.
+    public static var markdownColumns: String {
+        var lines = ["| column | one unit is | fits `costs_ns` key |", "|---|---|---|"]
+        lines.append("| `\(durationColumn)` | the frame's main-thread duration, in milliseconds (required) | |")
+        for term in CostTerm.all {
+            let unit = term.key == interceptKey ? "\(term.unit) (may be left out: 1 on every row)" : term.unit
+            lines.append("| `\(term.traceColumn)` | \(unit) | `\(term.key)` |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// `value` as the shortest decimal that reads back as the same double.
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
