@@ -35,8 +35,7 @@ public struct Calibration: Sendable {
         public var fitted: Double
     }
 
-    /// Every third frame would leave too few to fit; every frame held back
-    /// is what `holdOutEvery` = 1 would mean, which fits nothing.
+    /// `holdOutEvery` = 1 would hold back every frame and fit on none.
     public static let minimumHoldOutEvery = 2
     /// The default: one frame in five held back, the common 80/20 split.
     public static let defaultHoldOutEvery = 5
@@ -78,22 +77,24 @@ public struct Calibration: Sendable {
             guard trace.measured[i] else { return .notInTrace }
             return fit.contains { $0.counts[i] != 0 } ? .fitted : .allZero
         }
-        var candidates = CostTerm.all.indices.filter { outcomes[$0] == .fitted }
-        for position in NonNegativeLeastSquares.dependentColumns(fit.map { frame in candidates.map { frame.counts[$0] } }) {
-            outcomes[candidates[position]] = .dependent
+        let nonZero = CostTerm.all.indices.filter { outcomes[$0] == .fitted }
+        for position in NonNegativeLeastSquares.dependentColumns(fit.map { frame in nonZero.map { frame.counts[$0] } }) {
+            outcomes[nonZero[position]] = .dependent
         }
-        candidates = CostTerm.all.indices.filter { outcomes[$0] == .fitted }
-        let fitted = candidates
+        let fitted = CostTerm.all.indices.filter { outcomes[$0] == .fitted }
 
         guard !fitted.isEmpty else {
             throw CalibrationError(file: trace.file, line: nil, problem: "no column of the trace has a count other than 0, so there is nothing to fit")
         }
         guard fit.count > fitted.count, !held.isEmpty else {
-            let needed = max(fitted.count + 1 + (fitted.count + 1) / (holdOutEvery - 1) + 1, holdOutEvery)
+            // The fewest frames that leave one more fitted frame than terms
+            // and at least one held back.
+            var needed = holdOutEvery
+            while needed - needed / holdOutEvery <= fitted.count { needed += 1 }
             throw CalibrationError(
                 file: trace.file, line: nil,
                 problem: "the trace has \(trace.frames.count) frame\(trace.frames.count == 1 ? "" : "s"); fitting \(fitted.count) terms "
-                    + "with every \(holdOutEvery)th frame held back needs at least \(needed)")
+                    + "with one frame in \(holdOutEvery) held back needs at least \(needed)")
         }
 
         let solution: NonNegativeLeastSquares.Solution
