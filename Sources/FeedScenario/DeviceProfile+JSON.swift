@@ -15,8 +15,8 @@ extension DeviceProfile {
         lines.append("    \"safe_area_top_pt\": \(json(safeAreaTopPt)),")
         lines.append("    \"safe_area_bottom_pt\": \(json(safeAreaBottomPt))")
         lines.append("  },")
-        lines.append("  \"cost_jitter_sigma\": \(json(costJitterSigma)),")
         if adaptiveRefresh { lines.append("  \"adaptive_refresh\": true,") }
+        lines.append("  \"cost_jitter_sigma\": \(json(costJitterSigma)),")
         lines.append("  \"costs_ns\": {")
         let fields = CostTable.fields
         for (i, field) in fields.enumerated() {
