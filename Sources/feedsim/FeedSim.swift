@@ -7,10 +7,10 @@ struct FeedSim: ParsableCommand {
         commandName: "feedsim",
         abstract: "A deterministic simulator and benchmark harness for iOS-style feed engines.",
         discussion: """
-            Exit codes: 0 success, 64 usage error, 65 invalid scenario, \
+            Exit codes: 0 success, 64 usage error, 65 invalid scenario or calibration trace, \
             2 regression found by `check`, 1 internal failure.
             """,
-        subcommands: [Run.self, RunOne.self, Check.self, Compare.self, Merge.self, Report.self, Metrics.self],
+        subcommands: [Run.self, RunOne.self, Check.self, Compare.self, Merge.self, Report.self, Metrics.self, Calibrate.self],
         defaultSubcommand: nil
     )
 }
