@@ -9,7 +9,7 @@ struct DeviceProfileJSONTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scenarios/devices", isDirectory: true)
 
-    @Test("each bundled profile is written back byte for byte", arguments: ["iphone-60hz", "iphone-pro-120hz"])
+    @Test("each bundled profile is written back byte for byte", arguments: ["iphone-60hz", "iphone-pro-120hz", "iphone-pro-120hz-promotion"])
     func bundled(_ name: String) throws {
         let text = try String(contentsOf: DeviceProfileJSONTests.devices.appendingPathComponent("\(name).json"), encoding: .utf8)
         let profile = try ScenarioLoader.device(from: Data(text.utf8), file: "\(name).json")

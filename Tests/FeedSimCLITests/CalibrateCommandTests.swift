@@ -54,7 +54,8 @@ struct CalibrateCommandTests {
         #expect(profile.costs.cellMeasure.value == 2_500_000)
         #expect(profile.costs.decodePerMegapixel.value == 8_000_000)
         #expect(profile.costs.cellConfigure.rationale.hasPrefix("Fitted by feedsim calibrate from trace.csv over 160 frames"))
-        #expect(folder.entries(in: "devices") == ["fitted.json", "iphone-60hz.json", "iphone-pro-120hz.json"], "no temporary file left")
+        #expect(folder.entries(in: "devices")?.filter { !$0.hasSuffix(".json") } == [], "no temporary file left")
+        #expect(folder.entries(in: "devices")?.contains("fitted.json") == true)
 
         try folder.write(CalibrateCommandTests.scenario, to: "tiny.json")
         let run = try FeedSimProcess.run(["run", "tiny.json", "--out", "out", "--quiet"], in: folder.url)
