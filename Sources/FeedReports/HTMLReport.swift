@@ -1,8 +1,9 @@
 import Foundation
+import FeedScenario
 
 /// A problem that keeps a results folder from becoming a report: which
 /// file, which line (when one line is at fault) and what is wrong.
-public struct HTMLReportError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct HTMLReportError: FileDiagnostic, Equatable, Sendable {
     /// The file as the user named it.
     public var file: String
     /// The 1-based line at fault, if one is.
@@ -15,12 +16,6 @@ public struct HTMLReportError: Error, Equatable, Sendable, CustomStringConvertib
         self.file = file
         self.line = line
         self.problem = problem
-    }
-
-    /// `file:line: problem`, like a compiler diagnostic.
-    public var description: String {
-        if let line { return "\(file):\(line): \(problem)" }
-        return "\(file): \(problem)"
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import FeedScenario
 import SwiftCSV
 
 /// What identifies one run in `summary.csv`: the scenario, the variant and
@@ -75,7 +76,7 @@ public struct SummaryRow: Hashable, Sendable {
 
 /// A problem that keeps a summary file from being read: which file, which
 /// line (when one line is at fault) and what is wrong, in words.
-public struct SummaryFileError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct SummaryFileError: FileDiagnostic, Equatable, Sendable {
     /// The kinds of problem, so a command can map them to exit codes.
     public enum Kind: Sendable, Equatable {
         /// The file does not exist.
@@ -108,12 +109,6 @@ public struct SummaryFileError: Error, Equatable, Sendable, CustomStringConverti
         self.file = file
         self.line = line
         self.problem = problem
-    }
-
-    /// `file:line: problem`, like a compiler diagnostic.
-    public var description: String {
-        if let line { return "\(file):\(line): \(problem)" }
-        return "\(file): \(problem)"
     }
 }
 

@@ -1,8 +1,9 @@
 import Foundation
+import FeedScenario
 
 /// A problem with a calibration trace or with fitting it: the file, the
 /// line when one line is at fault, and what is wrong.
-public struct CalibrationError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct CalibrationError: FileDiagnostic, Equatable, Sendable {
     /// The file as the user named it.
     public var file: String
     /// The 1-based line at fault (the header is line 1), if one is.
@@ -14,12 +15,6 @@ public struct CalibrationError: Error, Equatable, Sendable, CustomStringConverti
         self.file = file
         self.line = line
         self.problem = problem
-    }
-
-    /// `file:line: problem`, like a compiler diagnostic.
-    public var description: String {
-        if let line { return "\(file):\(line): \(problem)" }
-        return "\(file): \(problem)"
     }
 }
 

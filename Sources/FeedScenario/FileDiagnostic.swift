@@ -1,0 +1,16 @@
+/// A problem found in a file a person gave: the file as they named it, the
+/// 1-based line at fault when one line is, and what is wrong, as a sentence
+/// fragment they can act on. Every reader of user files reports this way.
+public protocol FileDiagnostic: Error, CustomStringConvertible {
+    var file: String { get }
+    var line: Int? { get }
+    var problem: String { get }
+}
+
+extension FileDiagnostic {
+    /// `file:line: problem`, like a compiler diagnostic.
+    public var description: String {
+        if let line { return "\(file):\(line): \(problem)" }
+        return "\(file): \(problem)"
+    }
+}
