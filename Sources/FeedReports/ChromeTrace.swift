@@ -153,8 +153,8 @@ public enum ChromeTrace {
                 }
                 partStart = max(partStart, partEnd)
             }
-            append(frame.renderStart, .renderServer, complete(
-                "render", cat: "render", start: frame.renderStart, end: frame.renderStart + record.render,
+            append(record.renderStart, .renderServer, complete(
+                "render", cat: "render", start: record.renderStart, end: record.renderStart + record.render,
                 args: "\"frame\":\(record.frame),\"render_ms\":\(millis(record.render))"))
             var displayArgs = "\"frame\":\(record.frame),\"latency_ms\":\(millis(record.latency))"
             if record.hitchType != .none {

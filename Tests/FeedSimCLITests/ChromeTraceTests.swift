@@ -1,6 +1,4 @@
 import FeedReports
-import FeedScenario
-import FeedSimulator
 import Foundation
 import Testing
 
@@ -43,70 +41,96 @@ private struct ParsedTrace {
 struct ChromeTraceTests {
     static let scenarios = ["flaky-network-offline-likes", "jetsam-kill-and-relaunch", "image-decode-main-vs-background", "refresh-while-reading"]
 
-    @Test("a traced run's events are well formed and match what the run measured", arguments: scenarios)
-    func wellFormed(_ name: String) throws {
-        let file = FeedSimProcess.packageRoot.appendingPathComponent("scenarios/\(name).json")
-        let loaded = try ScenarioLoader.load(url: file, file: file.path)
-        let request = try #require(RunRequest.expand(loaded, seedOverride: nil, recordFrames: true, recordTimeline: true).first)
-        let result = try Simulation(request: request).run()
-        let trace = try ParsedTrace(try #require(ChromeTrace.render(result)))
-        let hitches = result.frames.filter { $0.hitchType != .none }
+    /// The rows of a CSV file written by `feedsim run` (no field holds a comma), by column.
+    static func rows(_ url: URL) throws -> [[String: String]] {
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = try #require(lines.first)
+        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
 
-        #expect(trace.threadNames[ChromeTrace.Track.mainThread.rawValue] == "main thread")
-        #expect(trace.threadNames[ChromeTrace.Track.renderServer.rawValue] == "render server")
-        #expect(trace.threadNames[ChromeTrace.Track.display.rawValue] == "display")
+    @Test("a traced run's events are well formed and match what the run reported", arguments: scenarios)
+    func wellFormed(_ name: String) throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let scenario = FeedSimProcess.packageRoot.appendingPathComponent("scenarios/\(name).json").path
+        let outcome = try FeedSimProcess.run(
+            ["run", scenario, "--trace", "--frames", "--quiet", "--jobs", "2", "--out", "out"], in: folder.url)
+        #expect(outcome.status == 0, "\(outcome)")
+        let summary = try ChromeTraceTests.rows(folder.appending("out/summary.csv"))
+        let frames = try ChromeTraceTests.rows(folder.appending("out/frames.csv"))
+        let drift = try ChromeTraceTests.rows(folder.appending("out/drift.csv"))
+        #expect(!summary.isEmpty)
+        for run in summary {
+            let key = ["scenario", "variant", "refresh_hz"].map { run[$0] ?? "" }
+            let ofRun = { (row: [String: String]) in ["scenario", "variant", "refresh_hz"].map { row[$0] ?? "" } == key }
+            let file = folder.appending("out/traces/\(key[0])--\(key[1])--\(key[2])hz.json")
+            try check(
+                ParsedTrace(String(contentsOf: file, encoding: .utf8)), run: key.joined(separator: " "),
+                frames: frames.filter(ofRun), drift: drift.filter(ofRun),
+                networkRequests: try #require(Int(run["network_requests"] ?? "")))
+        }
+    }
+
+    /// Checks one run's trace against its rows in frames.csv and drift.csv.
+    private func check(
+        _ trace: ParsedTrace, run: String, frames: [[String: String]], drift: [[String: String]], networkRequests: Int
+    ) throws {
+        let hitches = frames.filter { $0["hitch_type"] != "none" }
+        #expect(trace.threadNames[ChromeTrace.Track.mainThread.rawValue] == "main thread", "\(run)")
+        #expect(trace.threadNames[ChromeTrace.Track.renderServer.rawValue] == "render server", "\(run)")
+        #expect(trace.threadNames[ChromeTrace.Track.display.rawValue] == "display", "\(run)")
         var lastTime = -Double.infinity
         for event in trace.events {
-            #expect(number(event["pid"]) == Double(ChromeTrace.processID), "\(event)")
-            let tid = try #require(number(event["tid"]).map(Int.init), "\(event)")
-            #expect(trace.threadNames[tid] != nil, "every event's track is named: \(event)")
-            let ts = try #require(number(event["ts"]), "\(event)")
+            #expect(number(event["pid"]) == Double(ChromeTrace.processID), "\(run): \(event)")
+            let tid = try #require(number(event["tid"]).map(Int.init), "\(run): \(event)")
+            #expect(trace.threadNames[tid] != nil, "\(run): every event's track is named: \(event)")
+            let ts = try #require(number(event["ts"]), "\(run): \(event)")
             // Sorted by time: monotonic on every track.
-            #expect(ts >= lastTime, "\(event)")
+            #expect(ts >= lastTime, "\(run): \(event)")
             lastTime = ts
-            if event["ph"] as? String == "X" { #expect((number(event["dur"]) ?? -1) >= 0, "\(event)") }
-            if event["ph"] as? String == "i" { #expect(event["s"] as? String == "t", "\(event)") }
+            if event["ph"] as? String == "X" { #expect((number(event["dur"]) ?? -1) >= 0, "\(run): \(event)") }
+            if event["ph"] as? String == "i" { #expect(event["s"] as? String == "t", "\(run): \(event)") }
         }
 
         // Main thread: one commit per frame, its parts inside it.
         let commits = trace.on(.mainThread, cat: "commit")
-        #expect(commits.count == result.frames.count)
-        var commitEnd: [Int: Double] = [:]
+        #expect(commits.count == frames.count, "\(run)")
         var commitStart: [Int: Double] = [:]
+        var commitEnd: [Int: Double] = [:]
         for commit in commits {
             let frame = Int(try #require(number((commit["args"] as? [String: Any])?["frame"])))
             commitStart[frame] = number(commit["ts"])
-            commitEnd[frame] = number(commit["ts"])! + number(commit["dur"])!
+            commitEnd[frame] = (number(commit["ts"]) ?? 0) + (number(commit["dur"]) ?? 0)
         }
+        // Times are exact decimals; only their parsing into doubles rounds.
         let tolerance = 1e-6
         for part in trace.on(.mainThread, cat: "commit_part") {
             let frame = Int(try #require(number((part["args"] as? [String: Any])?["frame"])))
-            let start = number(part["ts"])!, end = start + number(part["dur"])!
-            #expect(start >= commitStart[frame]! - tolerance && end <= commitEnd[frame]! + tolerance, "\(part)")
+            let start = number(part["ts"]) ?? 0, end = start + (number(part["dur"]) ?? 0)
+            #expect(start >= (commitStart[frame] ?? .infinity) - tolerance && end <= (commitEnd[frame] ?? 0) + tolerance, "\(run): \(part)")
         }
         // Render server: each render starts at or after its commit's end.
         let renders = trace.on(.renderServer, phase: "X")
-        #expect(renders.count == result.frames.count)
+        #expect(renders.count == frames.count, "\(run)")
         for render in renders {
             let frame = Int(try #require(number((render["args"] as? [String: Any])?["frame"])))
-            #expect(number(render["ts"])! >= commitEnd[frame]! - tolerance, "frame \(frame)")
+            #expect((number(render["ts"]) ?? 0) >= (commitEnd[frame] ?? .infinity) - tolerance, "\(run): frame \(frame)")
         }
         // Display: a slice per presented frame, a hitch marker exactly on late frames.
-        #expect(trace.on(.display, phase: "X").count == result.frames.count)
+        #expect(trace.on(.display, phase: "X").count == frames.count, "\(run)")
         let markers = trace.on(.display, phase: "i")
-        #expect(markers.compactMap { number(($0["args"] as? [String: Any])?["frame"]).map(Int.init) } == hitches.map(\.frame))
-        #expect(markers.compactMap { ($0["args"] as? [String: Any])?["type"] as? String } == hitches.map(\.hitchType.rawValue))
-        // Network: one async slice per request, each begun and ended.
+        #expect(markers.compactMap { number(($0["args"] as? [String: Any])?["frame"]).map(Int.init) } == hitches.compactMap { Int($0["frame"] ?? "") }, "\(run)")
+        #expect(markers.compactMap { ($0["args"] as? [String: Any])?["type"] as? String } == hitches.compactMap { $0["hitch_type"] }, "\(run)")
+        // Network: one async slice per request, each begun and ended; images likewise.
         let begins = trace.on(.network, phase: "b"), ends = trace.on(.network, phase: "e")
-        #expect(begins.count == result.networkRequests)
-        #expect(Set(begins.compactMap { number($0["id"]) }) == Set(ends.compactMap { number($0["id"]) }))
-        #expect(trace.on(.images, phase: "b").count == result.timeline?.imageLoads.count)
-        #expect(trace.on(.images, phase: "e").count == result.timeline?.imageLoads.count)
-        // Drift: an instant per record, in the records' order.
-        let drift = trace.on(.drift, phase: "i")
-        #expect(drift.count == result.drift.count)
-        #expect(drift.compactMap { ($0["args"] as? [String: Any])?["cause"] as? String } == result.drift.map(\.cause))
-        #expect(trace.metadata["frames"] as? Int == result.frames.count)
+        #expect(begins.count == networkRequests, "\(run)")
+        #expect(begins.compactMap { number($0["id"]) }.sorted() == ends.compactMap { number($0["id"]) }.sorted(), "\(run)")
+        let loads = trace.on(.images, phase: "b"), loaded = trace.on(.images, phase: "e")
+        #expect(loads.compactMap { number($0["id"]) }.sorted() == loaded.compactMap { number($0["id"]) }.sorted(), "\(run)")
+        // Drift: an instant per drift.csv row, in the same order.
+        let instants = trace.on(.drift, phase: "i")
+        #expect(instants.compactMap { ($0["args"] as? [String: Any])?["cause"] as? String } == drift.compactMap { $0["cause"] }, "\(run)")
+        #expect(trace.metadata["frames"] as? Int == frames.count, "\(run)")
     }
 
     /// Prints each trace file's tracks and their event counts; fails if a

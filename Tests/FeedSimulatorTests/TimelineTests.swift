@@ -52,8 +52,8 @@ struct TimelineTests {
             #expect(abs(sum - Double(frame.record.work)) <= 1, "frame \(frame.record.frame): parts \(sum) ns, work \(frame.record.work) ns")
             #expect(frame.parts.allSatisfy { $0.nanoseconds > 0 }, "frame \(frame.record.frame)")
             #expect(frame.parts.first?.name == "frame_base", "frame \(frame.record.frame)")
-            #expect(frame.renderStart >= frame.record.time + frame.record.work, "frame \(frame.record.frame)")
-            #expect(frame.record.presented >= frame.renderStart + frame.record.render, "frame \(frame.record.frame)")
+            #expect(frame.record.renderStart >= frame.record.time + frame.record.work, "frame \(frame.record.frame)")
+            #expect(frame.record.presented >= frame.record.renderStart + frame.record.render, "frame \(frame.record.frame)")
         }
         #expect(timeline.frames.contains { $0.parts.contains { $0.name == "cell_measure" } })
         #expect(timeline.frames.contains { $0.dataCommits.contains(ChangeCause.refresh.rawValue) })

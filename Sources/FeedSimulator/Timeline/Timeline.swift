@@ -18,8 +18,6 @@ public struct Timeline: Sendable, Equatable, Codable {
     /// One rendered frame: its record and what its commit was made of.
     public struct Frame: Sendable, Equatable, Codable {
         public var record: FrameRecord
-        /// When the render server picked the commit up.
-        public var renderStart: SimTime
         /// The commit's main-thread time by cause, in `CostModel.commitParts` order;
         /// only causes that took time.
         public var parts: [Part]

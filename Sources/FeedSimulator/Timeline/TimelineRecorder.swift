@@ -22,9 +22,10 @@ final class TimelineRecorder {
     /// A frame was accounted; `parts` is its commit by cause.
     func recordFrame(_ record: FrameRecord, parts: [Timeline.Part]) {
         meter.excluding {
-            timeline.frames.append(Timeline.Frame(
-                record: record, renderStart: record.renderStart, parts: parts, dataCommits: pendingCommits))
-            pendingCommits.removeAll(keepingCapacity: true)
+            timeline.frames.append(Timeline.Frame(record: record, parts: parts, dataCommits: pendingCommits))
+            // A fresh empty array, not a cleared one: the frame now shares the
+            // old buffer, and most frames carry no commit at all.
+            if !pendingCommits.isEmpty { pendingCommits = [] }
         }
     }
 
@@ -33,15 +34,18 @@ final class TimelineRecorder {
         meter.excluding { pendingCommits.append(cause.rawValue) }
     }
 
-    /// An API request was sent; `plan` says how it went.
+    /// An API request was sent; `plan` says how the network carried it,
+    /// and `failed` whether the app got a failure (the server's own, when
+    /// the network delivered it).
     func recordRequest(
         _ kind: String, at start: SimTime, answeredAt end: SimTime, requestBytes: Int, responseBytes: Int,
-        plan: RequestPlan, serverFailed: Bool
+        plan: RequestPlan, failed: Bool
     ) {
+        let outcome = plan.succeeded && failed ? "server_error" : TimelineRecorder.outcome(plan)
         meter.excluding {
             timeline.requests.append(Timeline.Exchange(
                 kind: kind, start: start, end: end, requestBytes: requestBytes, responseBytes: responseBytes,
-                outcome: serverFailed ? "server_error" : TimelineRecorder.outcome(plan), retries: plan.retries))
+                outcome: outcome, retries: plan.retries))
         }
     }
 
@@ -60,8 +64,10 @@ final class TimelineRecorder {
     /// in flight, the load ends now.
     func actionCancelled(slot: Int, at time: SimTime) {
         guard let index = imageLoadBySlot[slot], timeline.imageLoads[index].end > time else { return }
-        timeline.imageLoads[index].end = time
-        timeline.imageLoads[index].outcome = "cancelled"
+        meter.excluding {
+            timeline.imageLoads[index].end = time
+            timeline.imageLoads[index].outcome = "cancelled"
+        }
     }
 
     /// A lifecycle moment.

@@ -68,6 +68,11 @@ final class FeedServer {
     /// Sends a request over the network and calls `completion` when its
     /// plan says it finished: with `success` or with the failure's reason.
     /// `kind` names it in a timeline.
+    ///
+    /// Always inlined into the transport calls, so that their `success`
+    /// closures stay off the heap: the engine's allocation count must not
+    /// depend on how large this function grew.
+    @inline(__always)
     func exchange<T>(
         _ kind: String, requestBytes: Int, responseBytes: Int, success: @escaping () -> Result<T, FeedTransportError>,
         completion: @escaping (Result<T, FeedTransportError>) -> Void
@@ -86,16 +91,16 @@ final class FeedServer {
             case .lost: result = .failure(.serverError)
             }
         }
-        if case .failure = result { failedRequests += 1 }
-        let processing = plan.succeeded ? settings.latencyNs : 0
-        if let recorder {
-            let serverFailed: Bool
-            if plan.succeeded, case .failure = result { serverFailed = true } else { serverFailed = false }
-            recorder.recordRequest(
-                kind, at: now, answeredAt: plan.finishedAt + processing, requestBytes: requestBytes,
-                responseBytes: responseBytes, plan: plan, serverFailed: serverFailed)
+        var failed = false
+        if case .failure = result {
+            failedRequests += 1
+            failed = true
         }
+        let processing = plan.succeeded ? settings.latencyNs : 0
         respond(plan.finishedAt - now + processing) { completion(result) }
+        recorder?.recordRequest(
+            kind, at: now, answeredAt: plan.finishedAt + processing, requestBytes: requestBytes,
+            responseBytes: responseBytes, plan: plan, failed: failed)
     }
 
     /// Writes `count` new posts at the head of the timeline and returns them, newest first.
