@@ -126,8 +126,9 @@ public struct StagedFiles {
     /// Removes the temporary files and the folders staging created.
     public mutating func discard() {
         for (temporary, _) in staged { try? FileManager.default.removeItem(at: temporary) }
-        // Deepest first; rmdir refuses a folder that is not empty.
-        for folder in createdFolders { rmdir(folder.path) }
+        // Deepest first, across every staging (a later one may have made a
+        // folder inside an earlier one's); rmdir refuses a folder that is not empty.
+        for folder in createdFolders.sorted(by: { $0.path.count > $1.path.count }) { rmdir(folder.path) }
         staged.removeAll()
         removals.removeAll()
         createdFolders.removeAll()

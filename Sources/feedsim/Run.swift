@@ -21,6 +21,10 @@ extension FeedSim {
                 Progress goes to stderr: a bar on a terminal, otherwise a line every \
                 tenth of the runs or every 10 s; --quiet turns it off.
 
+                With --trace each run also writes a Chrome trace-event JSON file, \
+                traces/<scenario>--<variant>--<hz>hz.json, staged and renamed with the \
+                other files (open it in ui.perfetto.dev or chrome://tracing).
+
                 SIGINT (Ctrl-C) or SIGTERM stops the workers and exits 130 or 143 with \
                 one line on stderr; the output folder is left exactly as it was (the \
                 files are written to temporary names first and renamed together last).
@@ -35,6 +39,9 @@ extension FeedSim {
 
         @Flag(name: .long, help: "Also write frames.csv, one row per rendered frame.")
         var frames = false
+
+        @Flag(name: .long, help: "Also write traces/<scenario>--<variant>--<hz>hz.json, one Chrome trace-event file per run (open in ui.perfetto.dev).")
+        var trace = false
 
         @Option(name: .long, help: "Seed for every run, replacing each scenario's own.")
         var seed: UInt64?
@@ -63,7 +70,7 @@ extension FeedSim {
             let interruption = Interruption.shared
             let files = try ScenarioFiles.collect(paths)
             let scenarios = try ScenarioFiles.load(files)
-            let suite = scenarios.flatMap { RunRequest.expand($0, seedOverride: seed, recordFrames: frames) }
+            let suite = scenarios.flatMap { RunRequest.expand($0, seedOverride: seed, recordFrames: frames, recordTimeline: trace) }
             let plan = try shard.map {
                 try ShardPlan($0, suite: suite, files: files, scenarios: scenarios, seedOverride: seed, frames: frames)
             }
@@ -91,6 +98,14 @@ extension FeedSim {
                 if frames {
                     try output.stage(RunReports.frames(results).text, to: folder.appendingPathComponent("frames.csv"))
                 }
+                if trace {
+                    // Staged with the reports: renamed into place together, or not at all.
+                    let traces = folder.appendingPathComponent(ChromeTrace.folder, isDirectory: true)
+                    for result in results {
+                        guard let text = ChromeTrace.render(result) else { continue }
+                        try output.stage(text, to: traces.appendingPathComponent(ChromeTrace.fileName(for: result)))
+                    }
+                }
                 try ShardPlan.stage(plan?.manifest(results: results), in: folder, output: &output)
                 guard interruption.beginCommit() else {
                     output.discard()
@@ -106,7 +121,7 @@ extension FeedSim {
                 throw FeedSimExit.internalFailure
             }
             print(RunTable.render(results))
-            print("wrote \(out)/summary.csv, \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")\(plan == nil ? "" : ", \(out)/\(ShardManifest.fileName)")")
+            print("wrote \(out)/summary.csv, \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")\(trace ? ", \(out)/\(ChromeTrace.folder)/" : "")\(plan == nil ? "" : ", \(out)/\(ShardManifest.fileName)")")
         }
     }
 }

@@ -21,6 +21,7 @@ extension FeedSim {
         @Option(name: .long) var seed: UInt64
         @Option(name: .long) var variant: String = "default"
         @Flag(name: .long) var frames = false
+        @Flag(name: .long) var trace = false
         /// The `feedsim run` that started this worker; the worker exits
         /// with it (see `ParentWatch`).
         @Option(name: .customLong("parent-pid")) var parentPID: Int32?
@@ -34,7 +35,8 @@ extension FeedSim {
                 printError("invalid scenario: \(error)")
                 throw FeedSimExit.invalidScenario
             }
-            let request = RunRequest(loaded: loaded, refreshHz: refreshHz, seed: seed, variant: variant, recordFrames: frames)
+            let request = RunRequest(
+                loaded: loaded, refreshHz: refreshHz, seed: seed, variant: variant, recordFrames: frames, recordTimeline: trace)
             let result: RunResult
             do {
                 // Two small runs shaped like this one pay the Swift runtime's

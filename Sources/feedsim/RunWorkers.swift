@@ -89,6 +89,7 @@ struct RunWorkers {
             "--parent-pid", String(getpid()),
         ]
         if request.recordFrames { arguments.append("--frames") }
+        if request.recordTimeline { arguments.append("--trace") }
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_DETERMINISTIC_HASHING"] = "1"

@@ -117,7 +117,7 @@ struct InterruptTests {
         let before = try folderDigest(out)
         #expect(before.keys.sorted() == ["drift.csv", "frames.csv", "notes.txt", "summary.csv"])
 
-        let run = try FeedSimProcess.start(["run", "slow.json", "--jobs", "2", "--out", "out", "--quiet", "--frames"], in: folder.url)
+        let run = try FeedSimProcess.start(["run", "slow.json", "--jobs", "2", "--out", "out", "--quiet", "--frames", "--trace"], in: folder.url)
         var workers: [pid_t] = []
         let started = ProcessTable.waitUntil(seconds: Self.startupAllowance) {
             workers = ProcessTable.workers(of: run.pid)

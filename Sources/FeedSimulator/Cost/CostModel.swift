@@ -64,6 +64,30 @@ public struct CostModel: Sendable {
         return SimTime(ns.rounded())
     }
 
+    /// The commit's main-thread time at vsync `vsync` by cause, for a
+    /// timeline: `frame_base`, then the cells configured and measured
+    /// (`configureTime` and `measureTime`, each cell's draws as
+    /// `time(of:vsync:)` made them), then every other per-frame term in
+    /// `CostTerm.all` order; causes that took no time are left out. The
+    /// terms are drawn exactly as `commitTime` draws them, so the parts add
+    /// up to it before its rounding to the nanosecond.
+    public func commitParts(for work: WorkCounters, configureTime: Double, measureTime: Double, vsync: Int64) -> [Timeline.Part] {
+        var parts: [Timeline.Part] = []
+        parts.reserveCapacity(frameTerms.count + 2)
+        for (position, (index, term, cost)) in frameTerms.enumerated() {
+            let count = term.count(work)
+            if count > 0 {
+                let ns = count * cost * jitter(vsync: vsync, operation: CostModel.frameTermKey + UInt64(index), item: 0)
+                if ns > 0 { parts.append(Timeline.Part(name: term.key, nanoseconds: ns)) }
+            }
+            if position == 0 {
+                if configureTime > 0 { parts.append(Timeline.Part(name: "cell_configure", nanoseconds: configureTime)) }
+                if measureTime > 0 { parts.append(Timeline.Part(name: "cell_measure", nanoseconds: measureTime)) }
+            }
+        }
+        return parts
+    }
+
     /// What the render server draws in a frame.
     public struct Scene: Sendable, Equatable {
         /// Cells on screen, each its own layer tree.

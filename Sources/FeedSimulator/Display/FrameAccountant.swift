@@ -22,6 +22,9 @@ public struct FrameRecord: Sendable, Equatable, Codable {
     public var visible: Range<Int>
     /// Engine allocations made during the frame's work.
     public var allocations: UInt64
+    /// When the render server picked the commit up: the vsync after the
+    /// commit's intervals, or later when it was still busy with the frame before.
+    public var renderStart: SimTime = 0
     /// The render server's prepare and execute time.
     public var render: SimTime = 0
     /// When the frame reached the screen.
@@ -145,6 +148,7 @@ public struct FrameAccountant: Sendable {
         renderServerFreeAt = renderEnd
         let presented = display.vsyncTime(max(renderStartVsync + 1, display.firstVsync(atOrAfter: renderEnd)))
         let buffers: Int64 = tripleBufferingLeft > 0 ? 3 : 2
+        record.renderStart = renderStart
         record.render = render
         record.presented = presented
         record.late = max(0, presented - display.vsyncTime(start + buffers))

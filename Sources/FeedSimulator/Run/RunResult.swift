@@ -9,13 +9,19 @@ public struct RunRequest: Sendable {
     public var variant: String
     /// Keep every frame record (for frames.csv).
     public var recordFrames: Bool
+    /// Record the run's timeline (for a trace file).
+    public var recordTimeline: Bool
 
-    public init(loaded: LoadedScenario, refreshHz: Int, seed: UInt64, variant: String = "default", recordFrames: Bool) {
+    public init(
+        loaded: LoadedScenario, refreshHz: Int, seed: UInt64, variant: String = "default", recordFrames: Bool,
+        recordTimeline: Bool = false
+    ) {
         self.loaded = loaded
         self.refreshHz = refreshHz
         self.seed = seed
         self.variant = variant
         self.recordFrames = recordFrames
+        self.recordTimeline = recordTimeline
     }
 
     /// The network of this request's variant.
@@ -30,11 +36,15 @@ public struct RunRequest: Sendable {
 
     /// Every run a scenario asks for, in order: each variant at each refresh
     /// rate. `seedOverride` replaces the scenario's own seed.
-    public static func expand(_ loaded: LoadedScenario, seedOverride: UInt64?, recordFrames: Bool) -> [RunRequest] {
+    public static func expand(
+        _ loaded: LoadedScenario, seedOverride: UInt64?, recordFrames: Bool, recordTimeline: Bool = false
+    ) -> [RunRequest] {
         let variants = loaded.scenario.variants.isEmpty ? ["default"] : loaded.scenario.variants.map(\.name)
         return variants.flatMap { variant in
             loaded.refreshRates.map {
-                RunRequest(loaded: loaded, refreshHz: $0, seed: seedOverride ?? loaded.scenario.seed, variant: variant, recordFrames: recordFrames)
+                RunRequest(
+                    loaded: loaded, refreshHz: $0, seed: seedOverride ?? loaded.scenario.seed, variant: variant,
+                    recordFrames: recordFrames, recordTimeline: recordTimeline)
             }
         }
     }
@@ -90,6 +100,8 @@ public struct RunResult: Sendable, Equatable, Codable {
     public var imageHitRate: Double
     public var eventsProcessed: Int
     public var traceDigest: TraceDigest
+    /// The run's timeline, when the request asked for it.
+    public var timeline: Timeline?
 
     /// Drift events: anchors moved by at least 1 pt, or lost.
     public var driftEvents: Int { drift.reduce(0) { $0 + ($1.isEvent ? 1 : 0) } }

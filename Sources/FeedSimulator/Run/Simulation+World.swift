@@ -27,6 +27,7 @@ extension Simulation: FeedViewport {
     public func feedDidCommit(_ cause: ChangeCause) {
         meter.excluding {
             scrollView.setContentExtent(minY: engine.listView.contentMinY, maxY: engine.listView.contentMaxY)
+            timeline?.noteDataCommit(cause)
             digest.combine(UInt64(ChangeCause.allCases.firstIndex(of: cause) ?? 0))
             digest.combine(scrollView.contentOffset)
         }
@@ -136,11 +137,13 @@ extension Simulation {
             guard appState == .foreground else { return }
             scrollView.advance(to: now)
             persist()
+            timeline?.mark("background", at: now)
             appState = .background(since: now)
             let generation = launchGeneration
             scheduleAction(after: duration) { [unowned self] in
                 guard self.launchGeneration == generation, case let .background(since) = self.appState else { return }
                 self.appState = .foreground
+                self.timeline?.mark("foreground", at: self.now)
                 self.engine.didEnterForeground(after: self.now - since, policy: ForegroundPolicy(
                     keepUnder: self.scenario.lifecycle.keepUnderNs, checkUnder: self.scenario.lifecycle.checkUnderNs))
             }

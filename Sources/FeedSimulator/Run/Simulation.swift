@@ -44,10 +44,12 @@ public final class Simulation {
     var scrollView: ScrollView
     let meter: AllocationMeter
     let streams: RandomStreams
+    /// The run's timeline, when the request asks for one.
+    let timeline: TimelineRecorder?
     /// The feed server, answering through the run's network model.
     lazy var server = FeedServer(
         feed: scenario.feed, server: scenario.server, network: feedNetwork, streams: streams,
-        clock: { [unowned self] in self.now }
+        clock: { [unowned self] in self.now }, recorder: timeline
     ) { [unowned self] delay, deliver in
         self.scheduleAction(after: delay, deliver)
     }
@@ -56,7 +58,13 @@ public final class Simulation {
         network: imageNetwork,
         clock: { [unowned self] in self.now },
         respond: { [unowned self] delay, deliver in self.scheduleAction(after: delay, deliver) },
-        cancel: { [unowned self] slot in self.cancelAction(slot: slot) })
+        cancel: { [unowned self] slot in
+            if let timeline = self.timeline, slot < self.actions.count, self.actions[slot] != nil {
+                timeline.actionCancelled(slot: slot, at: self.now)
+            }
+            self.cancelAction(slot: slot)
+        },
+        timeline: timeline)
     /// The engine of the current launch; a relaunch makes a new one.
     lazy var engine = newEngine()
     private let feedNetwork: NetworkModel
@@ -124,6 +132,7 @@ public final class Simulation {
             insetBottom: device.safeAreaBottomPt.value,
             contentHeight: 0)
         meter = try AllocationMeter()
+        timeline = request.recordTimeline ? TimelineRecorder(meter: meter) : nil
         memory = MemoryModel(settings: scenario.memory)
         streams = RandomStreams(seed: request.seed)
         inputGenerator = streams.generator(for: .input)
@@ -309,7 +318,15 @@ public final class Simulation {
             return visible
         }
         var cellTime = 0.0
-        let work = engine.drainWork { cell in cellTime += costModel.time(of: cell, vsync: index) }
+        // Kept apart too for a timeline's commit slices: two additions a
+        // cell, and `cellTime` is summed exactly as before.
+        var configureTime = 0.0
+        var measureTime = 0.0
+        let work = engine.drainWork { cell in
+            let time = costModel.time(of: cell, vsync: index)
+            cellTime += time
+            if cell.kind == .configure { configureTime += time } else { measureTime += time }
+        }
         let offset = scrollView.contentOffset
 
         let requests = meter.total().requests
@@ -325,6 +342,10 @@ public final class Simulation {
         }
         lastFrameTime = now
         requestsAtLastFrame = requests
+        if let timeline {
+            timeline.recordFrame(record, parts: costModel.commitParts(
+                for: work, configureTime: configureTime, measureTime: measureTime, vsync: index))
+        }
         lastRenderedOffset = offset
         nextFrameVsync = display.firstVsync(atOrAfter: accountant.nextCommitTime(after: record, rate: rate))
         digest.combine(frameWork)
@@ -365,11 +386,13 @@ public final class Simulation {
         case .warn:
             deliverMemoryWarning()
         case .kill:
+            timeline?.mark("jetsam_kill", at: now)
             terminate(relaunchAfter: 0)
         }
     }
 
     func deliverMemoryWarning() {
+        timeline?.mark("memory_warning", at: now)
         let kept = request.engine.memoryWarningPolicy.keptFraction
         meter.measure { engine.didReceiveMemoryWarning(keepingFraction: kept) }
         digest.combine(UInt64(0x6D656D))
@@ -378,6 +401,7 @@ public final class Simulation {
     /// The app is killed; the reader opens it again `relaunchAfter` ns
     /// later, and it cold-starts from persisted state.
     func terminate(relaunchAfter delay: SimTime) {
+        timeline?.mark("terminate", at: now)
         if appState == .foreground { captureAtTermination = captureAnchor() }
         driftMeter.discardUnshown()
         appState = .terminated
@@ -389,6 +413,7 @@ public final class Simulation {
     /// A cold start: a new engine restores persisted state if it is recent
     /// enough, else loads from the network.
     func relaunch() {
+        timeline?.mark("relaunch", at: now)
         appState = .foreground
         engine = newEngine()
         resetScrollView()
@@ -426,6 +451,7 @@ public final class Simulation {
             viewModelHitRate: engine.viewModelHitRate,
             imageHitRate: engine.imageHitRate,
             eventsProcessed: eventsProcessed,
-            traceDigest: digest)
+            traceDigest: digest,
+            timeline: timeline?.timeline)
     }
 }

@@ -31,6 +31,8 @@ final class FeedServer {
     private let clock: () -> SimTime
     /// Hands a response to the world: runs `deliver` after `delay` ns.
     private let respond: (_ delay: SimTime, _ deliver: @escaping () -> Void) -> Void
+    /// Where each exchange is recorded, when the run keeps a timeline.
+    private let recorder: TimelineRecorder?
     /// Logical requests made (a retried request counts once).
     private(set) var requests = 0
     /// Requests that failed after every retry.
@@ -38,7 +40,7 @@ final class FeedServer {
 
     init(
         feed: FeedSettings, server: ServerSettings, network: NetworkModel, streams: RandomStreams,
-        clock: @escaping () -> SimTime,
+        clock: @escaping () -> SimTime, recorder: TimelineRecorder? = nil,
         respond: @escaping (_ delay: SimTime, _ deliver: @escaping () -> Void) -> Void
     ) {
         self.feed = SyntheticFeed(settings: feed, streams: streams)
@@ -47,6 +49,7 @@ final class FeedServer {
         self.network = network
         self.clock = clock
         self.respond = respond
+        self.recorder = recorder
         // Written oldest first and turned round in place: the timeline is
         // the only copy of the feed, even while it is built.
         timeline = self.feed.nextPosts(feed.postCount)
@@ -64,8 +67,14 @@ final class FeedServer {
 
     /// Sends a request over the network and calls `completion` when its
     /// plan says it finished: with `success` or with the failure's reason.
+    /// `kind` names it in a timeline.
+    ///
+    /// Always inlined into the transport calls, so that their `success`
+    /// closures stay off the heap: the engine's allocation count must not
+    /// depend on how large this function grew.
+    @inline(__always)
     func exchange<T>(
-        requestBytes: Int, responseBytes: Int, success: @escaping () -> Result<T, FeedTransportError>,
+        _ kind: String, requestBytes: Int, responseBytes: Int, success: @escaping () -> Result<T, FeedTransportError>,
         completion: @escaping (Result<T, FeedTransportError>) -> Void
     ) {
         requests += 1
@@ -82,9 +91,16 @@ final class FeedServer {
             case .lost: result = .failure(.serverError)
             }
         }
-        if case .failure = result { failedRequests += 1 }
+        var failed = false
+        if case .failure = result {
+            failedRequests += 1
+            failed = true
+        }
         let processing = plan.succeeded ? settings.latencyNs : 0
         respond(plan.finishedAt - now + processing) { completion(result) }
+        recorder?.recordRequest(
+            kind, at: now, answeredAt: plan.finishedAt + processing, requestBytes: requestBytes,
+            responseBytes: responseBytes, plan: plan, failed: failed)
     }
 
     /// Writes `count` new posts at the head of the timeline and returns them, newest first.
@@ -149,15 +165,16 @@ final class FeedServer {
 extension FeedServer: FeedTransport {
     func fetchPage(cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void) {
         let page = self.page(after: cursor, limit: limit)
+        // A request without a cursor loads from the top: a refresh, or the first load.
         exchange(
-            requestBytes: FeedServer.requestBytes,
+            cursor == nil ? "refresh" : "page", requestBytes: FeedServer.requestBytes,
             responseBytes: page.posts.count * FeedServer.bytesPerPost,
             success: { .success(page) }, completion: completion)
     }
 
     func setLike(postID: PostID, liked: Bool, completion: @escaping (Result<Void, FeedTransportError>) -> Void) {
         exchange(
-            requestBytes: FeedServer.likeBytes, responseBytes: FeedServer.likeBytes,
+            "like", requestBytes: FeedServer.likeBytes, responseBytes: FeedServer.likeBytes,
             success: { [unowned self] in
                 guard !self.failures.chance(self.settings.likeFailureRate) else { return .failure(.serverError) }
                 if let position = self.position(of: postID) {

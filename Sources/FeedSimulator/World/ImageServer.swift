@@ -9,18 +9,22 @@ final class ImageServer: ImageTransport {
     /// Queues `deliver` after `delay` ns and returns its slot, which cancels it.
     private let respond: (_ delay: SimTime, _ deliver: @escaping () -> Void) -> Int
     private let cancelSlot: (Int) -> Void
+    /// Where each load is recorded, when the run keeps a timeline.
+    private let timeline: TimelineRecorder?
     private(set) var loads = 0
     private(set) var failures = 0
 
     init(
         network: NetworkModel, clock: @escaping () -> SimTime,
         respond: @escaping (_ delay: SimTime, _ deliver: @escaping () -> Void) -> Int,
-        cancel: @escaping (Int) -> Void
+        cancel: @escaping (Int) -> Void,
+        timeline: TimelineRecorder? = nil
     ) {
         self.network = network
         self.clock = clock
         self.respond = respond
         self.cancelSlot = cancel
+        self.timeline = timeline
     }
 
     func load(_ request: ImageRequest, completion: @escaping (Result<Int, ImageLoadError>) -> Void) -> ImageLoadToken {
@@ -40,6 +44,7 @@ final class ImageServer: ImageTransport {
             }
         }
         let slot = respond(plan.finishedAt - now) { completion(result) }
+        timeline?.recordImageLoad(request, slot: slot, at: now, plan: plan)
         return ImageLoadToken(id: UInt64(slot))
     }
 
