@@ -1,5 +1,6 @@
 import FeedReports
 import Foundation
+import FeedSimTestSupport
 import Testing
 
 /// A number of a parsed JSON event.
@@ -165,17 +166,10 @@ struct ChromeTraceTests {
         let written = try FileManager.default.contentsOfDirectory(atPath: folder.appending("out/traces").path).sorted()
         #expect(written == expected)
 
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", "-c", ChromeTraceTests.pythonCheck, folder.appending("out/traces").path]
-        let output = Pipe(), errors = Pipe()
-        python.standardOutput = output
-        python.standardError = errors
-        try python.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let failure = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0, "\(failure)")
+        let python = try ChildProcess.run(
+            ChildProcess.env, ["python3", "-c", ChromeTraceTests.pythonCheck, folder.appending("out/traces").path], timeout: 120)
+        #expect(python.status == 0 && !python.timedOut, "\(python)")
+        let printed = python.stdout
         let lines = printed.split(separator: "\n")
         #expect(lines.count == expected.count, "\(printed)")
         for line in lines {

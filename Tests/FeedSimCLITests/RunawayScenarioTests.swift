@@ -19,7 +19,11 @@ struct MeasuredRun: Sendable, CustomStringConvertible {
     static func measure(_ arguments: [String], in directory: URL, timeout: TimeInterval) throws -> MeasuredRun {
         let executable = try FeedSimProcess.executableURL().path
         let errors = directory.appendingPathComponent("stderr.txt").path
-        let script = "cd \"$1\" && shift && exec \"$@\" > /dev/null 2> \"\(errors)\""
+        // GNU time measures feedsim's own peak: a child spawned from this
+        // process would also report the test process's peak, which Linux
+        // carries across exec.
+        let peak = directory.appendingPathComponent("peak-kib.txt").path
+        let script = "cd \"$1\" && shift && exec /usr/bin/time -f %M -o \"\(peak)\" \"$@\" > /dev/null 2> \"\(errors)\""
         let argv = ["/bin/sh", "-c", script, "sh", directory.path, executable] + arguments
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -47,7 +51,9 @@ struct MeasuredRun: Sendable, CustomStringConvertible {
         let signaled = (status & 0x7F) != 0
         return MeasuredRun(
             status: signaled ? status & 0x7F : (status >> 8) & 0xFF, exitedBySignal: signaled, seconds: seconds,
-            peakMiB: Double(usage.ru_maxrss) / 1024,  // Linux reports KiB
+            peakMiB: (try? String(contentsOfFile: peak, encoding: .utf8))
+                .flatMap { Double($0.split(separator: "\n").last.map(String.init) ?? "") }.map { $0 / 1024 }  // KiB
+                ?? Double(usage.ru_maxrss) / 1024,
             stderr: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
     }
 }
