@@ -81,11 +81,23 @@ struct AllocationMeterTests {
                 let requests = meter.total().requests
                 counted.withLock { $0[index] = requests }
                 withExtendedLifetime(keep) { done.signal() }
+                // The thread never ends: with allocation hooks installed,
+                // jemalloc 5.3 re-initialises a dying thread's data when the
+                // thread frees its last blocks in teardown, corrupting lists
+                // other threads later walk. Parked, it is ended by the
+                // process's exit instead.
+                ParkedThreads.park()
             }.start()
         }
         for _ in blocksPerThread { done.wait() }
         #expect(counted.withLock { $0 } == blocksPerThread.map(UInt64.init))
     }
+}
+
+/// Where test threads that must not end wait until the process exits.
+enum ParkedThreads {
+    static let never = DispatchSemaphore(value: 0)
+    static func park() { never.wait() }
 }
 
 /// Threads wait here until all of them have arrived, spinning on an atomic
