@@ -1,3 +1,4 @@
+import FeedScenario
 import FeedSimulator
 
 /// A run's timeline as a Chrome trace-event JSON file, the format Perfetto
@@ -218,21 +219,5 @@ public enum ChromeTrace {
     }
 
     /// `text` as a JSON string.
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ text: String) -> String { JSONText.quoted(text) }
 }
