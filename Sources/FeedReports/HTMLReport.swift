@@ -1,23 +1,8 @@
 import Foundation
 import FeedScenario
 
-/// A problem that keeps a results folder from becoming a report: which
-/// file, which line (when one line is at fault) and what is wrong.
-public struct HTMLReportError: FileDiagnostic, Equatable, Sendable {
-    /// The file as the user named it.
-    public var file: String
-    /// The 1-based line at fault, if one is.
-    public var line: Int?
-    /// What is wrong, as a sentence fragment a person can act on.
-    public var problem: String
-
-    /// An error from its parts.
-    public init(file: String, line: Int?, problem: String) {
-        self.file = file
-        self.line = line
-        self.problem = problem
-    }
-}
+/// A problem that keeps a results folder from becoming a report.
+public typealias HTMLReportError = FileProblem
 
 /// One self-contained HTML page about a results folder: a summary table of
 /// every run, per scenario its variants side by side as grouped bar charts,

@@ -14,3 +14,16 @@ extension FileDiagnostic {
         return "\(file): \(problem)"
     }
 }
+
+/// A file problem with nothing more to it than where and what.
+public struct FileProblem: FileDiagnostic, Equatable, Sendable {
+    public var file: String
+    public var line: Int?
+    public var problem: String
+
+    public init(file: String, line: Int?, problem: String) {
+        self.file = file
+        self.line = line
+        self.problem = problem
+    }
+}

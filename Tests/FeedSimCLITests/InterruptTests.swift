@@ -1,5 +1,6 @@
 import FeedReports
 import Foundation
+import FeedSimTestSupport
 import Testing
 
 /// Five minutes of flinging at 120 Hz through a long feed, in two variants:
@@ -96,6 +97,19 @@ struct InterruptTests {
     /// How long a killed worker may take to be gone.
     static let exitAllowance: TimeInterval = 5
 
+    /// Starts `feedsim run slow.json --jobs 2` with `extra` options and
+    /// waits until both of its workers run.
+    static func startWithTwoWorkers(_ extra: [String], in folder: ScratchFolder) throws -> (RunningChild, [pid_t]) {
+        let run = try FeedSimProcess.start(["run", "slow.json", "--jobs", "2", "--out", "out", "--quiet"] + extra, in: folder.url)
+        var workers: [pid_t] = []
+        let started = ProcessTable.waitUntil(seconds: startupAllowance) {
+            workers = ProcessTable.workers(of: run.pid)
+            return workers.count == 2
+        }
+        #expect(started, "two workers never ran at once: \(workers)")
+        return (run, workers)
+    }
+
     static func prepare() throws -> ScratchFolder {
         let folder = try ScratchFolder(prefix: "feedsim-interrupt")
         try folder.copyDeviceProfiles()
@@ -117,13 +131,7 @@ struct InterruptTests {
         let before = try folderDigest(out)
         #expect(before.keys.sorted() == ["drift.csv", "frames.csv", "notes.txt", "summary.csv"])
 
-        let run = try FeedSimProcess.start(["run", "slow.json", "--jobs", "2", "--out", "out", "--quiet", "--frames", "--trace"], in: folder.url)
-        var workers: [pid_t] = []
-        let started = ProcessTable.waitUntil(seconds: Self.startupAllowance) {
-            workers = ProcessTable.workers(of: run.pid)
-            return workers.count == 2
-        }
-        #expect(started, "two workers never ran at once: \(workers)")
+        let (run, workers) = try Self.startWithTwoWorkers(["--frames", "--trace"], in: folder)
         run.send(signal)
         let outcome = run.wait()
 
@@ -143,13 +151,7 @@ struct InterruptTests {
         let out = folder.appending("out")
         let before = try folderDigest(out)
 
-        let run = try FeedSimProcess.start(["run", "slow.json", "--jobs", "2", "--out", "out", "--quiet"], in: folder.url)
-        var workers: [pid_t] = []
-        let started = ProcessTable.waitUntil(seconds: Self.startupAllowance) {
-            workers = ProcessTable.workers(of: run.pid)
-            return workers.count == 2
-        }
-        #expect(started, "two workers never ran at once: \(workers)")
+        let (run, workers) = try Self.startWithTwoWorkers([], in: folder)
         run.send(SIGKILL)
         let outcome = run.wait()
         #expect(outcome.exitedBySignal && outcome.status == SIGKILL, "\(outcome)")

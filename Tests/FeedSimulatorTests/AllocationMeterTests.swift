@@ -80,7 +80,7 @@ struct AllocationMeterTests {
                 }
                 let requests = meter.total().requests
                 counted.withLock { $0[index] = requests }
-                withExtendedLifetime(keep) { done.signal() }
+                withExtendedLifetime(keep) { _ = done.signal() }
                 // The thread never ends: with allocation hooks installed,
                 // jemalloc 5.3 re-initialises a dying thread's data when the
                 // thread frees its last blocks in teardown, corrupting lists

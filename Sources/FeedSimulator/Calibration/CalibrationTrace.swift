@@ -1,22 +1,8 @@
 import Foundation
 import FeedScenario
 
-/// A problem with a calibration trace or with fitting it: the file, the
-/// line when one line is at fault, and what is wrong.
-public struct CalibrationError: FileDiagnostic, Equatable, Sendable {
-    /// The file as the user named it.
-    public var file: String
-    /// The 1-based line at fault (the header is line 1), if one is.
-    public var line: Int?
-    /// What is wrong, as a sentence fragment a person can act on.
-    public var problem: String
-
-    public init(file: String, line: Int?, problem: String) {
-        self.file = file
-        self.line = line
-        self.problem = problem
-    }
-}
+/// A problem with a calibration trace or with fitting it.
+public typealias CalibrationError = FileProblem
 
 /// A measured per-frame trace: one row per frame with its main-thread
 /// duration and the counts of each `CostTerm`, as an app's own signposts
