@@ -12,13 +12,15 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
         // Seeded generators and hashes that give the same bits on every
         // platform and Swift release.
         .target(name: "Determinism"),
+        // CSV: the one writer and the one reader of every CSV file FeedSim
+        // writes or reads (reports, results, calibration traces).
+        .target(name: "CSVCodec"),
         // The engine under test: imports nothing of ours.
         .target(
             name: "FeedEngine",
@@ -44,6 +46,7 @@ let package = Package(
                 "FeedEngine",
                 "FeedScenario",
                 "CAllocationHooks",
+                "CSVCodec",
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
@@ -53,7 +56,7 @@ let package = Package(
             dependencies: [
                 "FeedSimulator",
                 "FeedScenario",
-                .product(name: "SwiftCSV", package: "SwiftCSV"),
+                "CSVCodec",
             ]
         ),
         // prctl(PR_SET_PDEATHSIG) for worker processes, which Swift cannot
@@ -83,7 +86,7 @@ let package = Package(
         // The readers of user files driven by arbitrary bytes: libFuzzer's
         // entry point, built with -sanitize=fuzzer,address by Fuzz/run, and
         // by the tests on the corpus seeds and every crash found so far.
-        .target(name: "FeedSimFuzz", dependencies: ["FeedScenario", "FeedReports"], path: "Fuzz/FeedSimFuzz"),
+        .target(name: "FeedSimFuzz", dependencies: ["FeedScenario", "FeedSimulator", "FeedReports"], path: "Fuzz/FeedSimFuzz"),
         // The simulator's speed and memory goals: the real simulator, jemalloc
         // and its allocation meter included.
         .executableTarget(
@@ -101,11 +104,12 @@ let package = Package(
         .target(name: "FeedSimTestSupport", path: "Tests/FeedSimTestSupport"),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "Determinism"]),
         .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario", "FeedSimTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz"]),
+        .testTarget(name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz", "FeedScenario", "FeedSimulator"]),
+        .testTarget(name: "CSVCodecTests", dependencies: ["CSVCodec"]),
         .testTarget(name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"]),
         .testTarget(
             name: "FeedSimCLITests",
-            dependencies: ["FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
+            dependencies: ["CSVCodec", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -1,4 +1,5 @@
 import FeedScenario
+import FeedSimulator
 @testable import FeedReports
 import Foundation
 
@@ -19,6 +20,8 @@ public enum FuzzInput: UInt8, CaseIterable, Sendable {
     case report
     /// `feedsim merge`: shard.json, summary.csv, drift.csv, frames.csv of one part.
     case merge
+    /// `feedsim calibrate`: a measured trace, then the base device profile.
+    case calibration
 
     /// The kind the first byte of an input selects.
     public init(selector: UInt8) {
@@ -61,10 +64,12 @@ public enum FeedSimFuzz {
             report(files)
         case .merge:
             merge(files)
+        case .calibration:
+            calibration(files)
         }
     }
 
-    private static func file(_ files: [Data], _ index: Int) -> Data {
+    fileprivate static func file(_ files: [Data], _ index: Int) -> Data {
         index < files.count ? files[index] : Data()
     }
 
@@ -98,6 +103,17 @@ public enum FeedSimFuzz {
         if let output = try? ShardMerge.merge([part]) {
             _ = output.summary + output.drift + (output.frames ?? "")
         }
+    }
+}
+
+extension FeedSimFuzz {
+    fileprivate static func calibration(_ files: [Data]) {
+        guard let trace = try? CalibrationTrace(data: file(files, 0), file: "trace.csv"),
+              let base = try? ScenarioLoader.device(from: file(files, 1), file: "base.json"),
+              let fit = try? Calibration(trace: trace, base: base.costs)
+        else { return }
+        _ = fit.profile(from: base, name: "fitted", traceName: "trace.csv").costs
+        _ = trace.csvText
     }
 }
 

@@ -1,3 +1,4 @@
+import CSVCodec
 import Foundation
 import FeedScenario
 
@@ -81,7 +82,12 @@ public struct HTMLReport: Sendable {
     private static func rows(
         _ data: Data, file: String, required: [String]
     ) throws(HTMLReportError) -> [(line: Int, field: (String) -> String)] {
-        let records = try CSVRecords.parse(data, file: file)
+        let records: [CSVReader.Record]
+        do {
+            records = try CSVReader.records(data)
+        } catch {
+            throw HTMLReportError(file: file, line: error.line, problem: error.problem)
+        }
         guard let header = records.first?.fields else {
             throw HTMLReportError(file: file, line: 1, problem: "the file is empty; expected a header line")
         }
@@ -90,8 +96,7 @@ public struct HTMLReport: Sendable {
         guard missing.isEmpty else {
             throw HTMLReportError(file: file, line: 1, problem: "missing column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
         }
-        // A blank line is one empty field; it holds no row.
-        let rows = records.dropFirst().filter { $0.fields.count > 1 || $0.fields.first?.isEmpty == false }
+        let rows = records.dropFirst().filter { !$0.isBlank }
         if let short = rows.first(where: { $0.fields.count != header.count }) {
             throw HTMLReportError(file: file, line: short.line,
                                   problem: "the row has \(short.fields.count) fields but the header has \(header.count) columns")
@@ -377,82 +382,6 @@ public struct HTMLReport: Sendable {
         details { margin: 4px 0 12px; font-size: 12px; }
         tr.event td { color: #7B3FB5; }
         """
-}
-
-/// A small RFC 4180 reader for the report's large inputs: frames.csv can
-/// hold millions of rows, and reading bytes rather than `Character`s (as
-/// SwiftCSV does, which `SummaryFile` uses for the small summary) keeps a
-/// report of a big suite quick. Quoted fields, doubled quotes, line breaks
-/// inside quotes and CRLF line ends are all read.
-enum CSVRecords {
-    /// One record and the line it starts on (from 1).
-    struct Record {
-        var line: Int
-        var fields: [String]
-    }
-
-    /// The records of `data`; `file` names it in errors.
-    ///
-    /// - Complexity: O(*n*) for *n* bytes.
-    static func parse(_ data: Data, file: String) throws(HTMLReportError) -> [Record] {
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
-        var records: [Record] = []
-        var fields: [String] = []
-        var field: [UInt8] = []
-        var line = 1
-        var recordLine = 1
-        var quoted = false
-        var wasQuoted = false
-        let bytes = [UInt8](data)
-        func endField() {
-            if !wasQuoted, field.last == cr { field.removeLast() }
-            fields.append(String(decoding: field, as: UTF8.self))
-            field.removeAll(keepingCapacity: true)
-            wasQuoted = false
-        }
-        var i = 0
-        while i < bytes.count {
-            let byte = bytes[i]
-            i += 1
-            if quoted {
-                if byte == quote {
-                    if i < bytes.count, bytes[i] == quote {
-                        field.append(quote)
-                        i += 1
-                    } else {
-                        quoted = false
-                    }
-                } else {
-                    if byte == newline { line += 1 }
-                    field.append(byte)
-                }
-                continue
-            }
-            switch byte {
-            case quote where field.isEmpty && !wasQuoted:
-                quoted = true
-                wasQuoted = true
-            case comma:
-                endField()
-            case newline:
-                endField()
-                records.append(Record(line: recordLine, fields: fields))
-                fields.removeAll(keepingCapacity: true)
-                line += 1
-                recordLine = line
-            default:
-                field.append(byte)
-            }
-        }
-        guard !quoted else {
-            throw HTMLReportError(file: file, line: recordLine, problem: "a quoted field is never closed")
-        }
-        if !field.isEmpty || !fields.isEmpty || wasQuoted {
-            endField()
-            records.append(Record(line: recordLine, fields: fields))
-        }
-        return records
-    }
 }
 
 /// Text made safe for HTML and SVG.

@@ -1,3 +1,4 @@
+import CSVCodec
 import FeedSimulator
 
 /// The CSV files of a set of runs, with the columns DESIGN.md fixes.

@@ -1,3 +1,4 @@
+import CSVCodec
 import FeedScenario
 import Foundation
 
@@ -427,9 +428,10 @@ public enum ShardMerge {
     }
 }
 
-/// The lines of a CSV file written by `CSVTable`, cut into consecutive
+/// The records of a CSV file written by `CSVTable`, cut into consecutive
 /// blocks of rows, one block per request, each checked to start with its
-/// request's key fields.
+/// request's key fields. Blocks are kept as the bytes the part wrote, so the
+/// merge copies rows byte for byte.
 private struct CSVLines {
     private let bytes: [UInt8]
     /// Byte ranges of each block of rows (line breaks included).
@@ -437,7 +439,7 @@ private struct CSVLines {
 
     /// The header line of a table with `columns`, as `CSVTable` writes it.
     static func header(_ columns: [String]) -> [UInt8] {
-        Array(CSVTable(columns: columns).text.utf8)
+        Array(CSVTable.line(columns).utf8)
     }
 
     init(_ data: Data, file: String, columns: [String], blocks sizes: [(key: SummaryKey, rows: Int)]) throws(ShardMergeError) {
@@ -446,8 +448,7 @@ private struct CSVLines {
         guard bytes.isEmpty || bytes.last == newline else {
             throw ShardMergeError("\(file):\(bytes.count(where: { $0 == newline }) + 1): the last line has no line break; the file was cut short")
         }
-        let header = CSVLines.header(columns)
-        guard bytes.starts(with: header) else {
+        guard bytes.starts(with: CSVLines.header(columns)) else {
             throw ShardMergeError("\(file):1: the header is not the one `feedsim run` writes")
         }
         // Every row takes at least one byte: any other count is damage, and
@@ -455,36 +456,39 @@ private struct CSVLines {
         if let bad = sizes.first(where: { $0.rows < 0 || $0.rows > bytes.count }) {
             throw ShardMergeError("\(file): its \(ShardManifest.fileName) gives \(bad.key) \(bad.rows) rows, which the file cannot hold")
         }
-        var lineStarts: [Int] = []
-        var position = header.count
-        while position < bytes.count {
-            lineStarts.append(position)
-            position = bytes[position...].firstIndex(of: newline)! + 1
+        var reader = CSVReader(bytes)
+        var records: [(line: Int, key: [String], bytes: Range<Int>)] = []
+        do {
+            _ = try reader.next()
+            while let record = try reader.next() {
+                guard record.fields.count == columns.count else {
+                    throw ShardMergeError("\(file):\(record.line): the row has \(record.fields.count) fields but the header has \(columns.count) columns")
+                }
+                records.append((record.line, Array(record.fields.prefix(3)), record.bytes))
+            }
+        } catch let error as CSVReadError {
+            throw ShardMergeError("\(file):\(error.line): \(error.problem)")
+        } catch let error as ShardMergeError {
+            throw error
+        } catch {
+            throw ShardMergeError("\(file): \(error)")
         }
         let expected = sizes.reduce(0) { $0 + $1.rows }
-        guard lineStarts.count == expected else {
+        guard records.count == expected else {
             // The line where the file and its manifest part: the first row
             // too many, or the end of a file with too few.
-            throw ShardMergeError("\(file):\(min(lineStarts.count, expected) + 2): the file has \(lineStarts.count) rows but its \(ShardManifest.fileName) accounts for \(expected)")
+            let line = records.count > expected ? records[expected].line : bytes.count(where: { $0 == newline }) + 1
+            throw ShardMergeError("\(file):\(line): the file has \(records.count) rows but its \(ShardManifest.fileName) accounts for \(expected)")
         }
-        let comma = UInt8(ascii: ",")
-        for (row, start) in lineStarts.enumerated() {
-            let end = row + 1 < lineStarts.count ? lineStarts[row + 1] : bytes.count
-            // `feedsim run` never quotes a field, so commas count the fields.
-            let fields = bytes[start..<end].count(where: { $0 == comma }) + 1
-            guard fields == columns.count else {
-                throw ShardMergeError("\(file):\(row + 2): the row has \(fields) fields but the header has \(columns.count) columns")
-            }
-        }
-        lineStarts.append(bytes.count)
-        var line = 0
+        var row = 0
         for (key, rows) in sizes {
-            let prefix = Array(CSVTable.line([key.scenario, key.variant, String(key.refreshHz)]).dropLast().utf8) + [UInt8(ascii: ",")]
-            for row in line..<(line + rows) where !bytes[lineStarts[row]...].starts(with: prefix) {
-                throw ShardMergeError("\(file):\(row + 2): the row is not one of \(key) as its \(ShardManifest.fileName) says")
+            let fields = [key.scenario, key.variant, String(key.refreshHz)]
+            for record in records[row..<(row + rows)] where record.key != fields {
+                throw ShardMergeError("\(file):\(record.line): the row is not one of \(key) as its \(ShardManifest.fileName) says")
             }
-            blocks.append(lineStarts[line]..<lineStarts[line + rows])
-            line += rows
+            let end = row + rows < records.count ? records[row + rows].bytes.lowerBound : bytes.count
+            blocks.append((row < records.count ? records[row].bytes.lowerBound : bytes.count)..<end)
+            row += rows
         }
     }
 

@@ -1,3 +1,4 @@
+import CSVCodec
 import Foundation
 
 /// The variants of one results folder side by side (`feedsim compare`):

@@ -1,6 +1,6 @@
 import Foundation
+import CSVCodec
 import FeedScenario
-import SwiftCSV
 
 /// What identifies one run in `summary.csv`: the scenario, the variant and
 /// the refresh rate. Keys order by scenario, then variant, then refresh rate
@@ -181,16 +181,18 @@ public struct SummaryFile: Sendable {
     /// The bytes must be UTF-8 without a byte-order mark, as `feedsim run`
     /// writes them; the first line that is not is named.
     public init(data: Data, file: String) throws(SummaryFileError) {
-        try self.init(text: SummaryFile.text(of: data, file: file), file: file)
+        try SummaryFile.checkText(data, file: file)
+        try self.init(utf8: [UInt8](data), file: file)
     }
 
-    /// `data` as text, or an error naming the first line that is not UTF-8.
-    static func text(of data: Data, file: String) throws(SummaryFileError) -> String {
+    /// Fails, naming the first line that is not UTF-8, unless `data` is
+    /// UTF-8 text without a byte-order mark.
+    static func checkText(_ data: Data, file: String) throws(SummaryFileError) {
         if data.starts(with: [0xEF, 0xBB, 0xBF]) {
             throw SummaryFileError(kind: .badHeader, file: file, line: 1,
                                    problem: "the file starts with a byte-order mark; expected plain UTF-8 as `feedsim run` writes")
         }
-        if let text = String(validating: data, as: UTF8.self) { return text }
+        if String(validating: data, as: UTF8.self) != nil { return }
         var line = 1
         var start = data.startIndex
         for index in data.indices where data[index] == UInt8(ascii: "\n") {
@@ -203,18 +205,25 @@ public struct SummaryFile: Sendable {
 
     /// Parses CSV `text`; `file` names it in messages.
     public init(text: String, file: String) throws(SummaryFileError) {
+        try self.init(utf8: Array(text.utf8), file: file)
+    }
+
+    /// Parses the CSV records of `bytes`, which are UTF-8.
+    private init(utf8 bytes: [UInt8], file: String) throws(SummaryFileError) {
         self.file = file
-        let csv: CSV<Enumerated>
-        do {
-            csv = try CSV<Enumerated>(string: text, delimiter: .comma, loadColumns: false)
-        } catch {
-            throw SummaryFileError(kind: .unreadable, file: file, line: nil, problem: "not valid CSV (\(error))")
+        var reader = CSVReader(bytes)
+        func next() throws(SummaryFileError) -> CSVReader.Record? {
+            do {
+                return try reader.next()
+            } catch {
+                throw SummaryFileError(kind: .unreadable, file: file, line: error.line, problem: "not valid CSV: \(error.problem)")
+            }
         }
-        let header = csv.header
-        guard !header.isEmpty, header != [""] else {
+        guard let headerRecord = try next(), !headerRecord.isBlank else {
             throw SummaryFileError(kind: .badHeader, file: file, line: 1,
                                    problem: "the file is empty; expected a header line starting with scenario,variant,refresh_hz")
         }
+        let header = headerRecord.fields
         var seen: Set<String> = []
         for column in header {
             guard seen.insert(column).inserted else {
@@ -231,13 +240,10 @@ public struct SummaryFile: Sendable {
         self.columns = header
 
         let position = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
-        // SwiftCSV does not report line numbers; records map to lines one to
-        // one except where a quoted field holds line breaks, so count those.
-        var line = 2 + SummaryFile.lineBreaks(in: header)
         var rows: [SummaryRow] = []
         var index: [SummaryKey: Int] = [:]
-        for fields in csv.rows {
-            defer { line += 1 + SummaryFile.lineBreaks(in: fields) }
+        while let record = try next() {
+            let fields = record.fields, line = record.line
             if fields.allSatisfy(\.isEmpty) { continue }
             if let extra = fields.indices.last(where: { $0 >= header.count && !fields[$0].isEmpty }) {
                 throw SummaryFileError(kind: .badRow, file: file, line: line,
@@ -300,10 +306,6 @@ public struct SummaryFile: Sendable {
     /// while a line break is ordinary CSV inside a quoted field.
     static func hasControlCharacter(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\r" }
-    }
-
-    private static func lineBreaks(in fields: [String]) -> Int {
-        fields.reduce(0) { $0 + $1.reduce(0) { $1.isNewline ? $0 + 1 : $0 } }
     }
 
     /// A number as reports write it: decimal digits with an optional sign and

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import FeedSimFuzz
+import FeedScenario
+import FeedSimulator
 
 /// The fuzz target's inputs that matter most, run through the same entry
 /// point without the sanitizers: the seeds `Fuzz/run` builds its corpus
@@ -41,6 +43,7 @@ enum FuzzFixtures {
         seeds.append(("compare", FuzzInput.compare.input([baseline])))
         seeds.append(("report", FuzzInput.report.input([summary, drift, frames])))
         seeds.append(("merge", FuzzInput.merge.input([try read("Fuzz/seeds/shard.json"), summary, drift, frames])))
+        seeds.append(("calibration", FuzzInput.calibration.input([try read("Fuzz/seeds/trace.csv"), try read("scenarios/devices/iphone-60hz.json")])))
         return seeds
     }
 }
@@ -61,6 +64,16 @@ struct FuzzRegressionTests {
         let seeds = try FuzzFixtures.seeds()
         #expect(Set(seeds.map { FuzzInput(selector: $0.input.first!) }) == Set(FuzzInput.allCases))
         for seed in seeds { FeedSimFuzz.consume(seed.input) }
+    }
+
+    @Test("The calibration seed is a trace the fit accepts, padded and quoted fields included, so mutations reach the fit")
+    func calibrationSeedFits() throws {
+        let trace = try CalibrationTrace(data: try FuzzFixtures.read("Fuzz/seeds/trace.csv"), file: "trace.csv")
+        #expect(trace.frames.count == 12)
+        #expect(trace.frames[4].durationNs == 2_400_000)
+        let base = try ScenarioLoader.device(from: try FuzzFixtures.read("scenarios/devices/iphone-60hz.json"), file: "base.json")
+        let fit = try Calibration(trace: trace, base: base.costs)
+        #expect(fit.fitFrames + fit.heldBackFrames == 12)
     }
 
     @Test("Every input that once crashed a reader now runs through it", arguments: FuzzFixtures.files(in: "Fuzz/crashes"))

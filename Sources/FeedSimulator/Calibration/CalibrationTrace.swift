@@ -1,3 +1,4 @@
+import CSVCodec
 import Foundation
 import FeedScenario
 
@@ -56,23 +57,35 @@ public struct CalibrationTrace: Sendable {
         var bytes = data
         // A spreadsheet's UTF-8 byte-order mark says nothing about the data.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
             throw CalibrationError(file: file, line: nil, problem: "the file is not UTF-8 text")
         }
-        try self.init(text: text, file: file)
+        try self.init(utf8: bytes, file: file)
     }
 
     /// Reads a trace from CSV text; `file` names it in messages.
     public init(text: String, file: String) throws(CalibrationError) {
+        try self.init(utf8: text.utf8, file: file)
+    }
+
+    /// Reads a trace from the CSV records of `bytes`, which are UTF-8.
+    private init(utf8 bytes: some Sequence<UInt8>, file: String) throws(CalibrationError) {
         self.file = file
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? line.dropLast() : line
+        var reader = CSVReader(bytes)
+        func next() throws(CalibrationError) -> (line: Int, fields: [String])? {
+            let record: CSVReader.Record?
+            do {
+                record = try reader.next()
+            } catch {
+                throw CalibrationError(file: file, line: error.line, problem: error.problem)
+            }
+            // Exporters pad fields with spaces; a line of spaces holds no frame.
+            return record.map { ($0.line, $0.fields.map { $0.trimmingCharacters(in: .whitespaces) }) }
         }
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        guard let headerLine = lines.first, !headerLine.allSatisfy(\.isWhitespace) else {
+        guard let headerRecord = try next(), headerRecord.fields != [""] else {
             throw CalibrationError(file: file, line: 1, problem: "the file is empty; expected a header line with \(Self.durationColumn) and count columns")
         }
-        let header = CalibrationTrace.fields(headerLine)
+        let header = headerRecord.fields
         var position: [String: Int] = [:]
         var termOfField: [Int?] = []
         for (i, column) in header.enumerated() {
@@ -101,10 +114,8 @@ public struct CalibrationTrace: Sendable {
         defaults[intercept] = 1
 
         var frames: [Frame] = []
-        for (offset, line) in lines.enumerated().dropFirst() {
-            let number = offset + 1
-            if line.allSatisfy(\.isWhitespace) { continue }
-            let fields = CalibrationTrace.fields(line)
+        while let (number, fields) = try next() {
+            if fields == [""] { continue }
             guard fields.count == header.count else {
                 throw CalibrationError(file: file, line: number, problem: "the row has \(fields.count) fields but the header has \(header.count) columns")
             }
@@ -125,30 +136,17 @@ public struct CalibrationTrace: Sendable {
         self.frames = frames
     }
 
-    /// The fields of a CSV line, each trimmed of spaces and of the double
-    /// quotes some exporters put around every field.
-    static func fields(_ line: Substring) -> [String] {
-        line.split(separator: ",", omittingEmptySubsequences: false).map { raw in
-            var field = raw.trimmingCharacters(in: .whitespaces)
-            if field.count >= 2, field.hasPrefix("\""), field.hasSuffix("\"") {
-                field = String(field.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"")
-            }
-            return field
-        }
-    }
-
     /// The trace as CSV: `frame_ms` then the columns of the measured terms,
     /// in `CostTerm.all`'s order; `frames` left out when it is 1 throughout.
     public var csvText: String {
         let intercept = CostTerm.all.firstIndex { $0.key == Self.interceptKey }!
         let implied = frames.allSatisfy { $0.counts[intercept] == 1 }
         let columns = CostTerm.all.indices.filter { measured[$0] && !($0 == intercept && implied) }
-        var out = ([Self.durationColumn] + columns.map { CostTerm.all[$0].traceColumn }).joined(separator: ",") + "\n"
+        var table = CSVTable(columns: [Self.durationColumn] + columns.map { CostTerm.all[$0].traceColumn })
         for frame in frames {
-            out += ([CalibrationTrace.number(frame.durationNs / 1_000_000)] + columns.map { CalibrationTrace.number(frame.counts[$0]) })
-                .joined(separator: ",") + "\n"
+            table.append([CalibrationTrace.number(frame.durationNs / 1_000_000)] + columns.map { CalibrationTrace.number(frame.counts[$0]) })
         }
-        return out
+        return table.text
     }
 
     /// The trace's columns as a Markdown table (column, unit, the profile

@@ -1,40 +1,5 @@
 import Foundation
 
-/// A CSV table: a header and rows of already formatted fields, written as
-/// RFC 4180 (comma-separated, fields quoted when they hold a comma, quote or
-/// line break, lines ending in LF).
-public struct CSVTable: Sendable, Equatable {
-    public var columns: [String]
-    public private(set) var rows: [[String]] = []
-
-    public init(columns: [String]) {
-        self.columns = columns
-    }
-
-    /// Appends a row; it must have one field per column.
-    public mutating func append(_ row: [String]) {
-        precondition(row.count == columns.count, "row has \(row.count) fields for \(columns.count) columns")
-        rows.append(row)
-    }
-
-    /// The table as CSV text.
-    public var text: String {
-        var out = ""
-        out += CSVTable.line(columns)
-        for row in rows { out += CSVTable.line(row) }
-        return out
-    }
-
-    static func line(_ fields: [String]) -> String {
-        fields.map(escape).joined(separator: ",") + "\n"
-    }
-
-    static func escape(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}
-
 /// Number formatting for reports: fixed decimals, `.` as the separator,
 /// never locale-dependent, so files are byte-identical across machines.
 public enum ReportNumber {
