@@ -55,6 +55,30 @@ struct AllocationMeterTests {
         #expect(afterFirst == afterLoad, "measuring cells in place allocates nothing")
     }
 
+    @Test("the simulated servers' work on a request is not the engine's: asking for 20 or 200 posts costs the engine the same")
+    func worldWorkIsExcluded() throws {
+        func refreshCost(pageSize: Int) throws -> (requests: UInt64, bytes: UInt64, images: UInt64) {
+            let simulation = try Simulation(request: TestWorld.request(posts: 1_000, mediaFraction: 1, pageSize: pageSize))
+            let engine = simulation.engine
+            let before = simulation.meter.total()
+            simulation.meter.measure { engine.refresh() }
+            let after = simulation.meter.total()
+            // An image load: the CDN plans and queues the download.
+            let imageBefore = simulation.meter.total()
+            simulation.meter.measure {
+                _ = simulation.transport.load(ImageRequest(
+                    key: ImageKey(postID: PostID(1)), pixelWidth: 2_000, pixelHeight: 2_000, encodedBytes: 400_000, priority: .visible)) { _ in }
+            }
+            return (after.requests - before.requests, after.bytes - before.bytes,
+                    simulation.meter.total().requests - imageBefore.requests)
+        }
+        let small = try refreshCost(pageSize: 20)
+        let large = try refreshCost(pageSize: 200)
+        #expect(small.requests == large.requests)
+        #expect(small.bytes == large.bytes)
+        #expect(small.images == 0)
+    }
+
     @Test("meters on threads allocating at the same time each count only their own thread's requests")
     func parallelThreadsDoNotMix() throws {
         // Different counts per thread, so a count that leaked from one

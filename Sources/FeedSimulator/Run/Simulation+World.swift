@@ -59,6 +59,39 @@ final class EngineSchedulerLink: EngineScheduler {
     }
 }
 
+/// The network as the engine reaches it: the feed server and the image CDN,
+/// whose work on a request (building a page, planning a download, queuing
+/// the answer) is the simulated world's, not the app's, and so is kept out
+/// of the engine's allocation counts. The engine's own part of a request —
+/// the completion it hands over — is allocated before the call and counted.
+final class MeteredTransport: FeedTransport, ImageTransport {
+    private let server: FeedServer
+    private let images: ImageServer
+    private let meter: AllocationMeter
+
+    init(server: FeedServer, images: ImageServer, meter: AllocationMeter) {
+        self.server = server
+        self.images = images
+        self.meter = meter
+    }
+
+    func fetchPage(cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void) {
+        meter.excluding { server.fetchPage(cursor: cursor, limit: limit, completion: completion) }
+    }
+
+    func setLike(postID: PostID, liked: Bool, completion: @escaping (Result<Void, FeedTransportError>) -> Void) {
+        meter.excluding { server.setLike(postID: postID, liked: liked, completion: completion) }
+    }
+
+    func load(_ request: ImageRequest, completion: @escaping (Result<Int, ImageLoadError>) -> Void) -> ImageLoadToken {
+        meter.excluding { images.load(request, completion: completion) }
+    }
+
+    func cancel(_ token: ImageLoadToken) {
+        meter.excluding { images.cancel(token) }
+    }
+}
+
 extension Simulation: EngineScheduler {
     public func schedule(after delay: Int64, _ action: @escaping () -> Void) -> ScheduledAction {
         meter.excluding { ScheduledAction(id: UInt64(scheduleAction(after: delay, action))) }

@@ -65,6 +65,8 @@ public final class Simulation {
             self.cancelAction(slot: slot)
         },
         timeline: timeline)
+    /// The servers as every engine of the run reaches them.
+    lazy var transport = MeteredTransport(server: server, images: imageServer, meter: meter)
     /// The engine of the current launch; a relaunch makes a new one.
     lazy var engine = newEngine()
     private let feedNetwork: NetworkModel
@@ -138,8 +140,9 @@ public final class Simulation {
         inputGenerator = streams.generator(for: .input)
         feedNetwork = try request.network.model(streams: streams)
         imageNetwork = try request.network.model(streams: RandomStreams(seed: request.seed ^ RandomStreams.Stream.images.rawValue))
-        // The server writes its timeline now, before anything runs.
-        _ = server
+        // The server writes its timeline now, before anything runs, and the
+        // transport is made outside any measured block.
+        _ = transport
         resetScrollView()
     }
 
@@ -154,7 +157,7 @@ public final class Simulation {
         FeedEngine(
             configuration: Simulation.engineConfiguration(
                 request.engine, feed: scenario.feed, width: width, decodePerMegapixel: request.loaded.device.costs.decodePerMegapixel.value),
-            viewport: self, transport: server, imageTransport: imageServer, scheduler: schedulerLink)
+            viewport: self, transport: transport, imageTransport: transport, scheduler: schedulerLink)
     }
 
     /// The scroll view at the top of the current engine's content.

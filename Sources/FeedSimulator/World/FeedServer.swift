@@ -68,11 +68,6 @@ final class FeedServer {
     /// Sends a request over the network and calls `completion` when its
     /// plan says it finished: with `success` or with the failure's reason.
     /// `kind` names it in a timeline.
-    ///
-    /// Always inlined into the transport calls, so that their `success`
-    /// closures stay off the heap: the engine's allocation count must not
-    /// depend on how large this function grew.
-    @inline(__always)
     func exchange<T>(
         _ kind: String, requestBytes: Int, responseBytes: Int, success: @escaping () -> Result<T, FeedTransportError>,
         completion: @escaping (Result<T, FeedTransportError>) -> Void
