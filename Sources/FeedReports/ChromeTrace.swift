@@ -53,7 +53,12 @@ public enum ChromeTrace {
     /// `<scenario>--<variant>--<hz>hz.json`, with any character other than a
     /// letter, a digit, `-`, `_` or `.` replaced by `_`.
     public static func fileName(for result: RunResult) -> String {
-        "\(safe(result.scenario))--\(safe(result.variant))--\(result.refreshHz)hz.json"
+        fileName(for: SummaryKey(scenario: result.scenario, variant: result.variant, refreshHz: result.refreshHz))
+    }
+
+    /// The file the trace of the run with `key` goes to, under `traces/`.
+    public static func fileName(for key: SummaryKey) -> String {
+        "\(safe(key.scenario))--\(safe(key.variant))--\(key.refreshHz)hz.json"
     }
 
     private static func safe(_ name: String) -> String {

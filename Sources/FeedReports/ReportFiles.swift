@@ -58,6 +58,11 @@ public struct StagedFiles {
 
     /// Writes `text` to the temporary file of `url`.
     public mutating func stage(_ text: String, to url: URL) throws {
+        try stage(Data(text.utf8), to: url)
+    }
+
+    /// Writes `data` to the temporary file of `url`.
+    public mutating func stage(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         var missing = folder.standardizedFileURL
         while !FileManager.default.fileExists(atPath: missing.path), missing.path != "/" {
@@ -67,7 +72,30 @@ public struct StagedFiles {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = AtomicFile.temporaryURL(for: url)
         staged.append((temporary, url))
-        try Data(text.utf8).write(to: temporary)
+        try data.write(to: temporary)
+    }
+
+    /// Stages `text` as `url`, or, when `text` is `nil`, the removal of
+    /// whatever an earlier run left there.
+    public mutating func stage(_ text: String?, orRemove url: URL) throws {
+        if let text { try stage(text, to: url) } else { stageRemoval(of: url) }
+    }
+
+    /// Stages `traces` as the files of `folder`'s `traces/`, and the removal
+    /// of every trace an earlier run left there that is not among them; with
+    /// `nil`, the removal of all of them (and of the folder, when nothing
+    /// else is in it).
+    public mutating func stageTraces(_ traces: [TraceFile]?, in folder: URL) throws {
+        let tracesFolder = folder.appendingPathComponent(ChromeTrace.folder, isDirectory: true)
+        let existing = ((try? FileManager.default.contentsOfDirectory(atPath: tracesFolder.path)) ?? []).sorted()
+        let kept = Set((traces ?? []).map(\.name))
+        let stale = existing.filter { $0.hasSuffix(".json") && !kept.contains($0) }
+        if traces == nil, !existing.isEmpty, stale.count == existing.count {
+            stageRemoval(of: tracesFolder)
+            return
+        }
+        for name in stale { stageRemoval(of: tracesFolder.appendingPathComponent(name)) }
+        for trace in traces ?? [] { try stage(trace.data, to: tracesFolder.appendingPathComponent(trace.name)) }
     }
 
     /// Removes `url`, if it exists, at the commit.

@@ -250,14 +250,18 @@ public struct ShardPart: Sendable {
     public var drift: Data
     /// The bytes of its frames.csv; `nil` when the part was run without `--frames`.
     public var frames: Data?
+    /// Its runs' traces, in its manifest's request order; `nil` when the
+    /// part was run without `--trace` (it has no `traces/` folder).
+    public var traces: [TraceFile]?
 
     /// A part from its parts.
-    public init(folder: String, manifest: ShardManifest, summary: Data, drift: Data, frames: Data?) {
+    public init(folder: String, manifest: ShardManifest, summary: Data, drift: Data, frames: Data?, traces: [TraceFile]? = nil) {
         self.folder = folder
         self.manifest = manifest
         self.summary = summary
         self.drift = drift
         self.frames = frames
+        self.traces = traces
     }
 
     /// Reads the manifest and CSV files of the results folder `folder`.
@@ -293,19 +297,43 @@ public struct ShardPart: Sendable {
         if manifest.inputs.frames, frames == nil {
             throw ShardMergeError("\(folder) was run with --frames but has no frames.csv")
         }
+        var traces: [TraceFile]?
+        var tracesIsFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: base.appendingPathComponent(ChromeTrace.folder).path, isDirectory: &tracesIsFolder) {
+            guard tracesIsFolder.boolValue else { throw ShardMergeError("\(folder)/\(ChromeTrace.folder) is a file, expected a folder") }
+            var files: [TraceFile] = []
+            for request in manifest.requests {
+                let name = ChromeTrace.fileName(for: request.key)
+                guard let data = try read("\(ChromeTrace.folder)/\(name)") else {
+                    throw ShardMergeError("\(folder) has a \(ChromeTrace.folder) folder but no \(ChromeTrace.folder)/\(name); its --trace run did not finish")
+                }
+                files.append(TraceFile(name: name, data: data))
+            }
+            traces = files
+        }
         return ShardPart(folder: folder, manifest: manifest, summary: summary, drift: drift,
-                         frames: manifest.inputs.frames ? frames : nil)
+                         frames: manifest.inputs.frames ? frames : nil, traces: traces)
+    }
+}
+
+/// One run's trace file: its name under `traces/` and its bytes.
+public struct TraceFile: Sendable, Equatable {
+    public var name: String
+    public var data: Data
+
+    public init(name: String, data: Data) {
+        self.name = name
+        self.data = data
     }
 }
 
 /// Puts the parts of a sharded suite back together: the CSV files a
 /// single-machine `feedsim run` of the same suite writes, byte for byte.
 ///
-/// Rows are kept as the text lines the parts wrote, never re-parsed or
-/// re-formatted: `feedsim run` never puts a line break inside a field
-/// (names are letters, digits, `-` and `_`; numbers are fixed-point; causes
-/// are identifiers), so one line is one row. Should a part hold anything
-/// else, its line counts would not match its manifest and the merge refuses it.
+/// Rows are read with `CSVReader` to be checked (field counts, each row's
+/// run) but copied as the bytes the parts wrote, never re-formatted; traces
+/// are copied as they are. Should a part's rows not add up to its manifest,
+/// the merge refuses it.
 public enum ShardMerge {
     /// The merged files' text.
     public struct Output: Sendable, Equatable {
@@ -315,6 +343,8 @@ public enum ShardMerge {
         public var drift: String
         /// frames.csv, when the suite was run with `--frames`.
         public var frames: String?
+        /// Every run's trace, in request order, when the parts were run with `--trace`.
+        public var traces: [TraceFile]?
         /// Runs in the merged suite.
         public var requestCount: Int
     }
@@ -329,6 +359,7 @@ public enum ShardMerge {
         let total = first.manifest.totalRequests
         let hash = first.manifest.inputsHash
         let frames = first.manifest.inputs.frames
+        let traced = first.traces != nil
         guard n >= 1, total >= 0 else {
             throw ShardMergeError("\(first.folder)/\(ShardManifest.fileName) says \(total) requests in \(n) parts; expected at least 1 part")
         }
@@ -345,6 +376,9 @@ public enum ShardMerge {
             }
             guard m.inputs.frames == frames else {
                 throw differs("--frames", m.inputs.frames ? "given" : "not given", frames ? "given" : "not given")
+            }
+            guard (part.traces != nil) == traced else {
+                throw differs("--trace (a traces folder)", part.traces != nil ? "given" : "not given", traced ? "given" : "not given")
             }
             guard (1...n).contains(m.shard) else {
                 throw ShardMergeError("\(part.folder) claims to be part \(m.shard) of \(n)")
@@ -389,6 +423,7 @@ public enum ShardMerge {
         var summary = CSVLines.header(RunReports.summaryColumns)
         var drift = CSVLines.header(RunReports.driftColumns)
         var frameText = CSVLines.header(RunReports.frameColumns)
+        var traces: [TraceFile] = []
         for index in 0..<total {
             let p = owner[index]!
             let slot = cursors[p]
@@ -397,11 +432,13 @@ public enum ShardMerge {
             summary.append(contentsOf: rows.summary.rows(slot))
             drift.append(contentsOf: rows.drift.rows(slot))
             if frames { frameText.append(contentsOf: rows.frames!.rows(slot)) }
+            if let partTraces = parts[p].traces { traces.append(partTraces[slot]) }
         }
         return Output(
             summary: String(decoding: summary, as: UTF8.self),
             drift: String(decoding: drift, as: UTF8.self),
             frames: frames ? String(decoding: frameText, as: UTF8.self) : nil,
+            traces: traced ? traces : nil,
             requestCount: total)
     }
 

@@ -14,7 +14,10 @@ extension FeedSim {
                 inputs_hash in each shard.json), and together every request exactly \
                 once. The rows are put back in request order: summary.csv, drift.csv \
                 and (when the parts have it) frames.csv come out byte-identical to a \
-                single-machine `feedsim run` of the same suite, each written atomically.
+                single-machine `feedsim run` of the same suite; parts run with --trace \
+                (every part or none) have their traces/ copied byte for byte. The files \
+                are staged and renamed together, and files an earlier run left in the \
+                folder that this merge does not write (frames.csv, traces) are removed.
 
                 Exit codes: 0 success, 64 missing, mismatched or incomplete parts, \
                 1 the merged files cannot be written.
@@ -46,19 +49,23 @@ extension FeedSim {
                 throw FeedSimExit.usage
             }
             let folder = URL(fileURLWithPath: out, isDirectory: true)
+            // Staged and renamed together, as `run` writes them, and with
+            // whatever an earlier run left in the folder removed.
+            var output = StagedFiles()
             do {
-                try AtomicFile.write(merged.summary, to: folder.appendingPathComponent("summary.csv"))
-                try AtomicFile.write(merged.drift, to: folder.appendingPathComponent("drift.csv"))
-                if let frames = merged.frames {
-                    try AtomicFile.write(frames, to: folder.appendingPathComponent("frames.csv"))
-                }
-                try ShardPlan.write(nil, to: folder)
+                try output.stage(merged.summary, to: folder.appendingPathComponent("summary.csv"))
+                try output.stage(merged.drift, to: folder.appendingPathComponent("drift.csv"))
+                try output.stage(merged.frames, orRemove: folder.appendingPathComponent("frames.csv"))
+                try output.stageTraces(merged.traces, in: folder)
+                try ShardPlan.stage(nil, in: folder, output: &output)
+                try output.commit()
             } catch {
+                output.discard()
                 printError("cannot write results to \(out): \(error.localizedDescription)")
                 throw FeedSimExit.internalFailure
             }
             print("merged \(parts.count) part\(parts.count == 1 ? "" : "s"), \(merged.requestCount) runs")
-            print("wrote \(out)/summary.csv, \(out)/drift.csv\(merged.frames == nil ? "" : ", \(out)/frames.csv")")
+            print("wrote \(out)/summary.csv, \(out)/drift.csv\(merged.frames == nil ? "" : ", \(out)/frames.csv")\(merged.traces == nil ? "" : ", \(out)/\(ChromeTrace.folder)/")")
         }
     }
 }

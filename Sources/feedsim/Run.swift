@@ -95,17 +95,15 @@ extension FeedSim {
             do {
                 try output.stage(RunReports.summary(results).text, to: folder.appendingPathComponent("summary.csv"))
                 try output.stage(RunReports.drift(results).text, to: folder.appendingPathComponent("drift.csv"))
-                if frames {
-                    try output.stage(RunReports.frames(results).text, to: folder.appendingPathComponent("frames.csv"))
-                }
-                if trace {
-                    // Staged with the reports: renamed into place together, or not at all.
-                    let traces = folder.appendingPathComponent(ChromeTrace.folder, isDirectory: true)
-                    for result in results {
-                        guard let text = ChromeTrace.render(result) else { continue }
-                        try output.stage(text, to: traces.appendingPathComponent(ChromeTrace.fileName(for: result)))
-                    }
-                }
+                // Files this run does not write are removed, so the folder
+                // never mixes this run's results with an earlier run's.
+                try output.stage(frames ? RunReports.frames(results).text : nil, orRemove: folder.appendingPathComponent("frames.csv"))
+                // Staged with the reports: renamed into place together, or not at all.
+                try output.stageTraces(
+                    trace ? results.compactMap { result in
+                        ChromeTrace.render(result).map { TraceFile(name: ChromeTrace.fileName(for: result), data: Data($0.utf8)) }
+                    } : nil,
+                    in: folder)
                 try ShardPlan.stage(plan?.manifest(results: results), in: folder, output: &output)
                 guard interruption.beginCommit() else {
                     output.discard()

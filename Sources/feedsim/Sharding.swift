@@ -91,27 +91,12 @@ struct ShardPlan {
         return ShardManifest(shard: spec.shard, shardCount: spec.count, totalRequests: total, inputs: inputs, requests: entries)
     }
 
-    /// Writes `manifest` into `folder`, or, for a whole run (`nil`), removes a
-    /// manifest an earlier sharded run left there, so the folder never
-    /// claims to hold a part when it holds the whole suite.
     /// Stages `manifest` as the folder's shard.json, or, for a run that is
-    /// not a shard, the removal of a stale one.
+    /// not a shard (`nil`), the removal of a manifest an earlier sharded run
+    /// left there, so the folder never claims to hold a part when it holds
+    /// the whole suite.
     static func stage(_ manifest: ShardManifest?, in folder: URL, output: inout StagedFiles) throws {
-        let url = folder.appendingPathComponent(ShardManifest.fileName)
-        if let manifest {
-            try output.stage(manifest.json, to: url)
-        } else {
-            output.stageRemoval(of: url)
-        }
-    }
-
-    static func write(_ manifest: ShardManifest?, to folder: URL) throws {
-        let url = folder.appendingPathComponent(ShardManifest.fileName)
-        if let manifest {
-            try AtomicFile.write(manifest.json, to: url)
-        } else if FileManager.default.fileExists(atPath: url.path) {
-            try FileManager.default.removeItem(at: url)
-        }
+        try output.stage(manifest?.json, orRemove: folder.appendingPathComponent(ShardManifest.fileName))
     }
 
     private static func hash(_ url: URL) throws -> String {

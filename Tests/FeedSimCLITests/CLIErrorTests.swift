@@ -38,13 +38,6 @@ private enum ContractColumns {
     ]
 }
 
-/// The lines of a CSV file, and its header split into column names.
-private func csvLines(_ url: URL) throws -> (header: [String], rows: [String]) {
-    let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-    let header = lines.first.map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) } ?? []
-    return (header, Array(lines.dropFirst()))
-}
-
 /// Exit codes from DESIGN.md, "Contracts".
 private enum ExitStatus {
     static let success: Int32 = 0
@@ -192,18 +185,18 @@ struct CLIErrorTests {
         let expectedFiles = frames ? ["drift.csv", "frames.csv", "summary.csv"] : ["drift.csv", "summary.csv"]
         #expect(folder.entries(in: "out/run") == expectedFiles, "no temporary files may be left behind")
 
-        let summary = try csvLines(folder.appending("out/run/summary.csv"))
+        let summary = try CSVFile(folder.appending("out/run/summary.csv"))
         // The contract says "at least" these: more may follow, but these come first, in order.
-        #expect(Array(summary.header.prefix(ContractColumns.summary.count)) == ContractColumns.summary)
+        #expect(Array(summary.columns.prefix(ContractColumns.summary.count)) == ContractColumns.summary)
         #expect(summary.rows.count == 1, "one run: one scenario, one variant, one refresh rate")
-        #expect(summary.rows.first?.hasPrefix("tiny,") == true)
+        #expect(summary.rows.first?["scenario"] == "tiny")
 
-        let drift = try csvLines(folder.appending("out/run/drift.csv"))
-        #expect(drift.header == ContractColumns.drift)
+        let drift = try CSVFile(folder.appending("out/run/drift.csv"))
+        #expect(drift.columns == ContractColumns.drift)
 
         if frames {
-            let frameRows = try csvLines(folder.appending("out/run/frames.csv"))
-            #expect(Array(frameRows.header.prefix(ContractColumns.frames.count)) == ContractColumns.frames)
+            let frameRows = try CSVFile(folder.appending("out/run/frames.csv"))
+            #expect(Array(frameRows.columns.prefix(ContractColumns.frames.count)) == ContractColumns.frames)
             // Two seconds at 60 Hz.
             #expect((100...121).contains(frameRows.rows.count), "\(frameRows.rows.count) frames")
         }

@@ -42,13 +42,6 @@ private struct ParsedTrace {
 struct ChromeTraceTests {
     static let scenarios = ["flaky-network-offline-likes", "jetsam-kill-and-relaunch", "image-decode-main-vs-background", "refresh-while-reading"]
 
-    /// The rows of a CSV file written by `feedsim run` (no field holds a comma), by column.
-    static func rows(_ url: URL) throws -> [[String: String]] {
-        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        let header = try #require(lines.first)
-        return lines.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
-    }
-
     @Test("a traced run's events are well formed and match what the run reported", arguments: scenarios)
     func wellFormed(_ name: String) throws {
         let folder = try ScratchFolder()
@@ -57,9 +50,9 @@ struct ChromeTraceTests {
         let outcome = try FeedSimProcess.run(
             ["run", scenario, "--trace", "--frames", "--quiet", "--jobs", "2", "--out", "out"], in: folder.url)
         #expect(outcome.status == 0, "\(outcome)")
-        let summary = try ChromeTraceTests.rows(folder.appending("out/summary.csv"))
-        let frames = try ChromeTraceTests.rows(folder.appending("out/frames.csv"))
-        let drift = try ChromeTraceTests.rows(folder.appending("out/drift.csv"))
+        let summary = try CSVFile(folder.appending("out/summary.csv")).rows
+        let frames = try CSVFile(folder.appending("out/frames.csv")).rows
+        let drift = try CSVFile(folder.appending("out/drift.csv")).rows
         #expect(!summary.isEmpty)
         for run in summary {
             let key = ["scenario", "variant", "refresh_hz"].map { run[$0] ?? "" }

@@ -20,10 +20,7 @@ struct DeterminismTests {
             #expect(serial.count > 100, "\(file) is empty")
             #expect(serial == parallel, "\(file) differs between a serial and a parallel run")
         }
-        let summary = try String(contentsOf: folder.appending("serial/summary.csv"), encoding: .utf8)
-        let lines = summary.split(separator: "\n")
-        let column = try #require(lines.first?.split(separator: ",").firstIndex(of: "trace_digest"))
-        let digests = lines.dropFirst().map { String($0.split(separator: ",")[column]) }
+        let digests = try CSVFile(folder.appending("serial/summary.csv")).rows.map { $0["trace_digest"] ?? "" }
         #expect(digests.allSatisfy { $0.count == 16 }, "every row has a 64-bit trace digest")
     }
 }

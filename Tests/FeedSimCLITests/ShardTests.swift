@@ -160,6 +160,54 @@ struct ShardTests {
         #expect(folder.entries(in: "out")?.contains("shard.json") == false)
     }
 
+    @Test("a run or a merge into a folder leaves nothing of an earlier one: frames.csv and traces go when not asked for again")
+    func noStaleOutput() throws {
+        let folder = try SmallSuite.folder()
+        defer { folder.remove() }
+        let traced = try FeedSimProcess.run(["run", "suite", "--frames", "--trace", "--quiet", "--out", "out"], in: folder.url)
+        try #require(traced.status == 0, "\(traced)")
+        #expect(folder.entries(in: "out/traces")?.count == 3)
+        let plain = try FeedSimProcess.run(["run", "suite", "--quiet", "--out", "out"], in: folder.url)
+        try #require(plain.status == 0, "\(plain)")
+        #expect(folder.entries(in: "out") == ["drift.csv", "summary.csv"])
+
+        // Traced again, then one scenario alone: only its traces remain.
+        _ = try FeedSimProcess.run(["run", "suite", "--trace", "--quiet", "--out", "out"], in: folder.url)
+        let one = try FeedSimProcess.run(["run", "suite/b.json", "--trace", "--quiet", "--out", "out"], in: folder.url)
+        try #require(one.status == 0, "\(one)")
+        #expect(folder.entries(in: "out/traces") == ["shard-b--anchor--60hz.json"])
+
+        // A merge of untraced parts into a folder that held a traced whole run.
+        _ = try FeedSimProcess.run(["run", "suite", "--frames", "--trace", "--quiet", "--out", "merged"], in: folder.url)
+        for k in 1...2 { try SmallSuite.runPart(k, of: 2, in: folder, out: "part\(k)", extra: []) }
+        let merge = try FeedSimProcess.run(["merge", "part1", "part2", "--out", "merged"], in: folder.url)
+        try #require(merge.status == 0, "\(merge)")
+        #expect(folder.entries(in: "merged") == ["drift.csv", "frames.csv", "summary.csv"])
+    }
+
+    @Test("merge carries the parts' traces, byte for byte, and refuses parts of which only some were traced")
+    func mergeCarriesTraces() throws {
+        let folder = try SmallSuite.folder()
+        defer { folder.remove() }
+        let whole = try FeedSimProcess.run(["run", "suite", "--frames", "--trace", "--quiet", "--out", "whole"], in: folder.url)
+        try #require(whole.status == 0, "\(whole)")
+        for k in 1...3 { try SmallSuite.runPart(k, of: 3, in: folder, out: "part\(k)", extra: ["--trace"]) }
+        let merge = try FeedSimProcess.run(["merge", "part2", "part3", "part1", "--out", "merged"], in: folder.url)
+        try #require(merge.status == 0, "\(merge)")
+        let names = try #require(folder.entries(in: "whole/traces"))
+        #expect(names.count == 3)
+        #expect(folder.entries(in: "merged/traces") == names)
+        for name in names {
+            #expect(try Data(contentsOf: folder.appending("merged/traces/\(name)")) == Data(contentsOf: folder.appending("whole/traces/\(name)")), "\(name)")
+        }
+
+        try SmallSuite.runPart(2, of: 3, in: folder, out: "part2", extra: [])
+        let mixed = try FeedSimProcess.run(["merge", "part1", "part2", "part3", "--out", "mixed"], in: folder.url)
+        #expect(mixed.status == 64, "\(mixed)")
+        #expect(mixed.stderr.contains("--trace"), "\(mixed.stderr)")
+        #expect(folder.entries(in: "mixed") == nil, "a refused merge writes nothing")
+    }
+
     @Test("progress: plain lines on a non-terminal stderr, none with --quiet, nothing on stdout")
     func progressLines() throws {
         let folder = try SmallSuite.folder()
