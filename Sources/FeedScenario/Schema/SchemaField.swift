@@ -192,6 +192,9 @@ extension SchemaField {
         preconditionFailure("`\(name)` is not a number in the schema")
     }
 
+    /// The unit as the decoder's messages write it after a number (` ms`).
+    var messageUnit: String { unit.map { " " + $0 } ?? "" }
+
     /// Whether the field holds a number with bounds a file can cross.
     var isBounded: Bool {
         switch kind {
