@@ -18,6 +18,9 @@ extension Scenario: Decodable {
         case feed, server, engine, variants, script, limits, memory, lifecycle, network
     }
 
+    /// The display refresh rates a scenario may ask for, in hertz.
+    static let refreshRates = [60, 120]
+
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
@@ -42,7 +45,7 @@ extension Scenario: Decodable {
         var seen: [Int] = []
         for (i, rate) in refreshRatesHz.enumerated() {
             let path = c.codingPath + [Keys.refresh_rates_hz, AnyCodingKey(intValue: i)]
-            guard rate == 60 || rate == 120 else {
+            guard Scenario.refreshRates.contains(rate) else {
                 throw DecodingFailure(codingPath: path, expected: "expected 60 or 120, found \(rate)")
             }
             guard !seen.contains(rate) else {

@@ -851,6 +851,15 @@ struct SchemaTests {
         #expect(Set(object.fields.map(\.name)).count == object.fields.count)
     }
 
+    @Test("Every definition an object refers to is under `$defs`, once")
+    func definitionsListed() {
+        let listed = ScenarioSchema.definitions.compactMap(\.definition)
+        let referred = SchemaObjects.all.compactMap(\.object.definition)
+        #expect(listed.count == ScenarioSchema.definitions.count)
+        #expect(Set(listed).count == listed.count)
+        #expect(Set(listed) == Set(referred))
+    }
+
     @Test("The top-level description lists what only feedsim checks")
     func knownDifferencesDocumented() {
         let description = ScenarioSchema.rootDescription

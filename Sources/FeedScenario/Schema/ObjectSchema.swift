@@ -49,9 +49,8 @@ struct ObjectSchema: Sendable {
         definition: String?, title: String? = nil, description: String? = nil, keys: Keys.Type,
         isFragment: Bool = false, alternatives: [FieldAlternative] = [], fields: KeyValuePairs<Keys, SchemaField>
     ) {
-        let named = Dictionary(uniqueKeysWithValues: fields.map { ($0.key.stringValue, $0.value) })
         self.init(definition: definition, title: title, description: description, keys: keys, isFragment: isFragment,
-                  alternatives: alternatives) { named[$0.stringValue] }
+                  alternatives: alternatives) { _ in nil }
         self.fields = fields.map { key, field in
             var entry = field
             entry.name = key.stringValue
