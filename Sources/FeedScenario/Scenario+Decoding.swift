@@ -18,6 +18,9 @@ extension Scenario: Decodable {
         case feed, server, engine, variants, script, limits, memory, lifecycle, network
     }
 
+    /// The display refresh rates a scenario may ask for, in hertz.
+    static let refreshRates = [60, 120]
+
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
@@ -42,7 +45,7 @@ extension Scenario: Decodable {
         var seen: [Int] = []
         for (i, rate) in refreshRatesHz.enumerated() {
             let path = c.codingPath + [Keys.refresh_rates_hz, AnyCodingKey(intValue: i)]
-            guard rate == 60 || rate == 120 else {
+            guard Scenario.refreshRates.contains(rate) else {
                 throw DecodingFailure(codingPath: path, expected: "expected 60 or 120, found \(rate)")
             }
             guard !seen.contains(rate) else {
@@ -51,7 +54,7 @@ extension Scenario: Decodable {
             seen.append(rate)
         }
         seed = try c.decodeNumberIfPresent(UInt64.self, forKey: .seed) ?? 1
-        let seconds = try c.decode(Double.self, forKey: .duration_s, above: 0, upTo: maximumDurationSeconds, unit: " s")
+        let seconds = try c.decode(Double.self, forKey: .duration_s, per: Scenario.schema)
         durationNs = Int64((seconds * nanosecondsPerSecond).rounded())
         feed = try c.decode(FeedSettings.self, forKey: .feed)
         server = try c.decodeIfPresent(ServerSettings.self, forKey: .server) ?? ServerSettings.defaults
@@ -138,24 +141,24 @@ extension FeedSettings: Decodable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
-        postCount = try c.decode(Int.self, forKey: .post_count, in: 0...maximumPostCount, unit: " posts")
+        postCount = try c.decode(Int.self, forKey: .post_count, per: FeedSettings.schema)
         if c.contains(.text_length) {
             let r = try c.superDecoder(forKey: .text_length)
             try r.rejectUnknownKeys(RangeKeys.self)
             let rc = try r.container(keyedBy: RangeKeys.self)
-            let low = try rc.decode(Int.self, forKey: .min, in: 0...10_000, unit: " characters")
-            let high = try rc.decode(Int.self, forKey: .max, in: 0...10_000, unit: " characters")
+            let low = try rc.decode(Int.self, forKey: .min, per: FeedSettings.textLengthSchema)
+            let high = try rc.decode(Int.self, forKey: .max, per: FeedSettings.textLengthSchema)
             guard low <= high else { throw rc.failure(.max, "expected max >= min (\(low)), found \(high)") }
             textLength = low...high
         } else {
             textLength = FeedSettings.defaultTextLength
         }
-        mediaFraction = try c.decode(Double.self, forKey: .media_fraction, in: 0...1, default: FeedSettings.defaultMediaFraction)
-        replyFraction = try c.decode(Double.self, forKey: .reply_fraction, in: 0...1, default: 0)
-        repostFraction = try c.decode(Double.self, forKey: .repost_fraction, in: 0...1, default: 0)
-        pageSize = try c.decode(Int.self, forKey: .page_size, in: 0...10_000, default: 0, unit: " posts")
-        loadMoreThreshold = try c.decode(Int.self, forKey: .load_more_threshold, in: 0...1_000, default: 5, unit: " posts")
-        mediaSizeKnownFraction = try c.decode(Double.self, forKey: .media_size_known_fraction, in: 0...1, default: 1)
+        mediaFraction = try c.decode(Double.self, forKey: .media_fraction, per: FeedSettings.schema, default: FeedSettings.defaultMediaFraction)
+        replyFraction = try c.decode(Double.self, forKey: .reply_fraction, per: FeedSettings.schema, default: 0)
+        repostFraction = try c.decode(Double.self, forKey: .repost_fraction, per: FeedSettings.schema, default: 0)
+        pageSize = try c.decode(Int.self, forKey: .page_size, per: FeedSettings.schema, default: 0)
+        loadMoreThreshold = try c.decode(Int.self, forKey: .load_more_threshold, per: FeedSettings.schema, default: 5)
+        mediaSizeKnownFraction = try c.decode(Double.self, forKey: .media_size_known_fraction, per: FeedSettings.schema, default: 1)
         itemHeight = try FeedSettings.decodeItemHeight(c)
     }
 
@@ -163,17 +166,16 @@ extension FeedSettings: Decodable {
     /// (each cell drawn from the range); absent, heights follow the content.
     private static func decodeItemHeight(_ c: KeyedDecodingContainer<Keys>) throws -> ItemHeight {
         guard c.contains(.item_height_pt) else { return .content }
-        let bounds = 1...maximumItemHeight
         if (try? c.decode(Double.self, forKey: .item_height_pt)) != nil {
-            return .fixed(try c.decode(Double.self, forKey: .item_height_pt, in: bounds, unit: " pt"))
+            return .fixed(try c.decode(Double.self, forKey: .item_height_pt, per: FeedSettings.schema))
         }
         guard let r = try? c.superDecoder(forKey: .item_height_pt), (try? r.container(keyedBy: AnyCodingKey.self)) != nil else {
             throw c.failure(.item_height_pt, "expected a number of points or an object {min, max}")
         }
         try r.rejectUnknownKeys(RangeKeys.self)
         let rc = try r.container(keyedBy: RangeKeys.self)
-        let low = try rc.decode(Double.self, forKey: .min, in: bounds, unit: " pt")
-        let high = try rc.decode(Double.self, forKey: .max, in: bounds, unit: " pt")
+        let low = try rc.decode(Double.self, forKey: .min, per: FeedSettings.itemHeightRangeSchema)
+        let high = try rc.decode(Double.self, forKey: .max, per: FeedSettings.itemHeightRangeSchema)
         guard low <= high else { throw rc.failure(.max, "expected max >= min (\(low)), found \(high)") }
         return low == high ? .fixed(low) : .uniform(low...high)
     }
@@ -195,11 +197,11 @@ extension MemorySettings: Decodable {
         let c = try decoder.container(keyedBy: Keys.self)
         let d = MemorySettings.defaults
         let megabyte = Double(1 << 20)
-        limitBytes = Int64(try c.decode(Double.self, forKey: .limit_mb, in: 16...65_536, default: Double(d.limitBytes) / megabyte, unit: " MB") * megabyte)
-        baselineBytes = Int64(try c.decode(Double.self, forKey: .baseline_mb, in: 0...65_536, default: Double(d.baselineBytes) / megabyte, unit: " MB") * megabyte)
-        bytesPerPost = Int64(try c.decode(Double.self, forKey: .per_post_kb, in: 0...10_240, default: Double(d.bytesPerPost) / 1024, unit: " KB") * 1024)
-        warningFraction = try c.decode(Double.self, forKey: .warning_fraction, in: 0.1...1, default: d.warningFraction)
-        criticalFraction = try c.decode(Double.self, forKey: .critical_fraction, in: 0.1...1, default: d.criticalFraction)
+        limitBytes = Int64(try c.decode(Double.self, forKey: .limit_mb, per: MemorySettings.schema, default: Double(d.limitBytes) / megabyte) * megabyte)
+        baselineBytes = Int64(try c.decode(Double.self, forKey: .baseline_mb, per: MemorySettings.schema, default: Double(d.baselineBytes) / megabyte) * megabyte)
+        bytesPerPost = Int64(try c.decode(Double.self, forKey: .per_post_kb, per: MemorySettings.schema, default: Double(d.bytesPerPost) / 1024) * 1024)
+        warningFraction = try c.decode(Double.self, forKey: .warning_fraction, per: MemorySettings.schema, default: d.warningFraction)
+        criticalFraction = try c.decode(Double.self, forKey: .critical_fraction, per: MemorySettings.schema, default: d.criticalFraction)
         guard criticalFraction >= warningFraction else {
             throw c.failure(.critical_fraction, "expected at least warning_fraction (\(warningFraction)), found \(criticalFraction)")
         }
@@ -218,13 +220,13 @@ extension LifecycleSettings: Decodable {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let d = LifecycleSettings.defaults
-        keepUnderNs = Int64(try c.decode(Double.self, forKey: .keep_under_s, in: 0...86_400, default: Double(d.keepUnderNs) / nanosecondsPerSecond, unit: " s") * nanosecondsPerSecond)
-        checkUnderNs = Int64(try c.decode(Double.self, forKey: .check_under_s, in: 0...86_400, default: Double(d.checkUnderNs) / nanosecondsPerSecond, unit: " s") * nanosecondsPerSecond)
+        keepUnderNs = Int64(try c.decode(Double.self, forKey: .keep_under_s, per: LifecycleSettings.schema, default: Double(d.keepUnderNs) / nanosecondsPerSecond) * nanosecondsPerSecond)
+        checkUnderNs = Int64(try c.decode(Double.self, forKey: .check_under_s, per: LifecycleSettings.schema, default: Double(d.checkUnderNs) / nanosecondsPerSecond) * nanosecondsPerSecond)
         guard checkUnderNs >= keepUnderNs else {
             throw c.failure(.check_under_s, "expected at least keep_under_s, found \(Double(checkUnderNs) / nanosecondsPerSecond) s")
         }
-        restoreMaxAgeNs = Int64(try c.decode(Double.self, forKey: .restore_max_age_s, in: 0...(86_400 * 30), default: Double(d.restoreMaxAgeNs) / nanosecondsPerSecond, unit: " s") * nanosecondsPerSecond)
-        coldStartNs = Int64(try c.decode(Double.self, forKey: .cold_start_ms, in: 0...60_000, default: Double(d.coldStartNs) / nanosecondsPerMillisecond, unit: " ms") * nanosecondsPerMillisecond)
+        restoreMaxAgeNs = Int64(try c.decode(Double.self, forKey: .restore_max_age_s, per: LifecycleSettings.schema, default: Double(d.restoreMaxAgeNs) / nanosecondsPerSecond) * nanosecondsPerSecond)
+        coldStartNs = Int64(try c.decode(Double.self, forKey: .cold_start_ms, per: LifecycleSettings.schema, default: Double(d.coldStartNs) / nanosecondsPerMillisecond) * nanosecondsPerMillisecond)
     }
 }
 
@@ -248,14 +250,14 @@ extension NetworkSettings: Decodable {
             throw c.failure(.profile, "expected one of \(names), found \"\(profile)\"")
         }
         latency = c.contains(.latency) ? try LatencySpec.decode(from: c.superDecoder(forKey: .latency)) : nil
-        jitterMs = c.contains(.jitter_ms) ? try c.decode(Double.self, forKey: .jitter_ms, in: 0...60_000, unit: " ms") : nil
-        downlinkKbps = c.contains(.downlink_kbps) ? try c.decode(Int.self, forKey: .downlink_kbps, in: 1...10_000_000, unit: " kbps") : nil
-        uplinkKbps = c.contains(.uplink_kbps) ? try c.decode(Int.self, forKey: .uplink_kbps, in: 1...10_000_000, unit: " kbps") : nil
-        lossRate = c.contains(.loss_rate) ? try c.decode(Double.self, forKey: .loss_rate, in: 0...1) : nil
-        timeoutMs = c.contains(.timeout_ms) ? try c.decode(Double.self, forKey: .timeout_ms, in: 1...600_000, unit: " ms") : nil
-        maxRetries = try c.decode(Int.self, forKey: .max_retries, in: 0...32, default: d.maxRetries)
-        backoffBaseMs = try c.decode(Double.self, forKey: .backoff_ms, in: 0...600_000, default: d.backoffBaseMs, unit: " ms")
-        backoffMultiplier = try c.decode(Double.self, forKey: .backoff_multiplier, in: 1...10, default: d.backoffMultiplier)
+        jitterMs = c.contains(.jitter_ms) ? try c.decode(Double.self, forKey: .jitter_ms, per: NetworkSettings.schema) : nil
+        downlinkKbps = c.contains(.downlink_kbps) ? try c.decode(Int.self, forKey: .downlink_kbps, per: NetworkSettings.schema) : nil
+        uplinkKbps = c.contains(.uplink_kbps) ? try c.decode(Int.self, forKey: .uplink_kbps, per: NetworkSettings.schema) : nil
+        lossRate = c.contains(.loss_rate) ? try c.decode(Double.self, forKey: .loss_rate, per: NetworkSettings.schema) : nil
+        timeoutMs = c.contains(.timeout_ms) ? try c.decode(Double.self, forKey: .timeout_ms, per: NetworkSettings.schema) : nil
+        maxRetries = try c.decode(Int.self, forKey: .max_retries, per: NetworkSettings.schema, default: d.maxRetries)
+        backoffBaseMs = try c.decode(Double.self, forKey: .backoff_ms, per: NetworkSettings.schema, default: d.backoffBaseMs)
+        backoffMultiplier = try c.decode(Double.self, forKey: .backoff_multiplier, per: NetworkSettings.schema, default: d.backoffMultiplier)
         offlineWindows = []
         if c.contains(.offline) {
             var list = try c.nestedUnkeyedContainer(forKey: .offline)
@@ -263,8 +265,8 @@ extension NetworkSettings: Decodable {
                 let window = try list.superDecoder()
                 try window.rejectUnknownKeys(WindowKeys.self)
                 let w = try window.container(keyedBy: WindowKeys.self)
-                let from = try w.decode(Double.self, forKey: .from_s, in: 0...maximumDurationSeconds, unit: " s")
-                let to = try w.decode(Double.self, forKey: .to_s, in: 0...maximumDurationSeconds, unit: " s")
+                let from = try w.decode(Double.self, forKey: .from_s, per: NetworkSettings.offlineWindowSchema)
+                let to = try w.decode(Double.self, forKey: .to_s, per: NetworkSettings.offlineWindowSchema)
                 guard to > from else { throw w.failure(.to_s, "expected a time after from_s (\(from) s), found \(to) s") }
                 offlineWindows.append(Int64((from * nanosecondsPerSecond).rounded())..<Int64((to * nanosecondsPerSecond).rounded()))
             }
@@ -285,37 +287,31 @@ extension LatencySpec {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let kind = try c.decode(Kind.self, forKey: .distribution)
-        let allowed: [Keys] = switch kind {
-        case .constant: [.ms]
-        case .uniform: [.min_ms, .max_ms]
-        case .normal: [.mean_ms, .std_dev_ms]
-        case .lognormal: [.median_ms, .sigma]
-        case .pareto: [.scale_ms, .shape]
-        }
+        let fields = LatencySpec.schema.branch(kind.rawValue)
+        let allowed = fields.fields.compactMap { Keys(rawValue: $0.name) }
         for key in Keys.allCases where key != .distribution && c.contains(key) && !allowed.contains(key) {
             throw c.failure(key, "unknown field `\(key.rawValue)` for a \(kind.rawValue) distribution; expected: \(allowed.map(\.rawValue).joined(separator: ", "))")
         }
-        let ms = 0.0...600_000.0
         switch kind {
         case .constant:
-            return .constant(ms: try c.decode(Double.self, forKey: .ms, in: ms, unit: " ms"))
+            return .constant(ms: try c.decode(Double.self, forKey: .ms, per: fields))
         case .uniform:
-            let low = try c.decode(Double.self, forKey: .min_ms, in: ms, unit: " ms")
-            let high = try c.decode(Double.self, forKey: .max_ms, in: ms, unit: " ms")
+            let low = try c.decode(Double.self, forKey: .min_ms, per: fields)
+            let high = try c.decode(Double.self, forKey: .max_ms, per: fields)
             guard high >= low else { throw c.failure(.max_ms, "expected max_ms >= min_ms (\(low)), found \(high)") }
             return .uniform(minMs: low, maxMs: high)
         case .normal:
             return .normal(
-                meanMs: try c.decode(Double.self, forKey: .mean_ms, in: ms, unit: " ms"),
-                stdDevMs: try c.decode(Double.self, forKey: .std_dev_ms, in: 0...600_000, unit: " ms"))
+                meanMs: try c.decode(Double.self, forKey: .mean_ms, per: fields),
+                stdDevMs: try c.decode(Double.self, forKey: .std_dev_ms, per: fields))
         case .lognormal:
             return .lognormal(
-                medianMs: try c.decode(Double.self, forKey: .median_ms, above: 0, upTo: 600_000, unit: " ms"),
-                sigma: try c.decode(Double.self, forKey: .sigma, in: 0...5))
+                medianMs: try c.decode(Double.self, forKey: .median_ms, per: fields),
+                sigma: try c.decode(Double.self, forKey: .sigma, per: fields))
         case .pareto:
             return .pareto(
-                scaleMs: try c.decode(Double.self, forKey: .scale_ms, above: 0, upTo: 600_000, unit: " ms"),
-                shape: try c.decode(Double.self, forKey: .shape, above: 1, upTo: 100))
+                scaleMs: try c.decode(Double.self, forKey: .scale_ms, per: fields),
+                shape: try c.decode(Double.self, forKey: .shape, per: fields))
         }
     }
 }
@@ -328,9 +324,9 @@ extension ServerSettings: Decodable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
-        let latencyMs = try c.decode(Double.self, forKey: .latency_ms, in: 0...600_000, default: 0, unit: " ms")
+        let latencyMs = try c.decode(Double.self, forKey: .latency_ms, per: ServerSettings.schema, default: 0)
         latencyNs = Int64((latencyMs * nanosecondsPerMillisecond).rounded())
-        likeFailureRate = try c.decode(Double.self, forKey: .like_failure_rate, in: 0...1, default: 0)
+        likeFailureRate = try c.decode(Double.self, forKey: .like_failure_rate, per: ServerSettings.schema, default: 0)
     }
 }
 
@@ -368,7 +364,7 @@ extension EngineSettings {
         let network = named && c.contains(.network) ? try c.decode(NetworkSettings.self, forKey: .network) : nil
         var s = base
         s.estimatedItemHeightPt = try c.decode(
-            Double.self, forKey: .estimated_item_height_pt, in: 1...10_000, default: base.estimatedItemHeightPt, unit: " pt")
+            Double.self, forKey: .estimated_item_height_pt, per: EngineSettings.schema, default: base.estimatedItemHeightPt)
         if c.contains(.position_strategy) {
             // Built-in names and any an embedding program registered.
             let name = try c.decode(String.self, forKey: .position_strategy)
@@ -380,23 +376,23 @@ extension EngineSettings {
         }
         s.diffAlgorithm = try c.decode(DiffAlgorithm.self, forKey: .diff_algorithm, default: base.diffAlgorithm)
         let debounceMs = try c.decode(
-            Double.self, forKey: .debounce_ms, in: 0...60_000, default: Double(base.debounceNs) / nanosecondsPerMillisecond, unit: " ms")
+            Double.self, forKey: .debounce_ms, per: EngineSettings.schema, default: Double(base.debounceNs) / nanosecondsPerMillisecond)
         s.debounceNs = Int64((debounceMs * nanosecondsPerMillisecond).rounded())
-        s.viewModelCacheCount = try c.decode(Int.self, forKey: .viewmodel_cache_count, in: 0...1_000_000, default: base.viewModelCacheCount)
+        s.viewModelCacheCount = try c.decode(Int.self, forKey: .viewmodel_cache_count, per: EngineSettings.schema, default: base.viewModelCacheCount)
         s.viewModelCacheCostBytes = try c.decode(
-            Int.self, forKey: .viewmodel_cache_cost_bytes, in: 0...(1 << 34), default: base.viewModelCacheCostBytes, unit: " bytes")
+            Int.self, forKey: .viewmodel_cache_cost_bytes, per: EngineSettings.schema, default: base.viewModelCacheCostBytes)
         s.newPostsPolicy = try c.decode(NewPostsPolicy.self, forKey: .new_posts_policy, default: base.newPostsPolicy)
         s.hideReplies = try c.decodeIfPresent(Bool.self, forKey: .hide_replies) ?? base.hideReplies
         s.hideReposts = try c.decodeIfPresent(Bool.self, forKey: .hide_reposts) ?? base.hideReposts
-        s.refreshTriggerPt = try c.decode(Double.self, forKey: .refresh_trigger_pt, in: 1...1_000, default: base.refreshTriggerPt, unit: " pt")
+        s.refreshTriggerPt = try c.decode(Double.self, forKey: .refresh_trigger_pt, per: EngineSettings.schema, default: base.refreshTriggerPt)
         s.memoryWarningPolicy = try c.decode(MemoryWarningPolicy.self, forKey: .memory_warning_policy, default: base.memoryWarningPolicy)
         s.imageDecode = try c.decode(ImageDecodeSetting.self, forKey: .image_decode, default: base.imageDecode)
         let megabyte = Double(1 << 20)
         s.imageMemoryCacheBytes = Int(try c.decode(
-            Double.self, forKey: .image_memory_cache_mb, in: 0...16_384, default: Double(base.imageMemoryCacheBytes) / megabyte, unit: " MB") * megabyte)
+            Double.self, forKey: .image_memory_cache_mb, per: EngineSettings.schema, default: Double(base.imageMemoryCacheBytes) / megabyte) * megabyte)
         s.imageDiskCacheBytes = Int(try c.decode(
-            Double.self, forKey: .image_disk_cache_mb, in: 0...65_536, default: Double(base.imageDiskCacheBytes) / megabyte, unit: " MB") * megabyte)
-        s.imagePrefetchWindow = try c.decode(Int.self, forKey: .image_prefetch_window, in: 0...50, default: base.imagePrefetchWindow)
+            Double.self, forKey: .image_disk_cache_mb, per: EngineSettings.schema, default: Double(base.imageDiskCacheBytes) / megabyte) * megabyte)
+        s.imagePrefetchWindow = try c.decode(Int.self, forKey: .image_prefetch_window, per: EngineSettings.schema, default: base.imagePrefetchWindow)
         return (name, s, network)
     }
 }
@@ -413,10 +409,9 @@ extension RunLimits: Decodable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
-        maxEvents = try c.decode(Int.self, forKey: .max_events, in: 1_000...1_000_000_000, default: RunLimits.defaultMaxEvents)
+        maxEvents = try c.decode(Int.self, forKey: .max_events, per: RunLimits.schema, default: RunLimits.defaultMaxEvents)
         let seconds = try c.decode(
-            Double.self, forKey: .max_simulated_s, in: 1...maximumDurationSeconds,
-            default: RunLimits.defaultMaxSimulatedSeconds, unit: " s")
+            Double.self, forKey: .max_simulated_s, per: RunLimits.schema, default: RunLimits.defaultMaxSimulatedSeconds)
         maxSimulatedNs = Int64((seconds * nanosecondsPerSecond).rounded())
     }
 }
@@ -461,31 +456,19 @@ extension ScriptStep: Decodable {
         case push, server
     }
 
-    /// The fields each action may carry besides `at_ms` and `action`.
+    /// The fields each action may carry besides `at_ms`, `action` and `repeat`:
+    /// its branch of the schema's table.
     static func allowedKeys(for action: ActionName) -> [Keys] {
-        switch action {
-        case .drag: [.distance_pt, .duration_ms, .trajectory, .release, .deceleration]
-        case .fling: [.velocity_pt_s, .deceleration]
-        case .refresh, .tap_new_posts, .scroll_to_top, .like: []
-        case .new_posts: [.count, .delivery]
-        case .content_updates: [.count]
-        case .rotate: [.width_pt, .height_pt]
-        case .text_size: [.scale]
-        case .background: [.duration_s]
-        case .terminate: [.relaunch_after_s]
-        case .memory_warning: []
-        case .scroll_to: [.offset_pt, .post_index, .animated]
-        case .pull: [.distance_pt, .duration_ms, .hold_ms]
-        case .remove_posts: [.count, .where, .delivery]
-        }
+        fields(of: action).fields.compactMap { Keys(rawValue: $0.name) }
     }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
-        let atMs = try c.decode(Double.self, forKey: .at_ms, in: 0...(maximumDurationSeconds * 1_000), unit: " ms")
+        let atMs = try c.decode(Double.self, forKey: .at_ms, per: ScriptStep.schema)
         atNs = Int64((atMs * nanosecondsPerMillisecond).rounded())
         let name = try c.decode(ActionName.self, forKey: .action)
+        let fields = ScriptStep.fields(of: name)
         let allowed = ScriptStep.allowedKeys(for: name) + [.at_ms, .action, .repeat]
         for key in Keys.allCases where c.contains(key) && !allowed.contains(key) {
             throw c.failure(key, "unknown field `\(key.rawValue)` for a \(name.rawValue); expected one of: \(allowed.map(\.rawValue).joined(separator: ", "))")
@@ -497,48 +480,48 @@ extension ScriptStep: Decodable {
         case .scroll_to_top: action = .scrollToTop
         case .like: action = .like
         case .new_posts:
-            let count = try c.decode(Int.self, forKey: .count, in: 1...100_000, unit: " posts")
+            let count = try c.decode(Int.self, forKey: .count, per: fields)
             let delivery = try c.decode(Delivery.self, forKey: .delivery, default: .push)
             action = .newPosts(count: count, push: delivery == .push)
         case .content_updates:
-            action = .contentUpdates(count: try c.decode(Int.self, forKey: .count, in: 1...100_000, unit: " posts"))
+            action = .contentUpdates(count: try c.decode(Int.self, forKey: .count, per: fields))
         case .rotate:
             action = .rotate(
-                widthPt: try c.decode(Double.self, forKey: .width_pt, in: 100...5_000, unit: " pt"),
-                heightPt: try c.decode(Double.self, forKey: .height_pt, in: 100...5_000, unit: " pt"))
+                widthPt: try c.decode(Double.self, forKey: .width_pt, per: fields),
+                heightPt: try c.decode(Double.self, forKey: .height_pt, per: fields))
         case .text_size:
-            action = .textSize(scale: try c.decode(Double.self, forKey: .scale, in: 0.5...3.5))
+            action = .textSize(scale: try c.decode(Double.self, forKey: .scale, per: fields))
         case .background:
-            let seconds = try c.decode(Double.self, forKey: .duration_s, above: 0, upTo: maximumDurationSeconds, unit: " s")
+            let seconds = try c.decode(Double.self, forKey: .duration_s, per: fields)
             action = .background(durationNs: Int64((seconds * nanosecondsPerSecond).rounded()))
         case .terminate:
-            let seconds = try c.decode(Double.self, forKey: .relaunch_after_s, in: 0...maximumDurationSeconds, unit: " s")
+            let seconds = try c.decode(Double.self, forKey: .relaunch_after_s, per: fields)
             action = .terminate(relaunchAfterNs: Int64((seconds * nanosecondsPerSecond).rounded()))
         case .memory_warning:
             action = .memoryWarning
         case .fling:
-            let velocity = try c.decode(Double.self, forKey: .velocity_pt_s, in: -maximumFlingVelocity...maximumFlingVelocity, unit: " pt/s")
+            let velocity = try c.decode(Double.self, forKey: .velocity_pt_s, per: fields)
             guard velocity != 0 else { throw c.failure(.velocity_pt_s, "expected a non-zero velocity") }
             action = .fling(velocityPtPerS: velocity, deceleration: deceleration)
         case .scroll_to:
             let animated = try c.decodeIfPresent(Bool.self, forKey: .animated) ?? false
             switch (c.contains(.offset_pt), c.contains(.post_index)) {
             case (true, false):
-                action = .scrollTo(target: .offset(try c.decode(Double.self, forKey: .offset_pt, in: 0...100_000_000, unit: " pt")), animated: animated)
+                action = .scrollTo(target: .offset(try c.decode(Double.self, forKey: .offset_pt, per: fields)), animated: animated)
             case (false, true):
-                action = .scrollTo(target: .post(index: try c.decode(Int.self, forKey: .post_index, in: 0...maximumPostCount)), animated: animated)
+                action = .scrollTo(target: .post(index: try c.decode(Int.self, forKey: .post_index, per: fields)), animated: animated)
             default:
                 throw c.failure(.offset_pt, "expected exactly one of `offset_pt` and `post_index`")
             }
         case .pull:
-            let distance = try c.decode(Double.self, forKey: .distance_pt, above: 0, upTo: ScriptStep.maximumPullDistance, unit: " pt")
-            let durationMs = try c.decode(Double.self, forKey: .duration_ms, above: 0, upTo: 60_000, unit: " ms")
-            let holdMs = try c.decode(Double.self, forKey: .hold_ms, in: 0...600_000, unit: " ms")
+            let distance = try c.decode(Double.self, forKey: .distance_pt, per: fields)
+            let durationMs = try c.decode(Double.self, forKey: .duration_ms, per: fields)
+            let holdMs = try c.decode(Double.self, forKey: .hold_ms, per: fields)
             let durationNs = Int64((durationMs * nanosecondsPerMillisecond).rounded())
             guard durationNs >= 1 else { throw c.failure(.duration_ms, "expected at least 1 ns, found \(durationMs) ms") }
             action = .pull(distancePt: distance, durationNs: durationNs, holdNs: Int64((holdMs * nanosecondsPerMillisecond).rounded()))
         case .remove_posts:
-            let count = try c.decode(Int.self, forKey: .count, in: 1...100_000, unit: " posts")
+            let count = try c.decode(Int.self, forKey: .count, per: fields)
             let place = try c.decode(RemovalPlace.self, forKey: .where)
             let delivery = try c.decode(Delivery.self, forKey: .delivery, default: .push)
             action = .removePosts(count: count, place: place, push: delivery == .push)
@@ -552,8 +535,8 @@ extension ScriptStep: Decodable {
             let r = try c.superDecoder(forKey: .repeat)
             try r.rejectUnknownKeys(RepeatKeys.self)
             let rc = try r.container(keyedBy: RepeatKeys.self)
-            repeatCount = try rc.decode(Int.self, forKey: .count, in: 1...ScriptStep.maximumRepeatCount)
-            let everyMs = try rc.decode(Double.self, forKey: .every_ms, above: 0, upTo: maximumDurationSeconds * 1_000, unit: " ms")
+            repeatCount = try rc.decode(Int.self, forKey: .count, per: ScriptStep.repeatSchema)
+            let everyMs = try rc.decode(Double.self, forKey: .every_ms, per: ScriptStep.repeatSchema)
             repeatEveryNs = Int64((everyMs * nanosecondsPerMillisecond).rounded())
             guard repeatEveryNs >= 1 else { throw rc.failure(.every_ms, "expected at least 1 ns, found \(everyMs) ms") }
             if case let .drag(trajectory, _, _) = action, let last = trajectory.last, last.timeNs > repeatEveryNs {
@@ -579,8 +562,8 @@ extension ScriptStep: Decodable {
                 let pointDecoder = try list.superDecoder()
                 try pointDecoder.rejectUnknownKeys(PointKeys.self)
                 let p = try pointDecoder.container(keyedBy: PointKeys.self)
-                let tMs = try p.decode(Double.self, forKey: .t_ms, in: 0...(maximumDurationSeconds * 1_000), unit: " ms")
-                let dy = try p.decode(Double.self, forKey: .dy_pt, in: -1_000_000...1_000_000, unit: " pt")
+                let tMs = try p.decode(Double.self, forKey: .t_ms, per: ScriptStep.trajectoryPointSchema)
+                let dy = try p.decode(Double.self, forKey: .dy_pt, per: ScriptStep.trajectoryPointSchema)
                 let point = TrajectoryPoint(timeNs: Int64((tMs * nanosecondsPerMillisecond).rounded()), displacementPt: dy)
                 if index == 0, point.timeNs != 0 || dy != 0 {
                     throw p.failure(point.timeNs != 0 ? .t_ms : .dy_pt, "expected the first point at t_ms 0 and dy_pt 0 (the touch-down)")
@@ -595,8 +578,8 @@ extension ScriptStep: Decodable {
             }
             return points
         }
-        let distance = try c.decode(Double.self, forKey: .distance_pt, in: -1_000_000...1_000_000, unit: " pt")
-        let durationMs = try c.decode(Double.self, forKey: .duration_ms, above: 0, upTo: 600_000, unit: " ms")
+        let distance = try c.decode(Double.self, forKey: .distance_pt, per: ScriptStep.fields(of: .drag))
+        let durationMs = try c.decode(Double.self, forKey: .duration_ms, per: ScriptStep.fields(of: .drag))
         guard (durationMs * nanosecondsPerMillisecond).rounded() >= 1 else {
             throw c.failure(.duration_ms, "expected at least 1 ns, found \(durationMs) ms")
         }

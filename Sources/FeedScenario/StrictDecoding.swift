@@ -89,6 +89,35 @@ extension KeyedDecodingContainer {
         return value
     }
 
+    /// Decodes a whole number at `key` and checks it against the range the
+    /// schema's table gives the field.
+    func decode(_ type: Int.Type, forKey key: Key, per object: ObjectSchema) throws -> Int {
+        let field = object[key]
+        return try decode(Int.self, forKey: key, in: field.integerRange, unit: field.messageUnit)
+    }
+
+    /// Decodes an optional whole number at `key` per the schema's table, or returns `defaultValue`.
+    func decode(_ type: Int.Type, forKey key: Key, per object: ObjectSchema, default defaultValue: Int) throws -> Int {
+        guard contains(key) else { return defaultValue }
+        return try decode(Int.self, forKey: key, per: object)
+    }
+
+    /// Decodes a number at `key` and checks it against the bounds the
+    /// schema's table gives the field.
+    func decode(_ type: Double.Type, forKey key: Key, per object: ObjectSchema) throws -> Double {
+        let field = object[key]
+        let bounds = field.numberBounds
+        return bounds.lowerIsExclusive
+            ? try decode(Double.self, forKey: key, above: bounds.lower, upTo: bounds.upper, unit: field.messageUnit)
+            : try decode(Double.self, forKey: key, in: bounds.lower...bounds.upper, unit: field.messageUnit)
+    }
+
+    /// Decodes an optional number at `key` per the schema's table, or returns `defaultValue`.
+    func decode(_ type: Double.Type, forKey key: Key, per object: ObjectSchema, default defaultValue: Double) throws -> Double {
+        guard contains(key) else { return defaultValue }
+        return try decode(Double.self, forKey: key, per: object)
+    }
+
     /// Decodes a string at `key` that must be one of `allowed`.
     func decode<T: RawRepresentable & CaseIterable>(
         _ type: T.Type, forKey key: Key, default defaultValue: T? = nil

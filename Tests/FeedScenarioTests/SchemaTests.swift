@@ -3,14 +3,15 @@ import FeedSimTestSupport
 import Testing
 @testable import FeedScenario
 
-// `scenarios/schema.json` describes scenario files for editors and other tools;
-// the decoder in Sources/FeedScenario is the truth. These tests keep the two in
-// step: every bundled scenario passes both, a table of edits to a valid
-// scenario gets the same verdict from both (or a documented, pinned
-// difference), every numeric bound in the schema is probed against the
-// decoder, and every field name and enum value is compared with the
-// decoder's own lists. The schema side runs in Python's `jsonschema`
-// (Draft 2020-12) through Fixtures/validate_schema.py.
+// `scenarios/schema.json` is generated from the field tables the decoder
+// reads (Sources/FeedScenario/Schema), so names, enum values and bounds
+// agree by construction. These tests check what construction cannot: that
+// the committed file is the generator's output, and that the generated JSON
+// Schema means what the decoder does. Every bundled scenario passes both, a
+// table of edits to a valid scenario gets the same verdict from both (or a
+// documented, pinned difference), and every bounded field of the table is
+// probed just inside and just outside its bounds. The schema side runs in
+// Python's `jsonschema` (Draft 2020-12) through Fixtures/validate_schema.py.
 
 // MARK: - Running the schema validator
 
@@ -84,48 +85,6 @@ enum SchemaValidator {
 }
 
 
-// MARK: - The schema as data
-
-/// The schema file parsed, with the lookups the tests need.
-struct SchemaDocument {
-    let root: [String: Any]
-
-    static func load() throws -> SchemaDocument {
-        let data = try Data(contentsOf: SchemaValidator.schemaURL)
-        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw SchemaRunFailure(description: "schema.json is not a JSON object")
-        }
-        return SchemaDocument(root: root)
-    }
-
-    /// The subschema at a JSON pointer such as `/$defs/feed/properties/post_count`.
-    func at(_ pointer: String) -> [String: Any]? {
-        var node: Any = root
-        for token in pointer.split(separator: "/") {
-            let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-            if let object = node as? [String: Any], let next = object[key] {
-                node = next
-            } else if let array = node as? [Any], let i = Int(key), array.indices.contains(i) {
-                node = array[i]
-            } else {
-                return nil
-            }
-        }
-        return node as? [String: Any]
-    }
-
-    /// The names under `properties` of the subschema at `pointer`.
-    func propertyNames(_ pointer: String) -> Set<String> {
-        Set((at(pointer)?["properties"] as? [String: Any])?.keys.map { $0 } ?? [])
-    }
-
-    /// The `enum` strings of the subschema at `pointer`.
-    func enumValues(_ pointer: String) -> [String] {
-        (at(pointer)?["enum"] as? [Any])?.compactMap { $0 as? String } ?? []
-    }
-
-    var description: String { root["description"] as? String ?? "" }
-}
 
 // MARK: - The agreement table
 
@@ -135,6 +94,9 @@ struct SchemaCase: Sendable, CustomTestStringConvertible {
     enum Expectation: Sendable, Equatable {
         /// Both the decoder and the schema reject the file.
         case rejectedByBoth
+        /// Both reject the file: the decoder naming `path`, the schema
+        /// `schemaPath` (where a `oneOf` of shapes fails, the field holding them).
+        case rejectedByBothAt(path: String, schemaPath: String)
         /// Both accept it.
         case acceptedByBoth
         /// The decoder rejects it, the schema cannot: the rule, which the
@@ -511,10 +473,44 @@ extension SchemaCase {
     static let table: [SchemaCase] = rejected + knownDifferences + accepted + duplicateKeys
 }
 
-// MARK: - Every numeric bound of the schema, probed
 
-/// A numeric field of the schema, where it sits in a scenario and what the
-/// scenario needs around it so that only the bound decides.
+// MARK: - Every bounded field of the table, probed
+
+/// Every object of the schema's table, labelled by its definition's name or
+/// by where it is written (`feed.text_length`, `latency[uniform]`).
+enum SchemaObjects {
+    static let all: [(label: String, object: ObjectSchema)] = {
+        var found: [(label: String, object: ObjectSchema)] = []
+        func visit(_ object: ObjectSchema, _ label: String) {
+            guard !found.contains(where: { $0.label == label }) else { return }
+            found.append((label, object))
+            if let base = object.base?.schema { visit(base, base.definition ?? label + "^") }
+            for field in object.fields { visit(field.kind, "\(label).\(field.name)") }
+            for branch in object.branches?.list ?? [] {
+                visit(branch.object, branch.object.definition ?? "\(label)[\(branch.value)]")
+            }
+        }
+        func visit(_ kind: SchemaField.Kind, _ label: String) {
+            switch kind {
+            case let .object(object): visit(object, object.definition ?? label)
+            case let .array(array):
+                visit(array.items.kind, label + "[]")
+                if let first = array.first { visit(first.kind, label + "[0]") }
+            case let .oneOf(shapes): for shape in shapes { visit(shape, label) }
+            default: break
+            }
+        }
+        visit(Scenario.schema, "scenario")
+        return found
+    }()
+
+    static func named(_ label: String) -> ObjectSchema? {
+        all.first { $0.label == label }?.object
+    }
+}
+
+/// One bounded field of the table at one place in the base scenario, and
+/// what the scenario needs around it so that only the bound decides.
 struct SchemaBound: Sendable {
     enum Probe: String, Sendable, CaseIterable {
         case belowMinimum = "below minimum", atMinimum = "at minimum", atMaximum = "at maximum", aboveMaximum = "above maximum"
@@ -522,152 +518,159 @@ struct SchemaBound: Sendable {
         case fraction = "with a fraction"
     }
 
-    /// JSON pointer of the field's subschema.
-    var pointer: String
+    /// `<object label>.<field>`.
+    var label: String
+    var field: SchemaField
     /// The field's path in the scenario.
     var path: String
+    /// Where the schema reports the field's errors.
+    var schemaPath: String
     var context: [(String, JSONValue?)]
-    /// Probes a cross-field rule decides instead of the bound; each named
-    /// rule is among the known differences.
+    /// Probes a cross-field rule decides instead of the bound; each rule is
+    /// among the known differences.
     var skipped: Set<Probe>
 
-    init(_ pointer: String, _ path: String, _ context: [(String, JSONValue?)] = [], skip: Set<Probe> = []) {
-        self.pointer = pointer
-        self.path = path
-        self.context = context
-        self.skipped = skip
+    /// Where an object sits in the base scenario, and what it needs there.
+    struct Placement: Sendable {
+        var path: String
+        var context: [(String, JSONValue?)]
+        /// The object is one shape of a `oneOf`: the schema reports its
+        /// fields' errors at the field holding the shapes.
+        var isShape: Bool
+
+        init(_ path: String, _ context: [(String, JSONValue?)] = [], isShape: Bool = false) {
+            self.path = path
+            self.context = context
+            self.isShape = isShape
+        }
+
+        func field(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
     }
 
-    static func step(_ action: String) -> String { "/$defs/\(action)_step/properties" }
-    static let network: (String, JSONValue?) = ("network", [:])
+    /// A field a cross-field rule constrains: what else it needs, and the
+    /// probes that rule decides.
+    struct Exception: Sendable {
+        var context: [(String, JSONValue?)] = []
+        var skip: Set<Probe> = []
+    }
 
-    static let all: [SchemaBound] = [
-        SchemaBound("/properties/duration_s", "duration_s", [("script", []), ("limits.max_simulated_s", 86_400), ("limits.max_events", 10_000_000)]),
-        SchemaBound("/$defs/feed/properties/post_count", "feed.post_count"),
-        SchemaBound("/$defs/feed/properties/text_length/properties/min", "feed.text_length.min", [("feed.text_length.max", 10_000)]),
-        SchemaBound("/$defs/feed/properties/text_length/properties/max", "feed.text_length.max"),
-        SchemaBound("/$defs/feed/properties/media_fraction", "feed.media_fraction"),
-        SchemaBound("/$defs/feed/properties/reply_fraction", "feed.reply_fraction"),
-        SchemaBound("/$defs/feed/properties/repost_fraction", "feed.repost_fraction"),
-        SchemaBound("/$defs/feed/properties/page_size", "feed.page_size"),
-        SchemaBound("/$defs/feed/properties/load_more_threshold", "feed.load_more_threshold"),
-        SchemaBound("/$defs/feed/properties/media_size_known_fraction", "feed.media_size_known_fraction"),
-        SchemaBound("/$defs/server/properties/latency_ms", "server.latency_ms", [("server", [:])]),
-        SchemaBound("/$defs/server/properties/like_failure_rate", "server.like_failure_rate", [("server", [:])]),
-        SchemaBound("/$defs/engine_fields/properties/estimated_item_height_pt", "engine.estimated_item_height_pt"),
-        SchemaBound("/$defs/engine_fields/properties/debounce_ms", "engine.debounce_ms"),
-        SchemaBound("/$defs/engine_fields/properties/viewmodel_cache_count", "engine.viewmodel_cache_count"),
-        SchemaBound("/$defs/engine_fields/properties/viewmodel_cache_cost_bytes", "engine.viewmodel_cache_cost_bytes"),
-        SchemaBound("/$defs/engine_fields/properties/refresh_trigger_pt", "engine.refresh_trigger_pt"),
-        SchemaBound("/$defs/engine_fields/properties/image_memory_cache_mb", "engine.image_memory_cache_mb"),
-        SchemaBound("/$defs/engine_fields/properties/image_disk_cache_mb", "engine.image_disk_cache_mb"),
-        SchemaBound("/$defs/engine_fields/properties/image_prefetch_window", "engine.image_prefetch_window"),
-        SchemaBound("/$defs/engine_fields/properties/debounce_ms", "variants[0].debounce_ms", [("variants", [["name": "v"]])]),
-        SchemaBound("/$defs/limits/properties/max_events", "limits.max_events"),
-        SchemaBound("/$defs/limits/properties/max_simulated_s", "limits.max_simulated_s", [("script", []), ("duration_s", 1)]),
-        SchemaBound("/$defs/memory/properties/limit_mb", "memory.limit_mb", [("memory", ["baseline_mb": 0])]),
-        // baseline_mb at its maximum always equals or passes limit_mb's maximum.
-        SchemaBound("/$defs/memory/properties/baseline_mb", "memory.baseline_mb", [("memory", ["limit_mb": 65_536])], skip: [.atMaximum]),
-        SchemaBound("/$defs/memory/properties/per_post_kb", "memory.per_post_kb", [("memory", [:])]),
-        SchemaBound("/$defs/memory/properties/warning_fraction", "memory.warning_fraction", [("memory", ["critical_fraction": 1])]),
-        SchemaBound("/$defs/memory/properties/critical_fraction", "memory.critical_fraction", [("memory", ["warning_fraction": 0.1])]),
-        SchemaBound("/$defs/lifecycle/properties/keep_under_s", "lifecycle.keep_under_s", [("lifecycle", ["check_under_s": 86_400])]),
-        SchemaBound("/$defs/lifecycle/properties/check_under_s", "lifecycle.check_under_s", [("lifecycle", ["keep_under_s": 0])]),
-        SchemaBound("/$defs/lifecycle/properties/restore_max_age_s", "lifecycle.restore_max_age_s", [("lifecycle", [:])]),
-        SchemaBound("/$defs/lifecycle/properties/cold_start_ms", "lifecycle.cold_start_ms", [("lifecycle", [:])]),
-        SchemaBound("/$defs/network/properties/jitter_ms", "network.jitter_ms", [network]),
-        SchemaBound("/$defs/network/properties/downlink_kbps", "network.downlink_kbps", [network]),
-        SchemaBound("/$defs/network/properties/uplink_kbps", "network.uplink_kbps", [network]),
-        SchemaBound("/$defs/network/properties/loss_rate", "network.loss_rate", [network]),
-        SchemaBound("/$defs/network/properties/timeout_ms", "network.timeout_ms", [network]),
-        SchemaBound("/$defs/network/properties/max_retries", "network.max_retries", [network]),
-        SchemaBound("/$defs/network/properties/backoff_ms", "network.backoff_ms", [network]),
-        SchemaBound("/$defs/network/properties/backoff_multiplier", "network.backoff_multiplier", [network]),
-        SchemaBound("/$defs/network/properties/max_retries", "variants[0].network.max_retries", [("variants", [["name": "v", "network": [:]]])]),
-        // A window must end after it starts: from_s cannot reach the end of the day, to_s cannot be 0.
-        SchemaBound("/$defs/offline_window/properties/from_s", "network.offline[0].from_s", [("network", ["offline": [["from_s": 0, "to_s": 86_400]]])], skip: [.atMaximum]),
-        SchemaBound("/$defs/offline_window/properties/to_s", "network.offline[0].to_s", [("network", ["offline": [["from_s": 0, "to_s": 1]]])], skip: [.atMinimum]),
-        SchemaBound("/$defs/latency/allOf/0/then/properties/ms", "network.latency.ms", [("network", ["latency": ["distribution": "constant", "ms": 1]])]),
-        SchemaBound("/$defs/latency/allOf/1/then/properties/min_ms", "network.latency.min_ms", [("network", ["latency": ["distribution": "uniform", "min_ms": 0, "max_ms": 600_000]])]),
-        SchemaBound("/$defs/latency/allOf/1/then/properties/max_ms", "network.latency.max_ms", [("network", ["latency": ["distribution": "uniform", "min_ms": 0, "max_ms": 1]])]),
-        SchemaBound("/$defs/latency/allOf/2/then/properties/mean_ms", "network.latency.mean_ms", [("network", ["latency": ["distribution": "normal", "mean_ms": 1, "std_dev_ms": 1]])]),
-        SchemaBound("/$defs/latency/allOf/2/then/properties/std_dev_ms", "network.latency.std_dev_ms", [("network", ["latency": ["distribution": "normal", "mean_ms": 1, "std_dev_ms": 1]])]),
-        SchemaBound("/$defs/latency/allOf/3/then/properties/median_ms", "network.latency.median_ms", [("network", ["latency": ["distribution": "lognormal", "median_ms": 1, "sigma": 1]])]),
-        SchemaBound("/$defs/latency/allOf/3/then/properties/sigma", "network.latency.sigma", [("network", ["latency": ["distribution": "lognormal", "median_ms": 1, "sigma": 1]])]),
-        SchemaBound("/$defs/latency/allOf/4/then/properties/scale_ms", "network.latency.scale_ms", [("network", ["latency": ["distribution": "pareto", "scale_ms": 1, "shape": 2]])]),
-        SchemaBound("/$defs/latency/allOf/4/then/properties/shape", "network.latency.shape", [("network", ["latency": ["distribution": "pareto", "scale_ms": 1, "shape": 2]])]),
-        // A step at the largest at_ms would be past the end of any run.
-        SchemaBound("/$defs/step/properties/at_ms", "script[0].at_ms", skip: [.atMaximum]),
+    static func latency(_ members: JSONValue) -> [Placement] {
+        [Placement("network.latency", [("network", ["latency": members])])]
+    }
+
+    /// A step of `action` in place of the fling, with its required fields.
+    static func step(_ action: String, _ fields: [(String, JSONValue)] = []) -> [Placement] {
+        [Placement("script[1]", [("script[1]", .object([("at_ms", 1000), ("action", .string(action))] + fields))])]
+    }
+
+    /// Every object with a bounded field, by its label in `SchemaObjects`.
+    static let placements: [String: [Placement]] = [
+        "scenario": [Placement("")],
+        "feed": [Placement("feed")],
+        "feed.text_length": [Placement("feed.text_length")],
+        "feed.item_height_pt": [Placement("feed.item_height_pt", [("feed.item_height_pt", ["min": 1, "max": 10_000])], isShape: true)],
+        "server": [Placement("server", [("server", [:])])],
+        "engine_fields": [Placement("engine"), Placement("variants[0]", [("variants", [["name": "v"]])])],
+        "limits": [Placement("limits")],
+        "memory": [Placement("memory", [("memory", [:])])],
+        "lifecycle": [Placement("lifecycle", [("lifecycle", [:])])],
+        "network": [Placement("network", [("network", [:])]),
+                    Placement("variants[0].network", [("variants", [["name": "v", "network": [:]]])])],
+        "offline_window": [Placement("network.offline[0]", [("network", ["offline": [["from_s": 0, "to_s": 1]]])])],
+        "latency[constant]": latency(["distribution": "constant", "ms": 1]),
+        "latency[uniform]": latency(["distribution": "uniform", "min_ms": 0, "max_ms": 600_000]),
+        "latency[normal]": latency(["distribution": "normal", "mean_ms": 1, "std_dev_ms": 1]),
+        "latency[lognormal]": latency(["distribution": "lognormal", "median_ms": 1, "sigma": 1]),
+        "latency[pareto]": latency(["distribution": "pareto", "scale_ms": 1, "shape": 2]),
         // The only step, so that its repetitions are the script's whole allowance.
-        SchemaBound("/$defs/repeat/properties/count", "script[0].repeat.count", [("script[0]", nil), ("script[0].repeat", ["count": 1, "every_ms": 0.001])]),
-        // Just above 0 ms rounds to 0 ns (a known difference).
-        SchemaBound("/$defs/repeat/properties/every_ms", "script[1].repeat.every_ms", [("script[1].repeat", ["count": 1, "every_ms": 1])], skip: [.aboveExclusiveMinimum]),
-        SchemaBound(step("drag") + "/distance_pt", "script[0].distance_pt"),
-        SchemaBound(step("drag") + "/duration_ms", "script[0].duration_ms", skip: [.aboveExclusiveMinimum]),
-        // Later points must come after the touch-down at 0.
-        SchemaBound("/$defs/trajectory_point/properties/t_ms", "script[0].trajectory[1].t_ms", [("script[0]", InvalidScenario.trajectoryDrag), ("script[0].trajectory[2]", nil)], skip: [.atMinimum]),
-        SchemaBound("/$defs/trajectory_point/properties/dy_pt", "script[0].trajectory[1].dy_pt", [("script[0]", InvalidScenario.trajectoryDrag)]),
-        SchemaBound(step("fling") + "/velocity_pt_s", "script[1].velocity_pt_s"),
-        SchemaBound(step("new_posts") + "/count", "script[1].count", [("script[1]", ["at_ms": 1000, "action": "new_posts", "count": 1])]),
-        SchemaBound(step("content_updates") + "/count", "script[1].count", [("script[1]", ["at_ms": 1000, "action": "content_updates", "count": 1])]),
-        SchemaBound(step("rotate") + "/width_pt", "script[1].width_pt", [("script[1]", ["at_ms": 1000, "action": "rotate", "width_pt": 390, "height_pt": 844])]),
-        SchemaBound(step("rotate") + "/height_pt", "script[1].height_pt", [("script[1]", ["at_ms": 1000, "action": "rotate", "width_pt": 390, "height_pt": 844])]),
-        SchemaBound(step("text_size") + "/scale", "script[1].scale", [("script[1]", ["at_ms": 1000, "action": "text_size", "scale": 1])]),
-        SchemaBound(step("background") + "/duration_s", "script[1].duration_s", [("script[1]", ["at_ms": 1000, "action": "background", "duration_s": 1])]),
-        SchemaBound(step("terminate") + "/relaunch_after_s", "script[1].relaunch_after_s", [("script[1]", ["at_ms": 1000, "action": "terminate", "relaunch_after_s": 1])]),
+        "repeat": [Placement("script[0].repeat", [("script[0]", nil), ("script[0].repeat", ["count": 1, "every_ms": 0.001])])],
+        "trajectory_point": [Placement("script[0].trajectory[1]", [("script[0]", InvalidScenario.trajectoryDrag)])],
+        "step": [Placement("script[0]")],
+        "drag_step": [Placement("script[0]")],
+        "fling_step": [Placement("script[1]")],
+        "new_posts_step": step("new_posts", [("count", 1)]),
+        "content_updates_step": step("content_updates", [("count", 1)]),
+        "rotate_step": step("rotate", [("width_pt", 390), ("height_pt", 844)]),
+        "text_size_step": step("text_size", [("scale", 1)]),
+        "background_step": step("background", [("duration_s", 1)]),
+        "terminate_step": step("terminate", [("relaunch_after_s", 1)]),
+        // Either field alone: the probe writes it.
+        "scroll_to_step": step("scroll_to"),
+        "pull_step": step("pull", [("distance_pt", 100), ("duration_ms", 100), ("hold_ms", 0)]),
+        "remove_posts_step": step("remove_posts", [("count", 1), ("where", "top")]),
     ]
+
+    /// Fields a cross-field rule constrains, as `<object label>.<field>`.
+    static let exceptions: [String: Exception] = [
+        // Past the default max_simulated_s and max_events, and past the script.
+        "scenario.duration_s": Exception(context: [("script", []), ("limits.max_simulated_s", 86_400), ("limits.max_events", 10_000_000)]),
+        "feed.text_length.min": Exception(context: [("feed.text_length.max", 10_000)]),
+        "limits.max_simulated_s": Exception(context: [("script", []), ("duration_s", 1)]),
+        "memory.limit_mb": Exception(context: [("memory", ["baseline_mb": 0])]),
+        // baseline_mb at its maximum always equals or passes limit_mb's maximum.
+        "memory.baseline_mb": Exception(context: [("memory", ["limit_mb": 65_536])], skip: [.atMaximum]),
+        "memory.warning_fraction": Exception(context: [("memory", ["critical_fraction": 1])]),
+        "memory.critical_fraction": Exception(context: [("memory", ["warning_fraction": 0.1])]),
+        "lifecycle.keep_under_s": Exception(context: [("lifecycle", ["check_under_s": 86_400])]),
+        "lifecycle.check_under_s": Exception(context: [("lifecycle", ["keep_under_s": 0])]),
+        // A window must end after it starts: from_s cannot reach the end of the day, to_s cannot be 0.
+        "offline_window.from_s": Exception(context: [("network", ["offline": [["from_s": 0, "to_s": 86_400]]])], skip: [.atMaximum]),
+        "offline_window.to_s": Exception(skip: [.atMinimum]),
+        // A step at the largest at_ms would be past the end of any run.
+        "step.at_ms": Exception(skip: [.atMaximum]),
+        // Just above 0 ms rounds to 0 ns (a known difference).
+        "repeat.every_ms": Exception(skip: [.aboveExclusiveMinimum]),
+        "drag_step.duration_ms": Exception(skip: [.aboveExclusiveMinimum]),
+        "pull_step.duration_ms": Exception(skip: [.aboveExclusiveMinimum]),
+        // Later points must come after the touch-down at 0.
+        "trajectory_point.t_ms": Exception(context: [("script[0].trajectory[2]", nil)], skip: [.atMinimum]),
+    ]
+
+    /// Every bounded field at every place its object sits.
+    static let all: [SchemaBound] = SchemaObjects.all.flatMap { label, object in
+        object.fields.filter(\.isBounded).flatMap { field in
+            let exception = exceptions["\(label).\(field.name)"] ?? Exception()
+            return (placements[label] ?? []).map { placement in
+                SchemaBound(label: "\(label).\(field.name)", field: field, path: placement.field(field.name),
+                            schemaPath: placement.isShape ? placement.path : placement.field(field.name),
+                            context: placement.context + exception.context, skipped: exception.skip)
+            }
+        }
+    }
 
     /// A little past `bound`, in the direction of `sign`, as a number both sides read exactly.
     static func nudge(_ bound: Double, by sign: Double) -> Double {
         bound + sign * max(abs(bound) * 1e-9, 1e-9)
     }
 
-    /// The cases probing each bound the schema gives the field.
-    func cases(in schema: SchemaDocument) -> [SchemaCase] {
-        guard let node = schema.at(pointer) else {
-            return [SchemaCase("\(path): no subschema at \(pointer)", [("schema_version", "missing subschema")], .acceptedByBoth)]
-        }
-        let types = (node["type"] as? [String]) ?? [(node["type"] as? String) ?? ""]
-        let integer = types.contains("integer")
-        func number(_ key: String) -> Double? { (node[key] as? NSNumber)?.doubleValue }
-        func value(_ x: Double) -> JSONValue {
-            if integer, let whole = Int(exactly: x) { return .int(whole) }
-            return .double(x)
-        }
+    /// The probes of the field's bounds: on each bound and just past it, and
+    /// a value with a fraction, which only a whole-number field refuses.
+    var cases: [SchemaCase] {
+        let outside = SchemaCase.Expectation.rejectedByBothAt(path: "$." + path, schemaPath: "$." + schemaPath)
         var probes: [(Probe, JSONValue, SchemaCase.Expectation)] = []
-        if let low = number("minimum") {
-            probes.append((.atMinimum, value(low), .acceptedByBoth))
-            probes.append((.belowMinimum, integer ? value(low - 1) : .double(Self.nudge(low, by: -1)), .rejectedByBoth))
-        }
-        if let low = number("exclusiveMinimum") {
-            probes.append((.atExclusiveMinimum, value(low), .rejectedByBoth))
-            probes.append((.aboveExclusiveMinimum, integer ? value(low + 1) : .double(Self.nudge(low, by: 1)), .acceptedByBoth))
-        }
-        if let high = number("maximum") {
-            probes.append((.atMaximum, value(high), .acceptedByBoth))
-            probes.append((.aboveMaximum, integer ? value(high + 1) : .double(Self.nudge(high, by: 1)), .rejectedByBoth))
-        }
-        // Half past the lowest bound: a whole-number field must reject it and
-        // any other accept it, so a field the schema and the decoder type
-        // differently shows up.
-        if let low = number("minimum") ?? number("exclusiveMinimum") {
-            let half = min(low + 0.5, ((number("maximum") ?? low + 1) + low) / 2)
-            probes.append((.fraction, .double(half), integer ? .rejectedByBoth : .acceptedByBoth))
-        }
-        if probes.isEmpty {
-            return [SchemaCase("\(path): no bounds at \(pointer)", [("schema_version", "no bounds")], .acceptedByBoth)]
+        switch field.kind {
+        case let .integer(range):
+            probes = [
+                (.atMinimum, .int(range.lowerBound), .acceptedByBoth), (.belowMinimum, .int(range.lowerBound - 1), outside),
+                (.atMaximum, .int(range.upperBound), .acceptedByBoth), (.aboveMaximum, .int(range.upperBound + 1), outside),
+                (.fraction, .double(Double(range.lowerBound) + 0.5), outside),
+            ]
+        default:
+            let bounds = field.numberBounds
+            probes = bounds.lowerIsExclusive
+                ? [(.atExclusiveMinimum, .double(bounds.lower), outside), (.aboveExclusiveMinimum, .double(Self.nudge(bounds.lower, by: 1)), .acceptedByBoth)]
+                : [(.atMinimum, .double(bounds.lower), .acceptedByBoth), (.belowMinimum, .double(Self.nudge(bounds.lower, by: -1)), outside)]
+            probes += [
+                (.atMaximum, .double(bounds.upper), .acceptedByBoth), (.aboveMaximum, .double(Self.nudge(bounds.upper, by: 1)), outside),
+                (.fraction, .double(min(bounds.lower + 0.5, (bounds.lower + bounds.upper) / 2)), .acceptedByBoth),
+            ]
         }
         return probes.filter { !skipped.contains($0.0) }.map { probe, value, expectation in
-            SchemaCase("bound \(pointer): \(path) \(probe.rawValue) (\(value.text))", context + [(path, value)], expectation)
+            SchemaCase("bound \(label) at \(path) \(probe.rawValue) (\(value.text))", context + [(path, value)], expectation)
         }
     }
 
-    /// Every probe of every bound; empty when the schema cannot be read (a
-    /// test reports that).
-    static let allCases: [SchemaCase] = {
-        guard let schema = try? SchemaDocument.load() else { return [] }
-        return all.flatMap { $0.cases(in: schema) }
-    }()
+    static let allCases: [SchemaCase] = all.flatMap(\.cases)
 }
 
 // MARK: - Verdicts, computed once
@@ -732,17 +735,27 @@ private func decoderError(_ json: String, file: String) -> ScenarioError? {
     }
 }
 
+
 // MARK: - Tests
 
 @Suite("Scenario JSON Schema")
 struct SchemaTests {
+    @Test("scenarios/schema.json is the generator's output, byte for byte")
+    func committedFileIsGenerated() throws {
+        let committed = try String(contentsOf: SchemaValidator.schemaURL, encoding: .utf8)
+        let generated = ScenarioSchema.text
+        let line = zip(committed.split(separator: "\n", omittingEmptySubsequences: false),
+                       generated.split(separator: "\n", omittingEmptySubsequences: false))
+            .prefix { $0 == $1 }.count + 1
+        #expect(committed == generated,
+                "scenarios/schema.json is not the table's schema (first difference at line \(line)); regenerate it: swift run feedsim schema > scenarios/schema.json")
+        #expect(generated.hasSuffix("}\n") && !generated.hasSuffix("\n\n"))
+    }
+
     @Test("The schema is a valid Draft 2020-12 schema that Python's jsonschema can run")
     func validatorRuns() throws {
         // Validating no files still loads and checks the schema.
         _ = try SchemaValidator.validate([])
-        let schema = try SchemaDocument.load()
-        #expect(schema.root["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
-        #expect(schema.root["additionalProperties"] as? Bool == false)
     }
 
     @Test("Every bundled scenario validates against the schema and loads with feedsim", .needsJSONSchemaPackage,
@@ -766,7 +779,8 @@ struct SchemaTests {
         try Self.check(example)
     }
 
-    @Test("Every numeric bound in the schema is the decoder's bound", .needsJSONSchemaPackage, arguments: SchemaBound.allCases)
+    @Test("Each bound of the table: just inside, both accept; just outside, both reject at the field", .needsJSONSchemaPackage,
+          arguments: SchemaBound.allCases)
     func bound(_ example: SchemaCase) throws {
         try Self.check(example)
     }
@@ -777,6 +791,7 @@ struct SchemaTests {
         let schemaSays = verdict.valid ? "schema accepts" : "schema rejects: \(verdict.errors.joined(separator: "; "))"
         let decoderSays = decoded.map { "decoder rejects: \($0)" } ?? "decoder accepts"
         let both = "\(decoderSays)\n\(schemaSays)\n\(example.json)"
+        let description = ScenarioSchema.rootDescription
 
         switch example.expectation {
         case .rejectedByBoth:
@@ -784,17 +799,20 @@ struct SchemaTests {
             #expect(!verdict.valid, "\(both)")
             #expect(verdict.errorPaths.contains(where: example.isAboutAnEdit),
                     "the schema rejects the file, but not at an edited field: \(both)")
+        case let .rejectedByBothAt(path, schemaPath):
+            #expect(decoded?.path == path, "\(both)")
+            #expect(verdict.errorPaths.contains(schemaPath), "\(both)")
         case .acceptedByBoth:
             #expect(decoded == nil, "\(both)")
             #expect(verdict.valid, "\(both)")
         case let .onlyDecoderRejects(rule):
             #expect(decoded != nil, "a known difference the decoder no longer rejects: \(both)")
             #expect(verdict.valid, "a known difference the schema now rejects (move it to the rejected table): \(both)")
-            #expect(try SchemaDocument.load().description.contains(rule), "the schema's description does not mention: \(rule)")
+            #expect(description.contains(rule), "the schema's description does not mention: \(rule)")
         case let .onlySchemaRejects(rule):
             #expect(decoded == nil, "\(both)")
             #expect(!verdict.valid, "\(both)")
-            #expect(try SchemaDocument.load().description.contains(rule), "the schema's description does not mention: \(rule)")
+            #expect(description.contains(rule), "the schema's description does not mention: \(rule)")
         case let .duplicateKey(path):
             #expect(decoded?.path == path, "\(both)")
             #expect(decoded?.expected.contains("expected each key once per object") == true, "\(both)")
@@ -805,24 +823,46 @@ struct SchemaTests {
 
     @Test("The table is large, distinct and covers every kind of case")
     func tableShape() {
-        let table = SchemaCase.table
+        let table = SchemaCase.table + SchemaBound.allCases
         #expect(Set(table.map(\.label)).count == table.count)
-        #expect(Set(table.map(\.json)).count == table.count)
+        #expect(Set(SchemaCase.table.map(\.json)).count == SchemaCase.table.count)
         #expect(table.filter { $0.expectation == .rejectedByBoth }.count >= 25)
         #expect(table.filter { $0.expectation == .acceptedByBoth }.count >= 10)
         #expect(table.filter { if case .onlyDecoderRejects = $0.expectation { true } else { false } }.count >= 10)
         #expect(table.filter { if case .duplicateKey = $0.expectation { true } else { false } }.count >= 5)
+    }
 
-        let bounds = SchemaBound.allCases
-        #expect(bounds.count >= 4 * SchemaBound.all.count / 2, "the schema could not be read, or lost its bounds")
-        #expect(Set(bounds.map(\.label)).count == bounds.count)
-        #expect(!bounds.contains { $0.label.contains("no subschema") || $0.label.contains("no bounds") },
-                "\(bounds.filter { $0.label.contains("no subschema") || $0.label.contains("no bounds") }.map(\.label))")
+    @Test("Every object with a bounded field has a place in the scenario to probe it; every rule names a bounded field")
+    func boundsCovered() {
+        let bounded = Set(SchemaObjects.all.filter { $0.object.fields.contains(where: \.isBounded) }.map(\.label))
+        #expect(bounded == Set(SchemaBound.placements.keys))
+        for name in SchemaBound.exceptions.keys {
+            let (label, field) = (String(name[..<name.lastIndex(of: ".")!]), String(name[name.index(after: name.lastIndex(of: ".")!)...]))
+            #expect(SchemaObjects.named(label)?.fields.contains { $0.name == field && $0.isBounded } == true, "\(name)")
+        }
+        #expect(SchemaBound.all.count >= 90)
+    }
+
+    @Test("An object's fields, with its base's and its branches', are exactly its decoder's keys",
+          arguments: SchemaObjects.all.filter { !$0.object.isFragment }.map(\.label))
+    func fieldsAreDecoderKeys(_ label: String) throws {
+        let object = try #require(SchemaObjects.named(label))
+        #expect(Set(object.allFieldNames) == Set(object.keyNames))
+        #expect(Set(object.fields.map(\.name)).count == object.fields.count)
+    }
+
+    @Test("Every definition an object refers to is under `$defs`, once")
+    func definitionsListed() {
+        let listed = ScenarioSchema.definitions.compactMap(\.definition)
+        let referred = SchemaObjects.all.compactMap(\.object.definition)
+        #expect(listed.count == ScenarioSchema.definitions.count)
+        #expect(Set(listed).count == listed.count)
+        #expect(Set(listed) == Set(referred))
     }
 
     @Test("The top-level description lists what only feedsim checks")
-    func knownDifferencesDocumented() throws {
-        let description = try SchemaDocument.load().description
+    func knownDifferencesDocumented() {
+        let description = ScenarioSchema.rootDescription
         #expect(description.contains("Also checked by feedsim"))
         for rule in ["device", "refresh_rates_hz", "max_simulated_s", "time order", "text_length", "critical_fraction",
                      "check_under_s", "min_ms", "from_s", "variant names must be unique", "16 MiB", "byte-order mark",
@@ -832,95 +872,11 @@ struct SchemaTests {
         #expect(description.contains("\(ScenarioLoader.maximumFileBytes / (1 << 20)) MiB"))
     }
 
-    @Test("Field names in the schema are the decoder's, object by object")
-    func fieldNames() throws {
-        let schema = try SchemaDocument.load()
-        func names<K: CodingKey & CaseIterable>(_: K.Type) -> Set<String> { Set(K.allCases.map(\.stringValue)) }
-
-        #expect(schema.propertyNames("") == names(Scenario.Keys.self))
-        #expect(schema.propertyNames("/$defs/feed") == names(FeedSettings.Keys.self))
-        #expect(schema.propertyNames("/$defs/feed/properties/text_length") == names(FeedSettings.RangeKeys.self))
-        #expect(schema.propertyNames("/$defs/server") == names(ServerSettings.Keys.self))
-        #expect(schema.propertyNames("/$defs/engine_fields") == names(EngineSettings.Keys.self).subtracting(["name", "network"]))
-        #expect(schema.propertyNames("/$defs/engine_fields").union(schema.propertyNames("/$defs/variant")) == names(EngineSettings.Keys.self))
-        #expect(schema.propertyNames("/$defs/limits") == names(RunLimits.Keys.self))
-        #expect(schema.propertyNames("/$defs/memory") == names(MemorySettings.Keys.self))
-        #expect(schema.propertyNames("/$defs/lifecycle") == names(LifecycleSettings.Keys.self))
-        #expect(schema.propertyNames("/$defs/network") == names(NetworkSettings.Keys.self))
-        #expect(schema.propertyNames("/$defs/offline_window") == names(NetworkSettings.WindowKeys.self))
-        #expect(schema.propertyNames("/$defs/repeat") == names(ScriptStep.RepeatKeys.self))
-        #expect(schema.propertyNames("/$defs/trajectory_point") == names(ScriptStep.PointKeys.self))
-
-        // Latency: one branch per distribution, together naming every field.
-        let kinds = LatencySpec.Kind.allCases.map(\.rawValue)
-        #expect(schema.enumValues("/$defs/latency/properties/distribution") == kinds)
-        var latencyFields = schema.propertyNames("/$defs/latency")
-        for (i, kind) in kinds.enumerated() {
-            #expect(schema.at("/$defs/latency/allOf/\(i)/if/properties/distribution")?["const"] as? String == kind)
-            latencyFields.formUnion(schema.propertyNames("/$defs/latency/allOf/\(i)/then"))
-        }
-        #expect(latencyFields == names(LatencySpec.Keys.self))
-
-        // Steps: each action allows exactly the decoder's fields for it.
-        let actions = ScriptStep.ActionName.allCases
-        #expect(schema.enumValues("/$defs/step/properties/action") == actions.map(\.rawValue))
-        #expect(schema.propertyNames("/$defs/step") == ["at_ms", "action", "repeat"])
-        var stepFields = schema.propertyNames("/$defs/step")
-        for (i, action) in actions.enumerated() {
-            let fields = schema.propertyNames("/$defs/\(action.rawValue)_step")
-            #expect(fields == Set(ScriptStep.allowedKeys(for: action).map(\.rawValue)), "\(action)")
-            #expect(schema.at("/$defs/step/allOf/\(i)/if/properties/action")?["const"] as? String == action.rawValue)
-            #expect(schema.at("/$defs/step/allOf/\(i)/then")?["$ref"] as? String == "#/$defs/\(action.rawValue)_step")
-            stepFields.formUnion(fields)
-        }
-        #expect(stepFields == names(ScriptStep.Keys.self))
-    }
-
-    @Test("Enum strings and constants in the schema are the decoder's")
-    func enumValues() throws {
-        let schema = try SchemaDocument.load()
-        func raw<E: RawRepresentable & CaseIterable>(_: E.Type) -> [String] where E.RawValue == String { E.allCases.map(\.rawValue) }
-        let engine = EngineSettings.defaults
-        let engineFields = "/$defs/engine_fields/properties"
-
-        #expect(schema.at("/properties/schema_version")?["const"] as? Int == Scenario.schemaVersion)
-        #expect(schema.enumValues("\(engineFields)/position_strategy") == raw(type(of: engine.positionStrategy)))
-        #expect(schema.enumValues("\(engineFields)/diff_algorithm") == raw(type(of: engine.diffAlgorithm)))
-        #expect(schema.enumValues("\(engineFields)/new_posts_policy") == raw(type(of: engine.newPostsPolicy)))
-        #expect(schema.enumValues("\(engineFields)/memory_warning_policy") == raw(MemoryWarningPolicy.self))
-        #expect(schema.enumValues("\(engineFields)/image_decode") == raw(ImageDecodeSetting.self))
-        #expect(schema.enumValues("/$defs/network/properties/profile") == NetworkSettings.profileNames)
-        #expect(schema.enumValues("/$defs/drag_step/properties/release") == raw(DragRelease.self))
-        #expect(schema.enumValues("/$defs/drag_step/properties/deceleration") == raw(DecelerationRate.self))
-        #expect(schema.enumValues("/$defs/fling_step/properties/deceleration") == raw(DecelerationRate.self))
-        #expect(schema.enumValues("/$defs/new_posts_step/properties/delivery") == raw(ScriptStep.Delivery.self))
-        #expect(schema.at("/$defs/repeat/properties/count")?["maximum"] as? Int == ScriptStep.maximumRepeatCount)
-    }
-
-    @Test("Every property has a title and a description for editors")
-    func propertiesDocumented() throws {
-        let schema = try SchemaDocument.load()
-        var undocumented: [String] = []
-        var count = 0
-        func visit(_ node: Any, _ pointer: String) {
-            if let object = node as? [String: Any] {
-                if let properties = object["properties"] as? [String: Any] {
-                    for (name, property) in properties {
-                        guard let property = property as? [String: Any] else { continue }
-                        count += 1
-                        let title = property["title"] as? String ?? ""
-                        let description = property["description"] as? String ?? ""
-                        if title.isEmpty || description.count < 10 { undocumented.append("\(pointer)/properties/\(name)") }
-                    }
-                }
-                // An `if` only selects a branch: its properties are not fields.
-                for (key, value) in object where key != "if" { visit(value, "\(pointer)/\(key)") }
-            } else if let array = node as? [Any] {
-                for (i, value) in array.enumerated() { visit(value, "\(pointer)/\(i)") }
-            }
-        }
-        visit(schema.root, "")
-        #expect(count >= 80)
-        #expect(undocumented.isEmpty, "\(undocumented.sorted())")
+    @Test("Every field has a title and a description for editors")
+    func fieldsDocumented() {
+        let fields = SchemaObjects.all.flatMap { label, object in object.fields.map { ("\(label).\($0.name)", $0) } }
+        #expect(fields.count >= 100)
+        let undocumented = fields.filter { $0.1.title.isEmpty || $0.1.description.count < 10 }.map(\.0)
+        #expect(undocumented.isEmpty, "\(undocumented)")
     }
 }
