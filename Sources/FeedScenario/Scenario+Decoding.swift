@@ -53,7 +53,7 @@ extension Scenario: Decodable {
             }
             seen.append(rate)
         }
-        seed = try c.decodeNumberIfPresent(UInt64.self, forKey: .seed) ?? 1
+        seed = try c.decodeNumberIfPresent(UInt64.self, forKey: .seed) ?? Scenario.defaultSeed
         let seconds = try c.decode(Double.self, forKey: .duration_s, per: Scenario.schema)
         durationNs = Int64((seconds * nanosecondsPerSecond).rounded())
         feed = try c.decode(FeedSettings.self, forKey: .feed)
@@ -154,11 +154,11 @@ extension FeedSettings: Decodable {
             textLength = FeedSettings.defaultTextLength
         }
         mediaFraction = try c.decode(Double.self, forKey: .media_fraction, per: FeedSettings.schema, default: FeedSettings.defaultMediaFraction)
-        replyFraction = try c.decode(Double.self, forKey: .reply_fraction, per: FeedSettings.schema, default: 0)
-        repostFraction = try c.decode(Double.self, forKey: .repost_fraction, per: FeedSettings.schema, default: 0)
-        pageSize = try c.decode(Int.self, forKey: .page_size, per: FeedSettings.schema, default: 0)
-        loadMoreThreshold = try c.decode(Int.self, forKey: .load_more_threshold, per: FeedSettings.schema, default: 5)
-        mediaSizeKnownFraction = try c.decode(Double.self, forKey: .media_size_known_fraction, per: FeedSettings.schema, default: 1)
+        replyFraction = try c.decode(Double.self, forKey: .reply_fraction, per: FeedSettings.schema, default: FeedSettings.defaults.replyFraction)
+        repostFraction = try c.decode(Double.self, forKey: .repost_fraction, per: FeedSettings.schema, default: FeedSettings.defaults.repostFraction)
+        pageSize = try c.decode(Int.self, forKey: .page_size, per: FeedSettings.schema, default: FeedSettings.defaults.pageSize)
+        loadMoreThreshold = try c.decode(Int.self, forKey: .load_more_threshold, per: FeedSettings.schema, default: FeedSettings.defaults.loadMoreThreshold)
+        mediaSizeKnownFraction = try c.decode(Double.self, forKey: .media_size_known_fraction, per: FeedSettings.schema, default: FeedSettings.defaults.mediaSizeKnownFraction)
         itemHeight = try FeedSettings.decodeItemHeight(c)
     }
 
@@ -324,9 +324,9 @@ extension ServerSettings: Decodable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
-        let latencyMs = try c.decode(Double.self, forKey: .latency_ms, per: ServerSettings.schema, default: 0)
+        let latencyMs = try c.decode(Double.self, forKey: .latency_ms, per: ServerSettings.schema, default: ServerSettings.defaultLatencyMs)
         latencyNs = Int64((latencyMs * nanosecondsPerMillisecond).rounded())
-        likeFailureRate = try c.decode(Double.self, forKey: .like_failure_rate, per: ServerSettings.schema, default: 0)
+        likeFailureRate = try c.decode(Double.self, forKey: .like_failure_rate, per: ServerSettings.schema, default: ServerSettings.defaults.likeFailureRate)
     }
 }
 

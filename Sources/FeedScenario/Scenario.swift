@@ -5,6 +5,8 @@ import FeedEngine
 public struct Scenario: Sendable, Equatable {
     /// The schema version this decoder reads.
     public static let schemaVersion = 1
+    /// The seed of a file that gives none.
+    public static let defaultSeed: UInt64 = 1
 
     public var name: String
     public var description: String
@@ -82,6 +84,10 @@ public struct FeedSettings: Sendable, Equatable {
         self.pageSize = pageSize
         self.loadMoreThreshold = loadMoreThreshold
     }
+
+    /// What a file that leaves an optional field of `feed` out gets
+    /// (`post_count` is required; 0 here).
+    public static let defaults = FeedSettings(postCount: 0)
 }
 
 /// How tall a post's cell measures once laid out.

@@ -18,11 +18,11 @@ extension FeedSettings {
             "Body text length range, in characters, drawn uniformly: `{min, max}` with min ≤ max. Absent: 0…300 (300 characters is Bluesky's limit).",
             textLengthSchema, default: ["min": .int(defaultTextLength.lowerBound), "max": .int(defaultTextLength.upperBound)])
         case .media_fraction: .number("Media fraction", "Fraction of posts with media, 0…1.", 0...1, default: defaultMediaFraction)
-        case .reply_fraction: .number("Reply fraction", "Fraction of posts that are replies in a thread, 0…1.", 0...1, default: 0)
-        case .repost_fraction: .number("Repost fraction", "Fraction of posts that are reposts, 0…1.", 0...1, default: 0)
-        case .page_size: .integer("Page size, in posts", "Posts per page, a whole number 0…10,000; 0 loads the whole feed in one response.", 0...10_000, unit: "posts", default: 0)
-        case .load_more_threshold: .integer("Load-more threshold, in posts", "Load the next page when the last visible post is this many from the end: a whole number 0…1,000.", 0...1_000, unit: "posts", default: 5)
-        case .media_size_known_fraction: .number("Known media size fraction", "Fraction of media whose pixel size the feed's data gives, 0…1; the rest are laid out as squares until the image arrives.", 0...1, default: 1)
+        case .reply_fraction: .number("Reply fraction", "Fraction of posts that are replies in a thread, 0…1.", 0...1, default: defaults.replyFraction)
+        case .repost_fraction: .number("Repost fraction", "Fraction of posts that are reposts, 0…1.", 0...1, default: defaults.repostFraction)
+        case .page_size: .integer("Page size, in posts", "Posts per page, a whole number 0…10,000; 0 loads the whole feed in one response.", 0...10_000, unit: "posts", default: defaults.pageSize)
+        case .load_more_threshold: .integer("Load-more threshold, in posts", "Load the next page when the last visible post is this many from the end: a whole number 0…1,000.", 0...1_000, unit: "posts", default: defaults.loadMoreThreshold)
+        case .media_size_known_fraction: .number("Known media size fraction", "Fraction of media whose pixel size the feed's data gives, 0…1; the rest are laid out as squares until the image arrives.", 0...1, default: defaults.mediaSizeKnownFraction)
         case .item_height_pt: SchemaField(
             title: "Item height, in pt",
             description: "How tall each post's cell measures: a number of points 1…10,000 (every cell that tall, at any width and type size), or `{min, max}` (each post's height drawn uniformly from the range and kept for its life). Absent: heights follow the content (text lines at the width and type size, media at its aspect ratio, header, action bar and insets).",
@@ -51,11 +51,14 @@ extension FeedSettings {
 }
 
 extension ServerSettings {
+    /// The latency of a file that gives none, in the file's milliseconds.
+    static let defaultLatencyMs = Double(defaults.latencyNs) / nanosecondsPerMillisecond
+
     /// The fields of `server`.
     static let schema = ObjectSchema(definition: "server", description: "Fields of `server`.", keys: Keys.self) { key in
         switch key {
-        case .latency_ms: .number("Latency, in ms", "Time from request to response, in milliseconds, 0…600,000.", 0...600_000, unit: "ms", default: 0)
-        case .like_failure_rate: .number("Like failure rate", "Probability that a like request fails, 0…1.", 0...1, default: 0)
+        case .latency_ms: .number("Latency, in ms", "Time from request to response, in milliseconds, 0…600,000.", 0...600_000, unit: "ms", default: defaultLatencyMs)
+        case .like_failure_rate: .number("Like failure rate", "Probability that a like request fails, 0…1.", 0...1, default: defaults.likeFailureRate)
         }
     }
 }

@@ -68,7 +68,7 @@ extension Scenario {
             "Display refresh rates to run at, in hertz; each is its own run. Each rate at most once, and one the device supports. Empty, null or absent: the device's own (maximum) rate.",
             of: SchemaField.Item(title: "Refresh rate, in Hz", description: "A display refresh rate, in hertz: 60 or 120.", kind: .choice(refreshRates.map(OrderedJSON.int))),
             uniqueItems: true, nullable: true)
-        case .seed: .unsignedInteger("Seed", "The run's random seed, a whole number 0…18,446,744,073,709,551,615 (UInt64); `feedsim run --seed` overrides it. Null or absent: 1.", default: 1)
+        case .seed: .unsignedInteger("Seed", "The run's random seed, a whole number 0…18,446,744,073,709,551,615 (UInt64); `feedsim run --seed` overrides it. Null or absent: 1.", default: defaultSeed)
         case .duration_s: .number("Duration, in seconds", "Simulated time the run covers, in seconds: more than 0 and at most 86,400 (a day), and at most `limits.max_simulated_s`.", above: 0, upTo: maximumDurationSeconds, unit: "s", required: true)
         case .feed: .object("Feed", "The synthetic feed the scenario starts with.", FeedSettings.schema, required: true)
         case .server: .object("Server", "The feed's server: a fixed latency and the like failure rate. Null or absent: no latency, no failures.", ServerSettings.schema, nullable: true)
