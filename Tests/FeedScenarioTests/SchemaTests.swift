@@ -879,4 +879,39 @@ struct SchemaTests {
         let undocumented = fields.filter { $0.1.title.isEmpty || $0.1.description.count < 10 }.map(\.0)
         #expect(undocumented.isEmpty, "\(undocumented)")
     }
+
+    @Test("Every bounded field's description names its bounds, so a bound changed in the table cannot leave its text behind")
+    func boundsInDescriptions() {
+        /// A bound as descriptions write it: digits grouped by commas, a minus sign for negatives.
+        func written(_ value: Double) -> String {
+            guard value.rounded() == value, abs(value) < 1e15 else { return "\(value)" }
+            let digits = String(Int64(abs(value)))
+            var grouped = ""
+            for (i, digit) in digits.enumerated() {
+                if i > 0, (digits.count - i) % 3 == 0 { grouped.append(",") }
+                grouped.append(digit)
+            }
+            return (value < 0 ? "\u{2212}" : "") + grouped
+        }
+        func bounds(_ kind: SchemaField.Kind) -> [Double] {
+            switch kind {
+            case let .integer(range): [Double(range.lowerBound), Double(range.upperBound)]
+            case let .number(bounds): [bounds.lower, bounds.upper]
+            case let .oneOf(kinds): kinds.flatMap(bounds)
+            case let .array(items): bounds(items.items.kind) + (items.first.map { bounds($0.kind) } ?? [])
+            default: []
+            }
+        }
+        var checked = 0
+        for (label, object) in SchemaObjects.all {
+            for field in object.fields {
+                let values = bounds(field.kind)
+                guard !values.isEmpty else { continue }
+                checked += 1
+                let missing = values.map(written).filter { !field.description.contains($0) }
+                #expect(missing.isEmpty, "\(label).\(field.name): the description does not name \(missing): \(field.description)")
+            }
+        }
+        #expect(checked >= 60)
+    }
 }

@@ -41,7 +41,7 @@ extension ScriptStep {
     ) { key in
         switch key {
         case .t_ms: .number("Time, in ms", "Time since touch-down, in milliseconds, 0…86,400,000; increasing from point to point.", 0...(maximumDurationSeconds * 1_000), unit: "ms", required: true)
-        case .dy_pt: .number("Displacement, in pt", "Content displacement so far, in points, -1,000,000…1,000,000; positive scrolls towards later posts (the finger moves up).", -1_000_000...1_000_000, unit: "pt", required: true)
+        case .dy_pt: .number("Displacement, in pt", "Content displacement so far, in points, −1,000,000…1,000,000; positive scrolls towards later posts (the finger moves up).", -1_000_000...1_000_000, unit: "pt", required: true)
         }
     }
 
@@ -70,7 +70,7 @@ extension ScriptStep {
                                      requires: [Keys.distance_pt, .duration_ms], forbids: [.trajectory]),
                 ],
                 fields: [
-                .distance_pt: .number("Distance, in pt", "Distance dragged at constant speed, in points, -1,000,000…1,000,000; positive scrolls towards later posts. With `duration_ms`, instead of `trajectory`.", -1_000_000...1_000_000, unit: "pt"),
+                .distance_pt: .number("Distance, in pt", "Distance dragged at constant speed, in points, −1,000,000…1,000,000; positive scrolls towards later posts. With `duration_ms`, instead of `trajectory`.", -1_000_000...1_000_000, unit: "pt"),
                 .duration_ms: .number("Duration, in ms", "How long the drag takes, in milliseconds: more than 0 and at most 600,000. With `distance_pt`, instead of `trajectory`.", above: 0, upTo: 600_000, unit: "ms"),
                 .trajectory: .array(
                     "Trajectory", "The finger's path: at least two `{t_ms, dy_pt}` points, the first the touch-down at `{0, 0}`, times increasing. Instead of `distance_pt` and `duration_ms`.",
