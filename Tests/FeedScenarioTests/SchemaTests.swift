@@ -914,4 +914,24 @@ struct SchemaTests {
         }
         #expect(checked >= 60)
     }
+
+    @Test("Every choice field's description explains every value it allows, so a new case (a built-in strategy, a policy) cannot go undocumented")
+    func choicesInDescriptions() {
+        var checked = 0
+        for (label, object) in SchemaObjects.all {
+            for field in object.fields {
+                guard case let .choice(values) = field.kind else { continue }
+                checked += 1
+                let missing = values.compactMap { value -> String? in
+                    switch value {
+                    case let .string(text): text
+                    case let .int(number): String(number)
+                    default: nil
+                    }
+                }.filter { !field.description.contains($0) }
+                #expect(missing.isEmpty, "\(label).\(field.name): the description does not explain \(missing)")
+            }
+        }
+        #expect(checked >= 10)
+    }
 }
