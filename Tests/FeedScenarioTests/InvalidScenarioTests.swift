@@ -21,24 +21,10 @@ enum JSONValue: Sendable {
         case let .bool(value): value ? "true" : "false"
         case let .int(value): String(value)
         case let .double(value): String(value)
-        case let .string(value): Self.quoted(value)
+        case let .string(value): JSONText.quoted(value)
         case let .array(items): "[" + items.map(\.text).joined(separator: ", ") + "]"
-        case let .object(members): "{" + members.map { Self.quoted($0.0) + ": " + $0.1.text }.joined(separator: ", ") + "}"
+        case let .object(members): "{" + members.map { JSONText.quoted($0.0) + ": " + $0.1.text }.joined(separator: ", ") + "}"
         }
-    }
-
-    private static func quoted(_ string: String) -> String {
-        var out = "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// A copy with the value at `path` (`feed.text_length.min`, `script[1].repeat`)
