@@ -16,16 +16,17 @@ func benchmarkRequest(_ name: String) -> RunRequest {
     }
 }
 
-/// Every run of the bundled suite (`scenarios/*.json`, in path order, each
-/// scenario × variant × refresh rate), as `feedsim run scenarios` makes them.
+/// Every run of the bundled suite (the scenario files under `scenarios/`, in
+/// path order, each scenario × variant × refresh rate), as `feedsim run
+/// scenarios` makes them.
 func bundledSuiteRequests() -> [RunRequest] {
     let folder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scenarios")
     do {
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix(".json") && $0 != "schema.json" }
-            .sorted()
+        guard let files = ScenarioLoader.scenarioFiles(in: folder.path) else {
+            fatalError("cannot read the bundled suite's folder \(folder.path)")
+        }
         return try files.flatMap { name in
             let url = folder.appendingPathComponent(name)
             return RunRequest.expand(try ScenarioLoader.load(url: url, file: url.path), seedOverride: nil, recordFrames: false)

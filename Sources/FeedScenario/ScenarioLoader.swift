@@ -63,6 +63,26 @@ public enum ScenarioLoader {
         try load(data: try read(url, file: file), file: file, deviceDirectories: deviceDirectories(for: url))
     }
 
+    /// Files that live among scenarios but are not scenarios.
+    static let ignoredNames: Set<String> = ["schema.json"]
+
+    /// The scenario files in `folder` and below it, as paths relative to it,
+    /// sorted: every `*.json` but `schema.json`, outside `devices/` and
+    /// hidden folders. `nil` when the folder cannot be read.
+    public static func scenarioFiles(in folder: String) -> [String]? {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return nil }
+        var found: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let components = relative.split(separator: "/")
+            guard relative.hasSuffix(".json"),
+                  !components.dropLast().contains(where: { $0 == "devices" || $0.hasPrefix(".") }),
+                  !ignoredNames.contains(String(components.last ?? ""))
+            else { continue }
+            found.append(relative)
+        }
+        return found.sorted()
+    }
+
     /// `devices/` in the scenario's folder and in each folder above it, nearest first.
     public static func deviceDirectories(for scenarioURL: URL) -> [URL] {
         var directories: [URL] = []

@@ -4,10 +4,6 @@ import Foundation
 
 /// Finding and loading the scenario files a command was given.
 enum ScenarioFiles {
-    /// Files that live among scenarios but are not scenarios.
-    static let ignoredNames: Set<String> = ["schema.json"]
-    static let deviceFolder = "devices"
-
     /// The scenario files under `paths`, each folder searched recursively
     /// (skipping `devices/`), sorted by path so runs come in a fixed order.
     static func collect(_ paths: [String]) throws -> [(url: URL, name: String)] {
@@ -21,21 +17,13 @@ enum ScenarioFiles {
                 found.append((URL(fileURLWithPath: path), path))
                 continue
             }
-            var inFolder: [(url: URL, name: String)] = []
-            let base = URL(fileURLWithPath: path, isDirectory: true)
-            guard let enumerator = FileManager.default.enumerator(atPath: path) else {
+            guard let relatives = ScenarioLoader.scenarioFiles(in: path) else {
                 throw ValidationError("Cannot read the folder \(path)")
             }
-            while let relative = enumerator.nextObject() as? String {
-                let components = relative.split(separator: "/")
-                guard relative.hasSuffix(".json"),
-                      !components.dropLast().contains(where: { $0 == deviceFolder || $0.hasPrefix(".") }),
-                      !ignoredNames.contains(String(components.last ?? ""))
-                else { continue }
-                let display = path.hasSuffix("/") ? path + relative : path + "/" + relative
-                inFolder.append((base.appendingPathComponent(relative), display))
+            let base = URL(fileURLWithPath: path, isDirectory: true)
+            found += relatives.map { relative in
+                (base.appendingPathComponent(relative), path.hasSuffix("/") ? path + relative : path + "/" + relative)
             }
-            found += inFolder.sorted { $0.name < $1.name }
         }
         guard !found.isEmpty else {
             throw ValidationError("No scenario files (*.json) found in \(paths.joined(separator: ", "))")
