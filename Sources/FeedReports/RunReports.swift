@@ -14,7 +14,7 @@ public enum RunReports {
 
     public static let driftColumns = [
         "scenario", "variant", "refresh_hz", "time_ms", "cause", "anchor_id",
-        "before_y_pt", "after_y_pt", "drift_pt",
+        "before_y_pt", "after_y_pt", "drift_pt", "clamped_pt",
     ]
 
     /// One row per run.
@@ -71,6 +71,7 @@ public enum RunReports {
                     ReportNumber.fixed(event.beforeY, 2),
                     event.afterY.map { ReportNumber.fixed($0, 2) } ?? "",
                     event.drift.map { ReportNumber.fixed($0, 2) } ?? "lost",
+                    ReportNumber.fixed(event.clampedBy, 2),
                 ]
             }
     }

@@ -3,6 +3,12 @@
 /// change of cells measured above it.
 public struct OffsetAdjustingKeeper: PositionKeeper {
     public static let name = "offset_adjust"
+    /// Heights inserted, removed and measured above the first visible post
+    /// are added to the offset; a relayout or a relaunch puts that post back.
+    public static let heldCauses: Set<ChangeCause> = [
+        .refresh, .newPosts, .append, .contentUpdate, .removal, .heightChange, .imageSize,
+        .widthChange, .textSizeChange, .likeRollback, .restore,
+    ]
     public init() {}
 
     /// The height leaving above the first visible item, in the old layout.

@@ -4,6 +4,11 @@
 /// never changed by an update and the items on screen keep their y.
 public struct VirtualSpaceKeeper: PositionKeeper {
     public static let name = "virtual_space"
+    /// Every change: the items on screen keep their y whatever happens above.
+    public static let heldCauses: Set<ChangeCause> = [
+        .refresh, .newPosts, .append, .contentUpdate, .removal, .heightChange, .imageSize,
+        .widthChange, .textSizeChange, .likeRollback, .restore,
+    ]
     public init() {}
 
     public var coordinateSpace: CoordinateSpace? { .tiledView }

@@ -120,6 +120,9 @@ public struct FrameAccountant: Sendable {
         self.keepsRecords = keepsRecords
     }
 
+    /// Frames rendered so far: the index the next frame will have.
+    public var framesRendered: Int { summary.frames }
+
     /// Whether a frame can start at `time` (the main thread is not busy).
     public func canStartFrame(at time: SimTime) -> Bool { time >= mainThreadFreeAt }
 

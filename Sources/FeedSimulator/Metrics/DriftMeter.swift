@@ -79,7 +79,7 @@ struct DriftMeter {
         if let pending {
             var now = view
             now.advance(to: time)
-            unshown.append(measure(pending, at: time, list: list, contentOffset: now.contentOffset))
+            unshown.append(measure(pending, at: time, list: list, view: now))
         }
         pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .motion(view)) }
     }
@@ -99,42 +99,67 @@ struct DriftMeter {
 
     /// A frame is on screen with the scroll view at `contentOffset`: every
     /// change it shows is measured.
-    mutating func frameShown(at time: SimTime, list: FeedListView, contentOffset: Double) {
+    mutating func frameShown(at time: SimTime, list: FeedListView, view: ScrollView) {
         for var record in unshown {
             record.time = time
             records.append(record)
         }
         unshown.removeAll(keepingCapacity: true)
         if let pending {
-            records.append(measure(pending, at: time, list: list, contentOffset: contentOffset))
+            records.append(measure(pending, at: time, list: list, view: view))
             self.pending = nil
         }
     }
 
     /// Records a change made within a frame (cells measured above the
     /// anchor) from the anchor captured before it, after the scroll view moved.
-    mutating func record(_ cause: ChangeCause, at time: SimTime, before: Capture, list: FeedListView, contentOffset: Double) {
-        records.append(DriftRecord(
-            time: time, cause: cause.rawValue, anchorID: before.itemID, beforeY: before.screenY,
-            afterY: DriftMeter.screenY(of: before.itemID, list: list, contentOffset: contentOffset)))
+    mutating func record(_ cause: ChangeCause, at time: SimTime, before: Capture, list: FeedListView, view: ScrollView) {
+        records.append(DriftMeter.record(
+            cause, at: time, anchor: before.itemID, beforeY: before.screenY,
+            referenceOffset: before.contentY - before.screenY, list: list, view: view))
     }
 
-    private func measure(_ change: PendingChange, at time: SimTime, list: FeedListView, contentOffset: Double) -> DriftRecord {
+    private func measure(_ change: PendingChange, at time: SimTime, list: FeedListView, view: ScrollView) -> DriftRecord {
         let beforeY: Double
+        let referenceOffset: Double?
         switch change.reference {
-        case var .motion(view):
-            view.advance(to: time)
-            beforeY = change.anchor.contentY - view.contentOffset
+        case var .motion(reference):
+            reference.advance(to: time)
+            beforeY = change.anchor.contentY - reference.contentOffset
+            referenceOffset = reference.contentOffset
         case .screen:
             beforeY = change.anchor.screenY
+            referenceOffset = nil
         }
-        return DriftRecord(
-            time: time, cause: change.cause.rawValue, anchorID: change.anchor.itemID, beforeY: beforeY,
-            afterY: DriftMeter.screenY(of: change.anchor.itemID, list: list, contentOffset: contentOffset))
+        return DriftMeter.record(
+            change.cause, at: time, anchor: change.anchor.itemID, beforeY: beforeY, referenceOffset: referenceOffset,
+            list: list, view: view)
     }
 
-    /// The item's screen y, or `nil` when it is gone.
-    private static func screenY(of id: PostID, list: FeedListView, contentOffset: Double) -> Double? {
-        list.index(of: id).map { list.minY(of: $0) - contentOffset }
+    /// The record of a change that moved `anchor` from `beforeY` to where it
+    /// is now, with how far holding it was out of reach.
+    ///
+    /// Holding the anchor at `beforeY` needs contentOffset at
+    /// `anchorY − beforeY`. The content can rest only between its edges,
+    /// widened to wherever the reader's own motion (`referenceOffset`: a
+    /// finger or a bounce past an edge) had it, since no correction may pull
+    /// in an overscroll the reader holds. When the offset needed lies outside
+    /// that range, even a perfect strategy moves the anchor by the distance
+    /// to the range: that distance is the record's `clampedBy`.
+    private static func record(
+        _ cause: ChangeCause, at time: SimTime, anchor: PostID, beforeY: Double, referenceOffset: Double?,
+        list: FeedListView, view: ScrollView
+    ) -> DriftRecord {
+        guard let index = list.index(of: anchor) else {
+            return DriftRecord(time: time, cause: cause.rawValue, anchorID: anchor, beforeY: beforeY, afterY: nil)
+        }
+        let anchorY = list.minY(of: index)
+        let needed = anchorY - beforeY
+        let lowest = min(view.minOffset, referenceOffset ?? view.minOffset)
+        let highest = max(view.maxOffset, referenceOffset ?? view.maxOffset)
+        let clampedBy = needed < lowest ? lowest - needed : needed > highest ? needed - highest : 0
+        return DriftRecord(
+            time: time, cause: cause.rawValue, anchorID: anchor, beforeY: beforeY,
+            afterY: anchorY - view.contentOffset, clampedBy: clampedBy)
     }
 }

@@ -30,6 +30,7 @@ extension Simulation: FeedViewport {
             timeline?.noteDataCommit(cause)
             digest.combine(UInt64(ChangeCause.allCases.firstIndex(of: cause) ?? 0))
             digest.combine(scrollView.contentOffset)
+            if request.checkInvariants { checkEngineInvariants() }
         }
     }
 }

@@ -111,6 +111,8 @@ public final class Simulation {
     var launchGeneration = 0
     var slotGeneration: [Int] = []
     var wasResting = true
+    /// Invariants found broken, when the request asks for the checks.
+    var invariantFailures: [InvariantFailure] = []
 
     /// Where the app is in its lifecycle.
     enum AppState: Equatable {
@@ -310,12 +312,12 @@ public final class Simulation {
             meter.excluding {
                 scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY)
                 if changed {
-                    driftMeter.frameShown(at: now, list: list, contentOffset: scrollView.contentOffset)
+                    driftMeter.frameShown(at: now, list: list, view: scrollView)
                 } else if list.measuredAboveAnchorInLastPass, let before, before.wasDisplayed {
                     // Only a cell the reader saw can be seen to move: a rect
                     // scrolled into fresh content is measured before it is
                     // ever shown.
-                    driftMeter.record(.heightChange, at: now, before: before, list: list, contentOffset: scrollView.contentOffset)
+                    driftMeter.record(.heightChange, at: now, before: before, list: list, view: scrollView)
                 }
             }
             return visible
@@ -355,8 +357,32 @@ public final class Simulation {
         digest.combine(offset)
         digest.combine(visible.lowerBound)
         digest.combine(visible.upperBound)
+        if request.checkInvariants { checkScrollInvariants(frame: record.frame) }
         noteRest()
         checkMemory()
+    }
+
+    /// The scroll view's invariants after a frame: a finite offset, and
+    /// content at rest within its edges.
+    private func checkScrollInvariants(frame: Int) {
+        let offset = scrollView.contentOffset
+        if !offset.isFinite {
+            noteInvariantFailure("contentOffset is \(offset)", frame: frame)
+        } else if scrollView.isResting,
+                  offset < scrollView.minOffset - DriftMeter.eventThreshold || offset > scrollView.maxOffset + DriftMeter.eventThreshold {
+            noteInvariantFailure(
+                "the content rests at offset \(offset), outside its edges \(scrollView.minOffset)...\(scrollView.maxOffset)", frame: frame)
+        }
+    }
+
+    /// The engine's invariants, after a data commit.
+    func checkEngineInvariants() {
+        for problem in engine.invariantViolations() { noteInvariantFailure(problem, frame: accountant.framesRendered) }
+    }
+
+    private func noteInvariantFailure(_ message: String, frame: Int) {
+        guard invariantFailures.count < InvariantFailure.limit else { return }
+        invariantFailures.append(InvariantFailure(time: now, frame: frame, message: message))
     }
 
     /// What the render server draws with `visible` on screen: a layer tree
@@ -455,6 +481,7 @@ public final class Simulation {
             imageHitRate: engine.imageHitRate,
             eventsProcessed: eventsProcessed,
             traceDigest: digest,
-            timeline: timeline?.timeline)
+            timeline: timeline?.timeline,
+            invariantFailures: invariantFailures)
     }
 }
