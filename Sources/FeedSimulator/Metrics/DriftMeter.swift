@@ -114,40 +114,57 @@ struct DriftMeter {
     /// Records a change made within a frame (cells measured above the
     /// anchor) from the anchor captured before it, after the scroll view moved.
     mutating func record(_ cause: ChangeCause, at time: SimTime, before: Capture, list: FeedListView, view: ScrollView) {
+        // A finger on the content holds it where it was, past an edge too.
+        let held = view.isDragging ? before.contentY - before.screenY : nil
         records.append(DriftMeter.record(
             cause, at: time, anchor: before.itemID, beforeY: before.screenY,
-            referenceOffset: before.contentY - before.screenY, list: list, view: view))
+            reach: DriftMeter.reach(of: view, holdingAt: held, overscroll: (0, 0)), list: list, view: view))
     }
 
     private func measure(_ change: PendingChange, at time: SimTime, list: FeedListView, view: ScrollView) -> DriftRecord {
         let beforeY: Double
-        let referenceOffset: Double?
+        let reach: ClosedRange<Double>
         switch change.reference {
         case var .motion(reference):
             reference.advance(to: time)
             beforeY = change.anchor.contentY - reference.contentOffset
-            referenceOffset = reference.contentOffset
+            // How far past its old edges the reader's own motion (a bounce,
+            // a finger) had the content: no correction may pull that in.
+            let overscroll = (top: max(0, reference.minOffset - reference.contentOffset),
+                              bottom: max(0, reference.contentOffset - reference.maxOffset))
+            reach = DriftMeter.reach(
+                of: view, holdingAt: reference.isDragging ? reference.contentOffset : nil, overscroll: overscroll)
         case .screen:
             beforeY = change.anchor.screenY
-            referenceOffset = nil
+            reach = DriftMeter.reach(of: view, holdingAt: nil, overscroll: (0, 0))
         }
-        return DriftMeter.record(
-            change.cause, at: time, anchor: change.anchor.itemID, beforeY: beforeY, referenceOffset: referenceOffset,
-            list: list, view: view)
+        return DriftMeter.record(change.cause, at: time, anchor: change.anchor.itemID, beforeY: beforeY, reach: reach, list: list, view: view)
+    }
+
+    /// The offsets the content can be at in the frame that shows a change:
+    /// between its edges, past them by the overscroll the reader's own motion
+    /// had, and, under a finger, wherever the finger holds it (a correction
+    /// may leave the content where the finger has it, past a moved edge).
+    private static func reach(of view: ScrollView, holdingAt held: Double?, overscroll: (top: Double, bottom: Double)) -> ClosedRange<Double> {
+        var lowest = view.minOffset - overscroll.top
+        var highest = view.maxOffset + overscroll.bottom
+        if let held {
+            lowest = min(lowest, held)
+            highest = max(highest, held)
+        }
+        return lowest...highest
     }
 
     /// The record of a change that moved `anchor` from `beforeY` to where it
     /// is now, with how far holding it was out of reach.
     ///
     /// Holding the anchor at `beforeY` needs contentOffset at
-    /// `anchorY − beforeY`. The content can rest only between its edges,
-    /// widened to wherever the reader's own motion (`referenceOffset`: a
-    /// finger or a bounce past an edge) had it, since no correction may pull
-    /// in an overscroll the reader holds. When the offset needed lies outside
-    /// that range, even a perfect strategy moves the anchor by the distance
-    /// to the range: that distance is the record's `clampedBy`.
+    /// `anchorY − beforeY`. When that offset lies outside `reach` (the
+    /// content is shorter than the viewport, or the change left too little
+    /// content below or above), even a perfect strategy moves the anchor by
+    /// the distance to the reach: that distance is the record's `clampedBy`.
     private static func record(
-        _ cause: ChangeCause, at time: SimTime, anchor: PostID, beforeY: Double, referenceOffset: Double?,
+        _ cause: ChangeCause, at time: SimTime, anchor: PostID, beforeY: Double, reach: ClosedRange<Double>,
         list: FeedListView, view: ScrollView
     ) -> DriftRecord {
         guard let index = list.index(of: anchor) else {
@@ -155,9 +172,7 @@ struct DriftMeter {
         }
         let anchorY = list.minY(of: index)
         let needed = anchorY - beforeY
-        let lowest = min(view.minOffset, referenceOffset ?? view.minOffset)
-        let highest = max(view.maxOffset, referenceOffset ?? view.maxOffset)
-        let clampedBy = needed < lowest ? lowest - needed : needed > highest ? needed - highest : 0
+        let clampedBy = needed < reach.lowerBound ? reach.lowerBound - needed : needed > reach.upperBound ? needed - reach.upperBound : 0
         return DriftRecord(
             time: time, cause: cause.rawValue, anchorID: anchor, beforeY: beforeY,
             afterY: anchorY - view.contentOffset, clampedBy: clampedBy)

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import FeedExplore
+import FeedScenario
+
+/// Sessions `feedsim explore` found breaking a strategy's claim, as it
+/// shrank them, each kept here after its fix: the run must now keep every
+/// property. The case names the file explore wrote and what was wrong.
+@Suite("Explore repros")
+struct ExploreReproTests {
+    struct Repro: CustomTestStringConvertible, Sendable {
+        var name: String
+        var why: String
+        var json: String
+        var testDescription: String { "\(name): \(why)" }
+    }
+
+    static let repros: [Repro] = [
+        Repro(
+            name: "new post above a feed shorter than the screen",
+            why: "the meter forgave no clamping: holding the post needed an offset past the content's end, which a resting view cannot keep",
+            json: """
+                {"schema_version": 1, "name": "drift-5", "description": "d", "device": "iphone-pro-120hz", "seed": 1, "duration_s": 1,
+                 "feed": {"post_count": 1},
+                 "variants": [{"name": "virtual_space", "position_strategy": "virtual_space"}, {"name": "offset_adjust", "position_strategy": "offset_adjust"}],
+                 "script": [{"at_ms": 0, "action": "new_posts", "count": 1, "delivery": "push"}]}
+                """),
+    ]
+
+    @Test("A shrunk repro keeps every property now", arguments: repros)
+    func repro(_ repro: Repro) throws {
+        let device = try ExploreFixtures.device()
+        let scenario = try ScenarioLoader.scenario(from: Data(repro.json.utf8), file: "\(repro.name).json")
+        let runs = SessionRunner(device: device).run(scenario, checkDeterminism: true)
+        #expect(runs.count == scenario.variants.count)
+        for run in runs {
+            #expect(run.violations.isEmpty, "\(run.strategy): \(run.violations.map(\.sentence))")
+        }
+    }
+}
