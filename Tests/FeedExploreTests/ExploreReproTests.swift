@@ -25,6 +25,15 @@ struct ExploreReproTests {
                  "variants": [{"name": "virtual_space", "position_strategy": "virtual_space"}, {"name": "offset_adjust", "position_strategy": "offset_adjust"}],
                  "script": [{"at_ms": 0, "action": "new_posts", "count": 1, "delivery": "push"}]}
                 """),
+        Repro(
+            name: "a new reply pulls its parent above the reader",
+            why: "offset_adjust added the height of inserts above the reader but not of a post the thread tuner moved there from below",
+            json: """
+                {"schema_version": 1, "name": "drift-12", "description": "d", "device": "iphone-pro-120hz", "seed": 85111379715244, "duration_s": 1,
+                 "feed": {"post_count": 7, "reply_fraction": 0.25, "media_size_known_fraction": 0.25},
+                 "variants": [{"name": "offset_adjust", "position_strategy": "offset_adjust"}],
+                 "script": [{"at_ms": 0, "action": "new_posts", "count": 1, "delivery": "push"}]}
+                """),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)
