@@ -34,6 +34,14 @@ struct ExploreReproTests {
                  "variants": [{"name": "offset_adjust", "position_strategy": "offset_adjust"}],
                  "script": [{"at_ms": 0, "action": "new_posts", "count": 1, "delivery": "push"}]}
                 """),
+        Repro(
+            name: "cells at the bottom measure shorter than estimated",
+            why: "the frame left the content resting past its new end, and the next frame jumped it back unmeasured",
+            json: """
+                {"schema_version": 1, "name": "invariant-3", "description": "d", "device": "iphone-pro-120hz", "seed": 104852793279439, "duration_s": 22,
+                 "feed": {"post_count": 22, "media_fraction": 0.1, "reply_fraction": 0.25}, "variants": [{"name": "none"}],
+                 "script": [{"at_ms": 20000, "action": "scroll_to", "offset_pt": 4000, "animated": false}]}
+                """),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

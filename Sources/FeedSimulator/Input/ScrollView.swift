@@ -73,6 +73,17 @@ public struct ScrollView: Sendable {
         keepContentUnderFinger()
     }
 
+    /// A resting view whose content shrank under it (cells measured shorter
+    /// than estimated) settles to the nearest edge, as UIScrollView clamps
+    /// its offset when its content size changes. Returns whether it moved.
+    public mutating func settleIntoExtent() -> Bool {
+        guard motion == .resting else { return false }
+        let settled = min(max(contentOffset, minOffset), maxOffset)
+        guard settled != contentOffset else { return false }
+        contentOffset = settled
+        return true
+    }
+
     /// Moves the content by `delta` points without disturbing the motion in
     /// progress: a drag keeps tracking the finger from the new place, a
     /// deceleration keeps its velocity (UIKit's contentOffset adjustment

@@ -32,6 +32,10 @@ public final class Simulation {
         }
     }
 
+    /// Layout passes a frame may take while a resting view settles into
+    /// content that its own measuring shrank.
+    static let settlePasses = 4
+
     /// The most events that may wait at once.
     static let queueCapacity = 1_000_000
 
@@ -308,9 +312,18 @@ public final class Simulation {
             engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
             let changed = driftMeter.hasPendingChange
             let before = changed ? nil : captureAnchor()
-            let visible = engine.layoutVisibleCells()
+            var visible = engine.layoutVisibleCells()
+            meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
+            // Cells measured shorter than estimated can leave a resting view
+            // past the content's new end: it settles to the edge and lays out
+            // again in the same frame, as UIKit does in one layout pass.
+            var passes = 1
+            while passes < Simulation.settlePasses, meter.excluding({ scrollView.settleIntoExtent() }) {
+                visible = engine.layoutVisibleCells()
+                meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
+                passes += 1
+            }
             meter.excluding {
-                scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY)
                 if changed {
                     driftMeter.frameShown(at: now, list: list, view: scrollView)
                 } else if list.measuredAboveAnchorInLastPass, let before, before.wasDisplayed {
