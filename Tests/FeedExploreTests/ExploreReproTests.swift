@@ -42,6 +42,24 @@ struct ExploreReproTests {
                  "feed": {"post_count": 22, "media_fraction": 0.1, "reply_fraction": 0.25}, "variants": [{"name": "none"}],
                  "script": [{"at_ms": 20000, "action": "scroll_to", "offset_pt": 4000, "animated": false}]}
                 """),
+        Repro(
+            name: "fixed 88 pt cells at the bottom of a feed estimated at 200 pt",
+            why: "four settling passes were not enough for a feed that shrinks by more than a screen as it is measured",
+            json: """
+                {"schema_version": 1, "name": "invariant-1", "description": "d", "device": "iphone-pro-120hz", "seed": 6924450404487078, "duration_s": 28,
+                 "feed": {"post_count": 22, "item_height_pt": 88}, "variants": [{"name": "none"}],
+                 "script": [{"at_ms": 26000, "action": "scroll_to", "offset_pt": 3000, "animated": false}]}
+                """),
+        Repro(
+            name: "the next page lands while a fling heads for the end of the feed",
+            why: "the meter's reference, the fling as if nothing changed, bounced off the old end, while the reader's own fling goes on into the new posts",
+            json: """
+                {"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 898628579962608, "duration_s": 13,
+                 "feed": {"post_count": 16, "page_size": 12}, "network": {"profile": "3g"},
+                 "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "offset_adjust", "position_strategy": "offset_adjust"},
+                              {"name": "virtual_space", "position_strategy": "virtual_space"}],
+                 "script": [{"at_ms": 11000, "action": "drag", "distance_pt": 3400, "duration_ms": 820, "release": "fling", "deceleration": "normal"}]}
+                """),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

@@ -130,6 +130,7 @@ public struct ScrollView: Sendable {
 
     public var isResting: Bool { motion == .resting }
 
+
     /// Starts following a finger at `time`; stops any deceleration or bounce.
     public mutating func beginDrag(at time: SimTime, trajectory: [TrajectorySample], release: ReleaseBehaviour, rate: Double) {
         advance(to: time)

@@ -126,6 +126,19 @@ struct DriftMeter {
         let reach: ClosedRange<Double>
         switch change.reference {
         case var .motion(reference):
+            // A finger, a fling, a bounce or an animation is the reader's own
+            // motion, and it meets the content as the change left it: a fling
+            // heading for the old end goes on into posts appended below, and
+            // a finger stretching the content past the old end drags it
+            // freely once posts arrive there. The reference therefore moves
+            // against the new edges, expressed in the old coordinates
+            // (shifted by how far the change moved the anchor in the
+            // content). A resting view keeps the old ones: a clamp forced by
+            // the change is the change's, not the reader's.
+            if !reference.isResting, let index = list.index(of: change.anchor.itemID) {
+                let shift = list.minY(of: index) - change.anchor.contentY
+                reference.setContentExtent(minY: list.contentMinY - shift, maxY: list.contentMaxY - shift)
+            }
             reference.advance(to: time)
             beforeY = change.anchor.contentY - reference.contentOffset
             // How far past its old edges the reader's own motion (a bounce,

@@ -33,8 +33,11 @@ public final class Simulation {
     }
 
     /// Layout passes a frame may take while a resting view settles into
-    /// content that its own measuring shrank.
-    static let settlePasses = 4
+    /// content that its own measuring shrank. Each pass measures the cells
+    /// the last one brought into view, so the loop ends by itself well before
+    /// this (a feed estimated far too tall shrinks by a screen or so a pass);
+    /// the bound only keeps a broken layout from spinning.
+    static let settlePasses = 1_000
 
     /// The most events that may wait at once.
     static let queueCapacity = 1_000_000
