@@ -60,6 +60,25 @@ struct ExploreReproTests {
                               {"name": "virtual_space", "position_strategy": "virtual_space"}],
                  "script": [{"at_ms": 11000, "action": "drag", "distance_pt": 3400, "duration_ms": 820, "release": "fling", "deceleration": "normal"}]}
                 """),
+        Repro(
+            name: "reloadData under the virtual content space, a page appended",
+            why: "reloadData put the virtual content's origin back at its start, so the items on screen jumped",
+            json: """
+                {"schema_version": 1, "name": "drift-15", "description": "d", "device": "iphone-pro-120hz", "seed": 7722663206231790, "duration_s": 1,
+                 "feed": {"post_count": 22, "page_size": 21}, "engine": {"diff_algorithm": "reload_all"},
+                 "variants": [{"name": "virtual_space", "position_strategy": "virtual_space"}],
+                 "script": [{"at_ms": 0, "action": "drag", "distance_pt": 1500, "duration_ms": 200, "release": "fling", "deceleration": "normal"}]}
+                """),
+        Repro(
+            name: "reloadData under the virtual content space, a post updated",
+            why: "the same reset of the origin, for a content update",
+            json: """
+                {"schema_version": 1, "name": "drift-16", "description": "d", "device": "iphone-pro-120hz", "seed": 4053484371303421, "duration_s": 20,
+                 "feed": {"post_count": 5}, "engine": {"diff_algorithm": "reload_all"},
+                 "variants": [{"name": "virtual_space", "position_strategy": "virtual_space"}],
+                 "script": [{"at_ms": 0, "action": "drag", "distance_pt": 100, "duration_ms": 300, "release": "fling", "deceleration": "normal"},
+                            {"at_ms": 18000, "action": "content_updates", "count": 1}]}
+                """),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

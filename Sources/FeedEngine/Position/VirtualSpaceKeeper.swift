@@ -13,8 +13,14 @@ public struct VirtualSpaceKeeper: PositionKeeper {
 
     public var coordinateSpace: CoordinateSpace? { .tiledView }
 
-    /// The list keeps the anchor's y through a batch update by itself.
-    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { PlaceOutcome(.keepOffset) }
+    /// The list keeps the anchor's y through a batch update by itself; a
+    /// reloadData (the `reload_all` diff) starts the content over at the
+    /// space's origin, so the origin moves back to where the anchor was.
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+        guard let anchor = batch.anchor, let index = list.index(of: anchor.itemID) else { return PlaceOutcome(.keepOffset) }
+        let moved = anchor.itemY - list.minY(of: index)
+        return PlaceOutcome(moved == 0 ? .keepOffset : .shiftOrigin(by: moved))
+    }
 
     public func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .shiftOrigin(by: -delta) }
 
