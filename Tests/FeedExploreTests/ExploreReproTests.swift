@@ -79,6 +79,17 @@ struct ExploreReproTests {
                  "script": [{"at_ms": 0, "action": "drag", "distance_pt": 100, "duration_ms": 300, "release": "fling", "deceleration": "normal"},
                             {"at_ms": 18000, "action": "content_updates", "count": 1}]}
                 """),
+        Repro(
+            name: "an image of unknown size arrives above while the status-bar tap scrolls to the top",
+            why: "an image delivered from the cache inside the refresh's own layout pass was measured as a change of its own, and charged with the refresh's settling",
+            json: """
+                {"schema_version": 1, "name": "drift-7", "description": "d", "device": "iphone-pro-120hz", "seed": 2464517940958196, "duration_s": 11,
+                 "feed": {"post_count": 3, "media_fraction": 0.85, "media_size_known_fraction": 0.8},
+                 "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "index_restore", "position_strategy": "index_restore"},
+                              {"name": "offset_adjust", "position_strategy": "offset_adjust"}],
+                 "script": [{"at_ms": 0, "action": "drag", "distance_pt": 600, "duration_ms": 300, "release": "stop"},
+                            {"at_ms": 9000, "action": "refresh"}, {"at_ms": 9000, "action": "scroll_to_top"}]}
+                """),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

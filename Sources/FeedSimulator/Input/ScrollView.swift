@@ -84,6 +84,14 @@ public struct ScrollView: Sendable {
         return true
     }
 
+    /// Moves an animated scroll's destination by `delta` points; any other
+    /// motion is left as it is.
+    public mutating func shiftDestination(by delta: Double) {
+        if case let .animating(startTime, from, to, duration) = motion {
+            motion = .animating(startTime: startTime, from: from, to: to + delta, duration: duration)
+        }
+    }
+
     /// Moves the content by `delta` points without disturbing the motion in
     /// progress: a drag keeps tracking the finger from the new place, a
     /// deceleration keeps its velocity (UIKit's contentOffset adjustment

@@ -138,6 +138,9 @@ struct DriftMeter {
             if !reference.isResting, let index = list.index(of: change.anchor.itemID) {
                 let shift = list.minY(of: index) - change.anchor.contentY
                 reference.setContentExtent(minY: list.contentMinY - shift, maxY: list.contentMaxY - shift)
+                // An animated scroll (a status-bar tap) goes to a place in
+                // the content as it now is: the top, not where the top was.
+                reference.shiftDestination(by: -shift)
             }
             reference.advance(to: time)
             beforeY = change.anchor.contentY - reference.contentOffset

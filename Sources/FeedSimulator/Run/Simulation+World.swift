@@ -12,6 +12,11 @@ extension Simulation: FeedViewport {
     }
 
     public func feedWillCommit(_ cause: ChangeCause) {
+        commitDepth += 1
+        // A change inside another's commit (an image delivered from the
+        // cache while the commit lays out its cells) is part of that commit:
+        // the drift of both is measured once, from before the outer one.
+        guard commitDepth == 1 else { return }
         meter.excluding {
             if let relaunch = relaunchCapture, cause == .restore || cause == .initialLoad {
                 // The first content after a relaunch: judged against where
@@ -25,6 +30,7 @@ extension Simulation: FeedViewport {
     }
 
     public func feedDidCommit(_ cause: ChangeCause) {
+        commitDepth -= 1
         meter.excluding {
             scrollView.setContentExtent(minY: engine.listView.contentMinY, maxY: engine.listView.contentMaxY)
             timeline?.noteDataCommit(cause)

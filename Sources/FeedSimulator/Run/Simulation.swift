@@ -118,6 +118,9 @@ public final class Simulation {
     var launchGeneration = 0
     var slotGeneration: [Int] = []
     var wasResting = true
+    /// Data commits in progress: more than one when a change happens inside
+    /// another's commit.
+    var commitDepth = 0
     /// Invariants found broken, when the request asks for the checks.
     var invariantFailures: [InvariantFailure] = []
 
