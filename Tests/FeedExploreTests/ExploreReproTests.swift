@@ -12,6 +12,10 @@ struct ExploreReproTests {
         var name: String
         var why: String
         var json: String
+        /// Strategies that still break the property here, with why: the
+        /// failure is expected and recorded as a known issue, so the day it
+        /// is fixed the test says so.
+        var stillFailing: [String: String] = [:]
         var testDescription: String { "\(name): \(why)" }
     }
 
@@ -89,6 +93,20 @@ struct ExploreReproTests {
                               {"name": "offset_adjust", "position_strategy": "offset_adjust"}],
                  "script": [{"at_ms": 0, "action": "drag", "distance_pt": 600, "duration_ms": 300, "release": "stop"},
                             {"at_ms": 9000, "action": "refresh"}, {"at_ms": 9000, "action": "scroll_to_top"}]}
+                """,
+            stillFailing: [
+                "offset_adjust": "the refresh updates the post above the reader and its image arrives inside the same layout pass: the height the image gives and the height the pass then measures differ, and offset_adjust, which adds measured height changes, follows both",
+            ]),
+        Repro(
+            name: "the reader jumps with scroll_to before a change is shown",
+            why: "the meter charged the reader's own jump to the change waiting for its frame",
+            json: """
+                {"schema_version": 1, "name": "drift-17", "description": "d", "device": "iphone-pro-120hz", "seed": 6319103118674602, "duration_s": 19,
+                 "feed": {"post_count": 30, "media_fraction": 0.7, "media_size_known_fraction": 0.6, "item_height_pt": {"min": 165, "max": 501}},
+                 "variants": [{"name": "virtual_space", "position_strategy": "virtual_space"}, {"name": "anchor", "position_strategy": "anchor"}],
+                 "script": [{"at_ms": 0, "action": "drag", "distance_pt": 3700, "duration_ms": 300, "release": "stop"},
+                            {"at_ms": 16000, "action": "scroll_to", "post_index": 16, "animated": false},
+                            {"at_ms": 17000, "action": "scroll_to", "offset_pt": 1000, "animated": false}]}
                 """),
     ]
 
@@ -99,7 +117,13 @@ struct ExploreReproTests {
         let runs = SessionRunner(device: device).run(scenario, checkDeterminism: true)
         #expect(runs.count == scenario.variants.count)
         for run in runs {
-            #expect(run.violations.isEmpty, "\(run.strategy): \(run.violations.map(\.sentence))")
+            if let reason = repro.stillFailing[run.strategy] {
+                withKnownIssue("\(run.strategy): \(reason)") {
+                    #expect(run.violations.isEmpty, "\(run.strategy): \(run.violations.map(\.sentence))")
+                }
+            } else {
+                #expect(run.violations.isEmpty, "\(run.strategy): \(run.violations.map(\.sentence))")
+            }
         }
     }
 }

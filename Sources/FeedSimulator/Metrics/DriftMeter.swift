@@ -84,6 +84,18 @@ struct DriftMeter {
         pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .motion(view)) }
     }
 
+    /// The reader is about to move the content themselves (a touch, a tap on
+    /// the status bar, a jump to a place): a change still waiting for its
+    /// frame is measured now, so that it is charged only its own movement
+    /// and not the reader's.
+    mutating func readerWillMove(view: ScrollView, list: FeedListView, at time: SimTime) {
+        guard let pending else { return }
+        var now = view
+        now.advance(to: time)
+        unshown.append(measure(pending, at: time, list: list, view: now))
+        self.pending = nil
+    }
+
     /// The app relaunched and is about to put content on screen: judged
     /// against where the reader last saw `anchor` before the app was killed.
     mutating func relaunchWillCommit(_ cause: ChangeCause, anchor: Capture?) {

@@ -120,6 +120,12 @@ extension Simulation {
             break
         }
         switch action {
+        case .drag, .fling, .tapNewPosts, .scrollToTop, .scrollTo, .pull:
+            meter.excluding { driftMeter.readerWillMove(view: scrollView, list: engine.listView, at: now) }
+        default:
+            break
+        }
+        switch action {
         case let .drag(trajectory, release, deceleration):
             beginDrag(
                 trajectory.map { ScrollView.TrajectorySample(time: $0.timeNs, displacement: $0.displacementPt) },
