@@ -138,6 +138,13 @@ public struct ScrollView: Sendable {
 
     public var isResting: Bool { motion == .resting }
 
+    /// In an animated scroll to a place the reader chose (a status-bar tap,
+    /// an animated `scroll_to`).
+    public var isAnimatingScroll: Bool {
+        if case .animating = motion { return true }
+        return false
+    }
+
 
     /// Starts following a finger at `time`; stops any deceleration or bounce.
     public mutating func beginDrag(at time: SimTime, trajectory: [TrajectorySample], release: ReleaseBehaviour, rate: Double) {

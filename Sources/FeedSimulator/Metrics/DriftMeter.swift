@@ -136,8 +136,10 @@ struct DriftMeter {
     private func measure(_ change: PendingChange, at time: SimTime, list: FeedListView, view: ScrollView) -> DriftRecord {
         let beforeY: Double
         let reach: ClosedRange<Double>
+        var animated = false
         switch change.reference {
         case var .motion(reference):
+            animated = reference.isAnimatingScroll
             // A finger, a fling, a bounce or an animation is the reader's own
             // motion, and it meets the content as the change left it: a fling
             // heading for the old end goes on into posts appended below, and
@@ -166,7 +168,9 @@ struct DriftMeter {
             beforeY = change.anchor.screenY
             reach = DriftMeter.reach(of: view, holdingAt: nil, overscroll: (0, 0))
         }
-        return DriftMeter.record(change.cause, at: time, anchor: change.anchor.itemID, beforeY: beforeY, reach: reach, list: list, view: view)
+        var record = DriftMeter.record(change.cause, at: time, anchor: change.anchor.itemID, beforeY: beforeY, reach: reach, list: list, view: view)
+        record.duringAnimatedScroll = animated
+        return record
     }
 
     /// The offsets the content can be at in the frame that shows a change:

@@ -68,14 +68,23 @@ public struct DriftRecord: Sendable, Equatable, Codable {
     /// (or the content was shorter than the viewport). 0 when a strategy
     /// could have held it exactly.
     public var clampedBy: Double
+    /// Whether the change landed while an animated scroll the reader asked
+    /// for (a status-bar tap, an animated `scroll_to`) carried the content
+    /// to its destination: the reader is not reading a place then, so no
+    /// strategy promises to hold one.
+    public var duringAnimatedScroll: Bool
 
-    public init(time: SimTime, cause: String, anchorID: PostID, beforeY: Double, afterY: Double?, clampedBy: Double = 0) {
+    public init(
+        time: SimTime, cause: String, anchorID: PostID, beforeY: Double, afterY: Double?, clampedBy: Double = 0,
+        duringAnimatedScroll: Bool = false
+    ) {
         self.time = time
         self.cause = cause
         self.anchorID = anchorID
         self.beforeY = beforeY
         self.afterY = afterY
         self.clampedBy = clampedBy
+        self.duringAnimatedScroll = duringAnimatedScroll
     }
 
     /// `afterY − beforeY`; `nil` for a lost anchor.
@@ -85,9 +94,11 @@ public struct DriftRecord: Sendable, Equatable, Codable {
     public var isEvent: Bool { drift.map { abs($0) >= DriftMeter.eventThreshold } ?? true }
     /// Whether a strategy that holds this record's cause failed here: the
     /// anchor survived and moved more than 1 pt beyond what the content's
-    /// edges forced. A lost anchor is its own event, not a miss.
+    /// edges forced, outside an animated scroll. A lost anchor is its own
+    /// event, not a miss.
     public var isMissedHold: Bool {
-        drift.map { abs($0) > clampedBy + DriftMeter.eventThreshold } ?? false
+        guard !duringAnimatedScroll else { return false }
+        return drift.map { abs($0) > clampedBy + DriftMeter.eventThreshold } ?? false
     }
 }
 
