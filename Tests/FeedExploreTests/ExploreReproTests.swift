@@ -105,6 +105,17 @@ struct ExploreReproTests {
                             {"at_ms": 16000, "action": "scroll_to", "post_index": 16, "animated": false},
                             {"at_ms": 17000, "action": "scroll_to", "offset_pt": 1000, "animated": false}]}
                 """),
+        Repro(
+            name: "an image from the memory cache, of a size unknown at layout, arrives while its cell is laid out",
+            why: "the layout pass measured the cell again from its own stale copy of the posts, undoing the correction the image's arrival had made",
+            json: """
+                {"schema_version": 1, "name": "drift-3", "description": "d", "device": "iphone-pro-120hz", "seed": 2477741994798654, "duration_s": 12,
+                 "feed": {"post_count": 15, "media_fraction": 0.25, "media_size_known_fraction": 0.2},
+                 "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "index_restore", "position_strategy": "index_restore"},
+                              {"name": "offset_adjust", "position_strategy": "offset_adjust"}],
+                 "script": [{"at_ms": 0, "action": "fling", "velocity_pt_s": 1000}, {"at_ms": 6000, "action": "refresh"},
+                            {"at_ms": 10000, "action": "fling", "velocity_pt_s": -1000}]}
+                """),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

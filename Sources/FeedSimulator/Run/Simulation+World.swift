@@ -15,8 +15,13 @@ extension Simulation: FeedViewport {
         commitDepth += 1
         // A change inside another's commit (an image delivered from the
         // cache while the commit lays out its cells) is part of that commit:
-        // the drift of both is measured once, from before the outer one.
+        // the drift of both is measured once, from before the outer one. One
+        // set off by a frame's layout is the frame's.
         guard commitDepth == 1 else { return }
+        if layingOutFrame {
+            if frameLayoutChange == nil, !cause.isUserAction { frameLayoutChange = cause }
+            return
+        }
         meter.excluding {
             if let relaunch = relaunchCapture, cause == .restore || cause == .initialLoad {
                 // The first content after a relaunch: judged against where

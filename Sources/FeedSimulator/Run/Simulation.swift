@@ -121,6 +121,10 @@ public final class Simulation {
     /// Data commits in progress: more than one when a change happens inside
     /// another's commit.
     var commitDepth = 0
+    /// Whether a frame's layout pass is running.
+    var layingOutFrame = false
+    /// The first change the current frame's layout set off, if any.
+    var frameLayoutChange: ChangeCause?
     /// Invariants found broken, when the request asks for the checks.
     var invariantFailures: [InvariantFailure] = []
 
@@ -318,7 +322,13 @@ public final class Simulation {
             engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
             let changed = driftMeter.hasPendingChange
             let before = changed ? nil : captureAnchor()
+            // Changes the layout itself sets off (an image from the memory
+            // cache whose size was unknown, delivered as its cell is
+            // configured) belong to this frame, judged from before it.
+            frameLayoutChange = nil
+            layingOutFrame = true
             var visible = engine.layoutVisibleCells()
+            var measuredAbove = list.measuredAboveAnchorInLastPass
             meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
             // Cells measured shorter than estimated can leave a resting view
             // past the content's new end: it settles to the edge and lays out
@@ -326,17 +336,19 @@ public final class Simulation {
             var passes = 1
             while passes < Simulation.settlePasses, meter.excluding({ scrollView.settleIntoExtent() }) {
                 visible = engine.layoutVisibleCells()
+                measuredAbove = measuredAbove || list.measuredAboveAnchorInLastPass
                 meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
                 passes += 1
             }
+            layingOutFrame = false
             meter.excluding {
                 if changed {
                     driftMeter.frameShown(at: now, list: list, view: scrollView)
-                } else if list.measuredAboveAnchorInLastPass, let before, before.wasDisplayed {
+                } else if measuredAbove || frameLayoutChange != nil, let before, before.wasDisplayed {
                     // Only a cell the reader saw can be seen to move: a rect
                     // scrolled into fresh content is measured before it is
                     // ever shown.
-                    driftMeter.record(.heightChange, at: now, before: before, list: list, view: scrollView)
+                    driftMeter.record(frameLayoutChange ?? .heightChange, at: now, before: before, list: list, view: scrollView)
                 }
             }
             return visible
