@@ -116,6 +116,16 @@ struct ExploreReproTests {
                  "script": [{"at_ms": 0, "action": "fling", "velocity_pt_s": 1000}, {"at_ms": 6000, "action": "refresh"},
                             {"at_ms": 10000, "action": "fling", "velocity_pt_s": -1000}]}
                 """),
+        Repro(
+            name: "the app is killed after a post above the reader was deleted, before it saved its state again",
+            why: "the relaunch restores the state saved before the deletion, by design: the restore is recorded, not judged",
+            json: """
+                {"schema_version": 1, "name": "drift-4", "description": "d", "device": "iphone-pro-120hz", "seed": 5163718443606489, "duration_s": 16,
+                 "feed": {"post_count": 3},
+                 "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "virtual_space", "position_strategy": "virtual_space"}],
+                 "script": [{"at_ms": 0, "action": "tap_new_posts"}, {"at_ms": 10000, "action": "remove_posts", "count": 1, "where": "around_reader"},
+                            {"at_ms": 14000, "action": "terminate", "relaunch_after_s": 0}]}
+                """),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

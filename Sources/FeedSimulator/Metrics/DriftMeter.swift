@@ -33,6 +33,8 @@ struct DriftMeter {
         var anchor: Capture
         /// Where the anchor would be had nothing changed.
         var reference: Reference
+        /// Why no strategy can be held to it, known at the commit.
+        var excuse: DriftRecord.Excuse?
     }
 
     enum Reference {
@@ -98,9 +100,11 @@ struct DriftMeter {
 
     /// The app relaunched and is about to put content on screen: judged
     /// against where the reader last saw `anchor` before the app was killed.
-    mutating func relaunchWillCommit(_ cause: ChangeCause, anchor: Capture?) {
+    /// `stale` when the state the app restores was saved before changes the
+    /// reader saw.
+    mutating func relaunchWillCommit(_ cause: ChangeCause, anchor: Capture?, stale: Bool) {
         unshown.removeAll()
-        pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .screen) }
+        pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .screen, excuse: stale ? .staleSnapshot : nil) }
     }
 
     /// The app was killed: what it had not shown, the reader never saw.
@@ -136,10 +140,10 @@ struct DriftMeter {
     private func measure(_ change: PendingChange, at time: SimTime, list: FeedListView, view: ScrollView) -> DriftRecord {
         let beforeY: Double
         let reach: ClosedRange<Double>
-        var animated = false
+        var excuse = change.excuse
         switch change.reference {
         case var .motion(reference):
-            animated = reference.isAnimatingScroll
+            if reference.isAnimatingScroll { excuse = .animatedScroll }
             // A finger, a fling, a bounce or an animation is the reader's own
             // motion, and it meets the content as the change left it: a fling
             // heading for the old end goes on into posts appended below, and
@@ -169,7 +173,7 @@ struct DriftMeter {
             reach = DriftMeter.reach(of: view, holdingAt: nil, overscroll: (0, 0))
         }
         var record = DriftMeter.record(change.cause, at: time, anchor: change.anchor.itemID, beforeY: beforeY, reach: reach, list: list, view: view)
-        record.duringAnimatedScroll = animated
+        record.excuse = excuse
         return record
     }
 

@@ -68,15 +68,24 @@ public struct DriftRecord: Sendable, Equatable, Codable {
     /// (or the content was shorter than the viewport). 0 when a strategy
     /// could have held it exactly.
     public var clampedBy: Double
-    /// Whether the change landed while an animated scroll the reader asked
-    /// for (a status-bar tap, an animated `scroll_to`) carried the content
-    /// to its destination: the reader is not reading a place then, so no
-    /// strategy promises to hold one.
-    public var duringAnimatedScroll: Bool
+    /// Why no strategy can be held to this record, if a reason applies.
+    public var excuse: Excuse?
+
+    /// Why a record is not held against a strategy that claims its cause.
+    public enum Excuse: String, Sendable, Codable {
+        /// The change landed while an animated scroll the reader asked for
+        /// (a status-bar tap, an animated `scroll_to`) carried the content to
+        /// its destination: the reader is not reading a place then.
+        case animatedScroll = "animated_scroll"
+        /// A relaunch restored state saved before later changes the reader
+        /// saw (the app saves when a scroll ends and when it leaves the
+        /// screen; a kill loses what changed since).
+        case staleSnapshot = "stale_snapshot"
+    }
 
     public init(
         time: SimTime, cause: String, anchorID: PostID, beforeY: Double, afterY: Double?, clampedBy: Double = 0,
-        duringAnimatedScroll: Bool = false
+        excuse: Excuse? = nil
     ) {
         self.time = time
         self.cause = cause
@@ -84,7 +93,7 @@ public struct DriftRecord: Sendable, Equatable, Codable {
         self.beforeY = beforeY
         self.afterY = afterY
         self.clampedBy = clampedBy
-        self.duringAnimatedScroll = duringAnimatedScroll
+        self.excuse = excuse
     }
 
     /// `afterY − beforeY`; `nil` for a lost anchor.
@@ -94,10 +103,10 @@ public struct DriftRecord: Sendable, Equatable, Codable {
     public var isEvent: Bool { drift.map { abs($0) >= DriftMeter.eventThreshold } ?? true }
     /// Whether a strategy that holds this record's cause failed here: the
     /// anchor survived and moved more than 1 pt beyond what the content's
-    /// edges forced, outside an animated scroll. A lost anchor is its own
-    /// event, not a miss.
+    /// edges forced, and nothing excuses it. A lost anchor is its own event,
+    /// not a miss.
     public var isMissedHold: Bool {
-        guard !duringAnimatedScroll else { return false }
+        guard excuse == nil else { return false }
         return drift.map { abs($0) > clampedBy + DriftMeter.eventThreshold } ?? false
     }
 }

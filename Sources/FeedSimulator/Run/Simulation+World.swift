@@ -26,7 +26,7 @@ extension Simulation: FeedViewport {
             if let relaunch = relaunchCapture, cause == .restore || cause == .initialLoad {
                 // The first content after a relaunch: judged against where
                 // the reader left the feed.
-                driftMeter.relaunchWillCommit(cause, anchor: relaunch)
+                driftMeter.relaunchWillCommit(cause, anchor: relaunch, stale: cause == .restore && persistedIsStale)
                 relaunchCapture = nil
             } else if !cause.isUserAction {
                 driftMeter.changeWillCommit(cause, anchor: captureAnchor(), view: scrollView, list: engine.listView, at: now)
@@ -36,6 +36,7 @@ extension Simulation: FeedViewport {
 
     public func feedDidCommit(_ cause: ChangeCause) {
         commitDepth -= 1
+        if appState == .foreground { commitsSincePersist += 1 }
         meter.excluding {
             scrollView.setContentExtent(minY: engine.listView.contentMinY, maxY: engine.listView.contentMaxY)
             timeline?.noteDataCommit(cause)

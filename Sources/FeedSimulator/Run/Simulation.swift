@@ -121,6 +121,10 @@ public final class Simulation {
     /// Data commits in progress: more than one when a change happens inside
     /// another's commit.
     var commitDepth = 0
+    /// Data commits since the app last saved its state.
+    var commitsSincePersist = 0
+    /// Whether the state a relaunch restores misses changes the reader saw.
+    var persistedIsStale = false
     /// Whether a frame's layout pass is running.
     var layingOutFrame = false
     /// The first change the current frame's layout set off, if any.
@@ -432,6 +436,7 @@ public final class Simulation {
     /// when it goes to the background.
     func persist() {
         guard !engine.posts.isEmpty else { return }
+        commitsSincePersist = 0
         persisted = meter.measure { engine.snapshot() }
     }
 
@@ -463,6 +468,7 @@ public final class Simulation {
     func terminate(relaunchAfter delay: SimTime) {
         timeline?.mark("terminate", at: now)
         if appState == .foreground { captureAtTermination = captureAnchor() }
+        persistedIsStale = commitsSincePersist > 0
         driftMeter.discardUnshown()
         appState = .terminated
         launchGeneration += 1
@@ -480,6 +486,8 @@ public final class Simulation {
         relaunchCapture = captureAtTermination
         if let snapshot = persisted, now - snapshot.savedAt <= scenario.lifecycle.restoreMaxAgeNs {
             engine.restore(from: snapshot)
+            // What is on screen now is what was saved.
+            commitsSincePersist = 0
         } else {
             engine.start()
         }
