@@ -126,6 +126,16 @@ struct ExploreReproTests {
                  "script": [{"at_ms": 0, "action": "tap_new_posts"}, {"at_ms": 10000, "action": "remove_posts", "count": 1, "where": "around_reader"},
                             {"at_ms": 14000, "action": "terminate", "relaunch_after_s": 0}]}
                 """),
+        Repro(
+            name: "an image arrives as its cell is laid out during the status-bar tap's animated scroll",
+            why: "the frame's own record did not know the animated scroll excuses it, as a commit's record did",
+            json: """
+                {"schema_version": 1, "name": "drift-2", "description": "d", "device": "iphone-pro-120hz", "seed": 2464517940958196, "duration_s": 24,
+                 "feed": {"post_count": 3, "media_fraction": 0.85, "media_size_known_fraction": 0.8}, "engine": {"diff_algorithm": "reload_all"},
+                 "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "index_restore", "position_strategy": "index_restore"}],
+                 "script": [{"at_ms": 0, "action": "drag", "distance_pt": 600, "duration_ms": 300, "release": "stop"},
+                            {"at_ms": 9000, "action": "refresh"}, {"at_ms": 22000, "action": "scroll_to_top"}]}
+                """),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

@@ -132,9 +132,11 @@ struct DriftMeter {
     mutating func record(_ cause: ChangeCause, at time: SimTime, before: Capture, list: FeedListView, view: ScrollView) {
         // A finger on the content holds it where it was, past an edge too.
         let held = view.isDragging ? before.contentY - before.screenY : nil
-        records.append(DriftMeter.record(
+        var record = DriftMeter.record(
             cause, at: time, anchor: before.itemID, beforeY: before.screenY,
-            reach: DriftMeter.reach(of: view, holdingAt: held, overscroll: (0, 0)), list: list, view: view))
+            reach: DriftMeter.reach(of: view, holdingAt: held, overscroll: (0, 0)), list: list, view: view)
+        if view.isAnimatingScroll { record.excuse = .animatedScroll }
+        records.append(record)
     }
 
     private func measure(_ change: PendingChange, at time: SimTime, list: FeedListView, view: ScrollView) -> DriftRecord {
