@@ -136,6 +136,15 @@ struct ExploreReproTests {
                  "script": [{"at_ms": 0, "action": "drag", "distance_pt": 600, "duration_ms": 300, "release": "stop"},
                             {"at_ms": 9000, "action": "refresh"}, {"at_ms": 22000, "action": "scroll_to_top"}]}
                 """),
+        Repro(
+            name: "new posts arrive above a short feed whose cells are still estimated",
+            why: "the correction was clamped to the content's end as estimated, and the content measured taller right after: the clamped part was never given back",
+            json: """
+                {"schema_version": 1, "name": "drift-9", "description": "d", "device": "iphone-pro-120hz", "seed": 1093220200178361, "duration_s": 1,
+                 "feed": {"post_count": 1, "reply_fraction": 0.4, "media_size_known_fraction": 0},
+                 "variants": [{"name": "offset_adjust", "position_strategy": "offset_adjust"}, {"name": "anchor", "position_strategy": "anchor"}],
+                 "script": [{"at_ms": 0, "action": "new_posts", "count": 6, "delivery": "push"}]}
+                """),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)
