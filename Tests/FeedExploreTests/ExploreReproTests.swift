@@ -145,6 +145,16 @@ struct ExploreReproTests {
                  "variants": [{"name": "offset_adjust", "position_strategy": "offset_adjust"}, {"name": "anchor", "position_strategy": "anchor"}],
                  "script": [{"at_ms": 0, "action": "new_posts", "count": 6, "delivery": "push"}]}
                 """),
+        Repro(
+            name: "the app is killed in the middle of a fling",
+            why: "the state saved at the scroll's end before it is all a relaunch has: the reader has moved since, so the restore is recorded, not judged",
+            json: """
+                {"schema_version": 1, "name": "drift-6", "description": "d", "device": "iphone-pro-120hz", "seed": 6501895859923834, "duration_s": 29,
+                 "feed": {"post_count": 5}, "variants": [{"name": "index_restore", "position_strategy": "index_restore"}],
+                 "script": [{"at_ms": 0, "action": "pull", "distance_pt": 100, "duration_ms": 300, "hold_ms": 0},
+                            {"at_ms": 26000, "action": "drag", "distance_pt": 100, "duration_ms": 300},
+                            {"at_ms": 26460, "action": "terminate", "relaunch_after_s": 0}]}
+                """),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

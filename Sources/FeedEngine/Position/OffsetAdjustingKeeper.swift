@@ -6,11 +6,17 @@
 /// updates treat a move.
 public struct OffsetAdjustingKeeper: PositionKeeper {
     public static let name = "offset_adjust"
-    /// Heights inserted, removed and measured above the first visible post
-    /// are added to the offset; a relayout or a relaunch puts that post back.
+    /// Only the changes that keep every row where it is: cells measured
+    /// above, a relayout, content updated in place. Through inserts and
+    /// removals (new posts, refreshes, pages, deletions, a restore) it adds
+    /// heights as the commit lays them out, and rows still at their
+    /// estimate, rows the thread tuner re-roles (a root drawn tighter once
+    /// it has a reply) and images whose size arrives late change that sum
+    /// after the fact: `feedsim explore` finds sessions where the reader
+    /// moves by hundreds of points. It never looks at the reader's post, so
+    /// it cannot promise more.
     public static let heldCauses: Set<ChangeCause> = [
-        .refresh, .newPosts, .append, .contentUpdate, .removal, .heightChange, .imageSize,
-        .widthChange, .textSizeChange, .likeRollback, .restore,
+        .contentUpdate, .heightChange, .widthChange, .textSizeChange, .likeRollback,
     ]
     public init() {}
 

@@ -78,8 +78,9 @@ public struct DriftRecord: Sendable, Equatable, Codable {
         /// its destination: the reader is not reading a place then.
         case animatedScroll = "animated_scroll"
         /// A relaunch restored state saved before later changes the reader
-        /// saw (the app saves when a scroll ends and when it leaves the
-        /// screen; a kill loses what changed since).
+        /// saw, or before the reader moved on (the app saves when a scroll
+        /// ends and when it leaves the screen; a kill loses what happened
+        /// since).
         case staleSnapshot = "stale_snapshot"
     }
 

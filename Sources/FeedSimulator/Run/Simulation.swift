@@ -123,6 +123,8 @@ public final class Simulation {
     var commitDepth = 0
     /// Data commits since the app last saved its state.
     var commitsSincePersist = 0
+    /// Where the content was when the app last saved its state.
+    var offsetAtPersist = Double.nan
     /// Whether the state a relaunch restores misses changes the reader saw.
     var persistedIsStale = false
     /// Whether a frame's layout pass is running.
@@ -437,6 +439,7 @@ public final class Simulation {
     func persist() {
         guard !engine.posts.isEmpty else { return }
         commitsSincePersist = 0
+        offsetAtPersist = scrollView.contentOffset
         persisted = meter.measure { engine.snapshot() }
     }
 
@@ -468,7 +471,9 @@ public final class Simulation {
     func terminate(relaunchAfter delay: SimTime) {
         timeline?.mark("terminate", at: now)
         if appState == .foreground { captureAtTermination = captureAnchor() }
-        persistedIsStale = commitsSincePersist > 0
+        // What was saved misses what changed since, and where the reader
+        // went since (a kill mid-fling).
+        persistedIsStale = commitsSincePersist > 0 || !scrollView.isResting || scrollView.contentOffset != offsetAtPersist
         driftMeter.discardUnshown()
         appState = .terminated
         launchGeneration += 1
@@ -488,6 +493,7 @@ public final class Simulation {
             engine.restore(from: snapshot)
             // What is on screen now is what was saved.
             commitsSincePersist = 0
+            offsetAtPersist = scrollView.contentOffset
         } else {
             engine.start()
         }
