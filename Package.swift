@@ -54,6 +54,7 @@ let package = Package(
         .target(
             name: "FeedReports",
             dependencies: [
+                "Determinism",
                 "FeedSimulator",
                 "FeedScenario",
                 "CSVCodec",

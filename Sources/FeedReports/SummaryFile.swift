@@ -29,6 +29,12 @@ public struct SummaryKey: Hashable, Comparable, Sendable, CustomStringConvertibl
     public var description: String { "\(scenario) / \(variant) @ \(refreshHz) Hz" }
 }
 
+/// What identifies one run of a multi-seed summary: its key and its seed.
+struct SummaryRunID: Hashable {
+    var key: SummaryKey
+    var seed: UInt64
+}
+
 /// One value of a summary row: the column's name and the field exactly as
 /// the file holds it.
 public struct SummaryField: Hashable, Sendable {
@@ -87,7 +93,7 @@ public struct SummaryFileError: FileDiagnostic, Equatable, Sendable {
         case badHeader
         /// A row has too many fields.
         case badRow
-        /// Two rows share a (scenario, variant, refresh_hz) key.
+        /// Two rows share a (scenario, variant, refresh_hz) key and a seed.
         case duplicateKey
         /// A numeric column holds something that is not a number, or a
         /// text column holds something malformed.
@@ -116,8 +122,9 @@ public struct SummaryFileError: FileDiagnostic, Equatable, Sendable {
 ///
 /// The file must have every column of `RunReports.summaryColumns` (in any
 /// order; further columns are kept as metrics and ignored by the baseline
-/// check), one row per key, numbers in the numeric columns and a
-/// 16-hex-digit `trace_digest`.
+/// check), one row per key and seed, numbers in the numeric columns and a
+/// 16-hex-digit `trace_digest`. A key has several rows, one per seed, in
+/// the results of `feedsim run --seeds N` (`isMultiSeed`).
 public struct SummaryFile: Sendable {
     /// The columns that identify a run.
     public static let keyColumns = ["scenario", "variant", "refresh_hz"]
@@ -141,14 +148,18 @@ public struct SummaryFile: Sendable {
     public let columns: [String]
     /// The rows, in file order.
     public let rows: [SummaryRow]
+    /// The first row of each key.
     private let index: [SummaryKey: Int]
+    /// Whether some key has rows for more than one seed.
+    public let isMultiSeed: Bool
 
     /// The metric columns (all but the key columns and `seed`), in file order.
     public var metricColumns: [String] {
         columns.filter { !SummaryFile.keyColumns.contains($0) && $0 != SummaryFile.seedColumn }
     }
 
-    /// The row with `key`, if the file has one.
+    /// The row with `key`, if the file has one; the first of them in a
+    /// multi-seed file.
     ///
     /// - Complexity: O(1) on average.
     public func row(for key: SummaryKey) -> SummaryRow? {
@@ -242,6 +253,8 @@ public struct SummaryFile: Sendable {
         let position = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
         var rows: [SummaryRow] = []
         var index: [SummaryKey: Int] = [:]
+        var runs: [SummaryRunID: Int] = [:]
+        var isMultiSeed = false
         while let record = try next() {
             let fields = record.fields, line = record.line
             if fields.allSatisfy(\.isEmpty) { continue }
@@ -250,15 +263,18 @@ public struct SummaryFile: Sendable {
                                        problem: "the row has \(extra + 1) fields but the header has \(header.count) columns")
             }
             let row = try SummaryFile.row(fields, header: header, position: position, file: file, line: line)
-            if let first = index[row.key] {
+            let run = SummaryRunID(key: row.key, seed: row.seed)
+            if let first = runs[run] {
                 throw SummaryFileError(kind: .duplicateKey, file: file, line: line,
                                        problem: "duplicate row for \(row.key); the first is on line \(rows[first].line)")
             }
-            index[row.key] = rows.count
+            runs[run] = rows.count
+            if index[row.key] == nil { index[row.key] = rows.count } else { isMultiSeed = true }
             rows.append(row)
         }
         self.rows = rows
         self.index = index
+        self.isMultiSeed = isMultiSeed
     }
 
     private static func row(
