@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"]),
         .testTarget(
             name: "FeedSimCLITests",
-            dependencies: ["CSVCodec", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
+            dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]
