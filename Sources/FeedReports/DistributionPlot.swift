@@ -1,7 +1,8 @@
 import FeedSimulator
 
 /// One metric's distribution over a population of runs, one horizontal lane
-/// per variant: each run a dot, a box from the 25th to the 75th percentile,
+/// per variant: each run a dot (in a row above the box, so none hides
+/// behind it), a box from the 25th to the 75th percentile,
 /// a bar at the median, whiskers from the 5th to the 95th, and a diamond at
 /// the largest value. Percentiles are `NearestRank` percentiles, as in the
 /// population table.
@@ -29,7 +30,11 @@ struct DistributionPlot {
     static let marginTop = 30.0
     static let marginBottom = 34.0
     /// Height of one lane, px.
-    static let laneHeight = 30.0
+    static let laneHeight = 34.0
+    /// How far above the lane's middle the dots are, px.
+    static let dotRise = 10.0
+    /// How far below the lane's middle the box's centre is, px.
+    static let boxDrop = 4.0
     /// Pixel columns of the plot area: the most dots a lane can have.
     static let plotWidth = width - marginLeft - marginRight
     /// Characters of a lane's label shown before it is cut with "…".
@@ -101,15 +106,16 @@ struct DistributionPlot {
             let summary = "\(lane.name): n = \(lane.values.count), p5 \(ReportNumber.fixed(p5, 3)), p25 \(ReportNumber.fixed(p25, 3)), median \(ReportNumber.fixed(p50, 3)), p75 \(ReportNumber.fixed(p75, 3)), p95 \(ReportNumber.fixed(p95, 3)), max \(ReportNumber.fixed(largest, 3)) \(unit)"
             out += "<g class=\"lane\"><title>\(HTMLText.escape(summary))</title>\n"
             let largestRuns = Double(columns(lane).map(\.runs).max() ?? 1)
+            let dots = mid - D.dotRise, box = mid + D.boxDrop
             for (c, runs) in columns(lane) {
-                let opacity = 0.25 + 0.6 * Double(runs) / largestRuns
-                out += "<circle cx=\"\(n(left + Double(c)))\" cy=\"\(n(mid))\" r=\"2.5\" fill=\"\(lane.color)\" fill-opacity=\"\(ReportNumber.fixed(opacity, 2))\"/>"
+                let opacity = 0.3 + 0.7 * Double(runs) / largestRuns
+                out += "<circle cx=\"\(n(left + Double(c)))\" cy=\"\(n(dots))\" r=\"3\" fill=\"\(lane.color)\" fill-opacity=\"\(ReportNumber.fixed(opacity, 2))\"/>"
             }
-            out += "\n<line class=\"whisker\" x1=\"\(n(x(p5)))\" y1=\"\(n(mid))\" x2=\"\(n(x(p95)))\" y2=\"\(n(mid))\" stroke=\"#333\"/>"
-            out += "<rect class=\"box\" x=\"\(n(x(p25)))\" y=\"\(n(mid - 8))\" width=\"\(n(max(x(p75) - x(p25), 1)))\" height=\"16\" fill=\"none\" stroke=\"#333\" stroke-width=\"1.5\"/>"
-            out += "<line class=\"median\" x1=\"\(n(x(p50)))\" y1=\"\(n(mid - 10))\" x2=\"\(n(x(p50)))\" y2=\"\(n(mid + 10))\" stroke=\"#1d1d1f\" stroke-width=\"2.5\"/>"
+            out += "\n<line class=\"whisker\" x1=\"\(n(x(p5)))\" y1=\"\(n(box))\" x2=\"\(n(x(p95)))\" y2=\"\(n(box))\" stroke=\"#333\"/>"
+            out += "<rect class=\"box\" x=\"\(n(x(p25)))\" y=\"\(n(box - 6))\" width=\"\(n(max(x(p75) - x(p25), 1)))\" height=\"12\" fill=\"\(lane.color)\" fill-opacity=\"0.25\" stroke=\"#333\" stroke-width=\"1.2\"/>"
+            out += "<line class=\"median\" x1=\"\(n(x(p50)))\" y1=\"\(n(box - 8))\" x2=\"\(n(x(p50)))\" y2=\"\(n(box + 8))\" stroke=\"#1d1d1f\" stroke-width=\"2.5\"/>"
             let mx = x(largest)
-            out += "<path class=\"max\" d=\"M\(n(mx)) \(n(mid - 5)) L\(n(mx + 5)) \(n(mid)) L\(n(mx)) \(n(mid + 5)) L\(n(mx - 5)) \(n(mid)) Z\" fill=\"#D55E00\"/></g>\n"
+            out += "<path class=\"max\" d=\"M\(n(mx)) \(n(box - 5)) L\(n(mx + 5)) \(n(box)) L\(n(mx)) \(n(box + 5)) L\(n(mx - 5)) \(n(box)) Z\" fill=\"#D55E00\"/></g>\n"
         }
         out += "<line x1=\"\(n(left))\" y1=\"\(n(bottom))\" x2=\"\(n(right))\" y2=\"\(n(bottom))\" stroke=\"#8e8e93\"/>\n"
         out += "</svg>"

@@ -1,6 +1,6 @@
 extension HTMLReport {
     /// How to read a distribution plot, said once above the plots.
-    static let distributionHint = "One lane per variant; each dot holds the runs in its pixel column (darker: more runs); "
+    static let distributionHint = "One lane per variant; each dot above the box holds the runs in its pixel column (darker: more runs); "
         + "the box spans the 25th to 75th percentile, the thick bar is the median, the whiskers reach the 5th and 95th "
         + "percentiles and the orange diamond marks the largest value (nearest-rank percentiles)."
 
