@@ -43,6 +43,15 @@ private func runSmallScenario(frames: Bool, extra: [String] = []) throws -> Scra
     return folder
 }
 
+/// A scratch folder with the small scenario run under `seeds` seeds into
+/// `out/`, and explore results made from its summary in `exploreFolder`.
+private func populationFolder(seeds: Int, exploreFolder: String) throws -> ScratchFolder {
+    let folder = try runSmallScenario(frames: false, extra: ["--seeds", String(seeds)])
+    try folder.write(try exploreResults(fromSummary: String(contentsOf: folder.appending("out/summary.csv"), encoding: .utf8)),
+                     to: "\(exploreFolder)/\(HTMLReport.populationFileName)")
+    return folder
+}
+
 /// Explore results made from the multi-seed summary `text`: each seed a
 /// session (`session-<seed>`), with a `violations` column that counts a
 /// drift above 1 pt under any variant but `none`.
@@ -198,10 +207,8 @@ struct ReportTests {
 
     @Test("explore.csv alone gives a population section: plots per metric, the population table with violations, the paired differences")
     func exploreOnly() throws {
-        let folder = try runSmallScenario(frames: false, extra: ["--seeds", "5"])
+        let folder = try populationFolder(seeds: 5, exploreFolder: "explore")
         defer { folder.remove() }
-        try folder.write(try exploreResults(fromSummary: String(contentsOf: folder.appending("out/summary.csv"), encoding: .utf8)),
-                         to: "explore/\(HTMLReport.populationFileName)")
         let report = try FeedSimProcess.run(["report", "explore"], in: folder.url)
         try #require(report.status == 0, "\(report)")
         let html = try String(contentsOf: folder.appending("explore/report.html"), encoding: .utf8)
@@ -251,10 +258,8 @@ struct ReportTests {
             Issue.record("No chromium or python3 on PATH: run scripts/bootstrap (Debian: apt-get install chromium fonts-liberation).")
             return
         }
-        let folder = try runSmallScenario(frames: false, extra: ["--seeds", "6"])
+        let folder = try populationFolder(seeds: 6, exploreFolder: "out")
         defer { folder.remove() }
-        try folder.write(try exploreResults(fromSummary: String(contentsOf: folder.appending("out/summary.csv"), encoding: .utf8)),
-                         to: "out/\(HTMLReport.populationFileName)")
         let report = try FeedSimProcess.run(["report", "out"], in: folder.url)
         try #require(report.status == 0, "\(report)")
         try ReportTests.expectRendered(folder.appending("out/report.html"), in: folder, chromium: chromium, python: python)
