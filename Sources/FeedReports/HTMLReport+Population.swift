@@ -81,6 +81,9 @@ extension HTMLReport {
             out += fields.dropFirst().map { "<td>\(HTMLText.escape($0))</td>" }.joined() + "</tr>\n"
         }
         out += "</tbody>\n</table></div>\n"
+        guard !comparison.differences.isEmpty else {
+            return out + "<p class=\"hint\">\(HTMLText.escape(PairedComparison.noDifferences)).</p>\n"
+        }
         out += "<p class=\"hint\">\(HTMLText.escape(comparison.intervalNote))</p>\n"
         out += "<div class=\"scroll\"><table class=\"differences\">\n<thead><tr>"
         out += PairedComparison.differenceHeadings.enumerated().map { i, heading in

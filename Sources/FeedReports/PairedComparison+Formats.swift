@@ -27,10 +27,14 @@ extension PairedComparison {
         ]
     }
 
+    /// What the text formats say when there is no difference to show.
+    static let noDifferences = "no paired differences: the runs have one variant, or not the baseline variant"
+
     /// The population table, then the differences, as aligned terminal
     /// text; ends with a line break.
     public var terminalText: String {
         var out = population.terminalText + "\n"
+        guard !differences.isEmpty else { return out + PairedComparison.noDifferences + "\n" }
         out += "paired differences (\(intervalNote))\n"
         out += AlignedText.render(
             header: PairedComparison.differenceHeadings,
@@ -42,6 +46,7 @@ extension PairedComparison {
     /// The population table, then the differences, as Markdown tables;
     /// ends with a line break.
     public var markdown: String {
+        guard !differences.isEmpty else { return population.markdown + "\n" + PairedComparison.noDifferences + "\n" }
         var lines = [population.markdown, intervalNote, ""]
         lines.append("| " + PairedComparison.differenceHeadings.joined(separator: " | ") + " |")
         lines.append("| --- | --- | --- |" + String(repeating: " ---: |", count: 6) + " --- |")

@@ -135,6 +135,15 @@ public struct PairedComparison: Hashable, Sendable {
         rows: [SummaryRow], metrics: [String] = PairedComparison.defaultMetrics, baseline: String? = nil,
         bootstrap: PairedBootstrap = PairedBootstrap()
     ) throws(StrategyComparisonError) {
+        try self.init(rows: rows, metrics: metrics, baseline: baseline, bootstrap: bootstrap, requireBaseline: true)
+    }
+
+    /// As the public initializer; without `requireBaseline`, rows that do
+    /// not have the baseline variant give no differences instead of an
+    /// error (one scenario of many may lack it).
+    init(
+        rows: [SummaryRow], metrics: [String], baseline: String?, bootstrap: PairedBootstrap, requireBaseline: Bool
+    ) throws(StrategyComparisonError) {
         var available: [String] = []
         var knownColumns: Set<String> = []
         for row in rows {
@@ -164,7 +173,9 @@ public struct PairedComparison: Hashable, Sendable {
             order[variant, default: []].append(key)
         }
         let variantPairs: [(String, String)]
-        if let baseline {
+        if let baseline, !variants.contains(baseline), !requireBaseline {
+            variantPairs = []
+        } else if let baseline {
             guard variants.contains(baseline) else {
                 throw StrategyComparisonError(
                     problem: "the results have no variant \"\(baseline)\"; choose from: \(variants.joined(separator: ", "))")

@@ -25,12 +25,21 @@ public struct SeedComparison: Hashable, Sendable {
     /// Compares the variants of each (scenario, refresh_hz) of `summary` on
     /// `metrics`, paired by seed (see `PairedComparison`).
     ///
+    /// With `baseline`, a group without that variant has its population
+    /// table but no differences.
+    ///
     /// - Throws: `StrategyComparisonError` when a metric is not a column of
-    ///   the summary or `baseline` is not a variant of every group.
+    ///   the summary or `baseline` is a variant of no group.
     public init(
         summary: SummaryFile, metrics: [String] = PairedComparison.defaultMetrics, baseline: String? = nil,
         bootstrap: PairedBootstrap = PairedBootstrap()
     ) throws(StrategyComparisonError) {
+        if let baseline, !summary.rows.contains(where: { $0.key.variant == baseline }) {
+            var variants: [String] = []
+            for row in summary.rows where !variants.contains(row.key.variant) { variants.append(row.key.variant) }
+            throw StrategyComparisonError(
+                problem: "\(summary.file) has no variant \"\(baseline)\"; choose from: \(variants.joined(separator: ", "))")
+        }
         for metric in metrics where !summary.metricColumns.contains(metric) {
             throw StrategyComparisonError(
                 problem: "\(summary.file) has no metric \"\(metric)\"; choose from: " + summary.metricColumns.joined(separator: ", "))
@@ -51,7 +60,8 @@ public struct SeedComparison: Hashable, Sendable {
             let members = rows[group]!
             let comparison: PairedComparison
             do {
-                comparison = try PairedComparison(rows: members, metrics: metrics, baseline: baseline, bootstrap: bootstrap)
+                comparison = try PairedComparison(
+                    rows: members, metrics: metrics, baseline: baseline, bootstrap: bootstrap, requireBaseline: false)
             } catch {
                 throw StrategyComparisonError(
                     problem: "\(summary.file), \(group.scenario) @ \(group.refreshHz) Hz: \(error.problem)")

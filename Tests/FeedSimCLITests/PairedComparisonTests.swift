@@ -1,3 +1,4 @@
+import CSVCodec
 import Determinism
 import FeedSimTestSupport
 import Foundation
@@ -141,6 +142,25 @@ struct PairedComparisonTests {
         // s1 seeds 1 and 2 match: (2, 4) and (3, 5).
         #expect(difference.pairs == 2)
         #expect(difference.baselineMean == 2.5 && difference.candidateMean == 4.5 && difference.meanDifference == 2)
+    }
+
+    @Test("Per scenario, a baseline some scenarios lack leaves them without differences; one no scenario has is an error")
+    func seedGroupsWithoutBaseline() throws {
+        var table = CSVTable(columns: RunReports.summaryColumns)
+        for (scenario, variant) in [("s1", "none"), ("s1", "anchor"), ("s2", "default")] {
+            for seed in 1...3 {
+                table.append(SummaryFixture.row(scenario, variant: variant, ["seed": String(seed), "drift_max_pt": "\(seed).00"]))
+            }
+        }
+        let summary = try SummaryFile(text: table.text, file: "summary.csv")
+        #expect(summary.isMultiSeed)
+        let comparison = try SeedComparison(summary: summary, metrics: ["drift_max_pt"], baseline: "none")
+        #expect(comparison.groups.map(\.scenario) == ["s1", "s2"] && comparison.groups.map(\.seeds) == [3, 3])
+        #expect(comparison.groups[0].comparison.differences.map(\.verdict) == [.noDifferenceShown])
+        #expect(comparison.groups[1].comparison.differences.isEmpty)
+        #expect(comparison.terminalText.contains(PairedComparison.noDifferences))
+        #expect(comparison.csv.rows.count == 1)
+        #expect(throws: StrategyComparisonError.self) { try SeedComparison(summary: summary, baseline: "anchor2") }
     }
 
     @Test("Bad input is an error naming the problem")
