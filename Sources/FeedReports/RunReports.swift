@@ -92,3 +92,16 @@ public enum RunReports {
             }
     }
 }
+
+extension SummaryRow {
+    /// The summary row of `result`, exactly as `summary.csv` would hold it
+    /// and `SummaryFile` read it back, followed by `extra` fields (explore's
+    /// `violations`); `line` is the line it would stand on.
+    public init(_ result: RunResult, extra: [SummaryField] = [], line: Int = 0) {
+        self.init(
+            key: SummaryKey(scenario: result.scenario, variant: result.variant, refreshHz: result.refreshHz),
+            seed: result.seed,
+            metrics: Metric.all.map { SummaryField(name: $0.name, value: $0.value(of: result)) } + extra,
+            line: line)
+    }
+}

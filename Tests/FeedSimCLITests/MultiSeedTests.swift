@@ -49,6 +49,21 @@ struct MultiSeedTests {
         #expect(try CSVFile(folder.appending("plain/frames.csv")).columns == RunReports.frameColumns)
     }
 
+    @Test("A run's SummaryRow is the row summary.csv holds for it, extra fields after")
+    func summaryRowOfAResult() throws {
+        let folder = try SmallSuite.folder()
+        defer { folder.remove() }
+        let worker = try FeedSimProcess.run(
+            ["_run-one", "--file", "suite/a.json", "--refresh-hz", "60", "--seed", "11", "--variant", "anchor"], in: folder.url)
+        try #require(worker.status == 0, "\(worker)")
+        let result = try #require(RunRecord.decode(Data(worker.stdout.utf8)))
+        let read = try SummaryFile(text: RunReports.summary([result]).text, file: "summary.csv").rows[0]
+        let violations = SummaryField(name: PopulationTable.violationsColumn, value: "2")
+        let row = SummaryRow(result, extra: [violations], line: read.line)
+        #expect(row.key == read.key && row.seed == 11 && row.line == read.line)
+        #expect(row.metrics == read.metrics + [violations])
+    }
+
     @Test("--seed S --seeds 2 runs S and S+1; --seeds below 1 is a usage error")
     func seedOverride() throws {
         let folder = try SmallSuite.folder()
