@@ -102,15 +102,16 @@ public struct HTMLReport: Sendable {
     /// name the folder. A folder with explore.csv needs no summary.csv.
     public static func load(folder: URL, name: String) throws(HTMLReportError) -> HTMLReport {
         func display(_ file: String) -> String { name.hasSuffix("/") ? name + file : name + "/" + file }
-        func summaryFile(_ file: String) throws(HTMLReportError) -> SummaryFile {
+        func summaryFile(_ file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(HTMLReportError) -> SummaryFile {
             do {
-                return try SummaryFile.load(url: folder.appendingPathComponent(file), file: display(file))
+                return try SummaryFile.load(url: folder.appendingPathComponent(file), file: display(file), requiredColumns: requiredColumns)
             } catch {
                 throw HTMLReportError(file: error.file, line: error.line, problem: error.problem)
             }
         }
         let populationURL = folder.appendingPathComponent(populationFileName)
-        let population = FileManager.default.fileExists(atPath: populationURL.path) ? try summaryFile(populationFileName) : nil
+        let population = FileManager.default.fileExists(atPath: populationURL.path)
+            ? try summaryFile(populationFileName, requiredColumns: PopulationTable.exploreColumns) : nil
         let summaryURL = folder.appendingPathComponent("summary.csv")
         let summary = population == nil || FileManager.default.fileExists(atPath: summaryURL.path) ? try summaryFile("summary.csv") : nil
         let driftURL = folder.appendingPathComponent("drift.csv")

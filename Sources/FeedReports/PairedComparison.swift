@@ -123,17 +123,18 @@ public struct PairedComparison: Hashable, Sendable {
     public let population: PopulationTable
 
     /// Compares the variants of `rows`, paired by `PairKey`, on `metrics`
-    /// (repeats ignored). With `baseline`, every other variant is compared
-    /// with it; otherwise every pair of variants.
+    /// (repeats ignored; `nil`: those of `defaultMetrics` the rows have, so
+    /// explore results, which leave out the allocation counts, compare on
+    /// the rest). With `baseline`, every other variant is compared with it;
+    /// otherwise every pair of variants.
     ///
-    /// - Throws: `StrategyComparisonError` when a metric is not a column of
-    ///   the rows, two rows of a variant share a pair key, or `baseline` is
-    ///   not one of the variants.
+    /// - Throws: `StrategyComparisonError` when a metric named is not a
+    ///   column of the rows, two rows of a variant share a pair key, or
+    ///   `baseline` is not one of the variants.
     /// - Complexity: O(*r* · *m* + *p* · *B* · *n*) for *r* rows, *m*
     ///   metrics, *p* variant pairs and *B* resamples of *n* pairs.
     public init(
-        rows: [SummaryRow], metrics: [String] = PairedComparison.defaultMetrics, baseline: String? = nil,
-        bootstrap: PairedBootstrap = PairedBootstrap()
+        rows: [SummaryRow], metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap()
     ) throws(StrategyComparisonError) {
         try self.init(rows: rows, metrics: metrics, baseline: baseline, bootstrap: bootstrap, requireBaseline: true)
     }
@@ -142,7 +143,7 @@ public struct PairedComparison: Hashable, Sendable {
     /// not have the baseline variant give no differences instead of an
     /// error (one scenario of many may lack it).
     init(
-        rows: [SummaryRow], metrics: [String], baseline: String?, bootstrap: PairedBootstrap, requireBaseline: Bool
+        rows: [SummaryRow], metrics: [String]?, baseline: String?, bootstrap: PairedBootstrap, requireBaseline: Bool
     ) throws(StrategyComparisonError) {
         var available: [String] = []
         var knownColumns: Set<String> = []
@@ -150,7 +151,8 @@ public struct PairedComparison: Hashable, Sendable {
             for field in row.metrics where knownColumns.insert(field.name).inserted { available.append(field.name) }
         }
         var chosen: [String] = []
-        for metric in metrics where !chosen.contains(metric) {
+        let wanted = metrics ?? PairedComparison.defaultMetrics.filter(knownColumns.contains)
+        for metric in wanted where !chosen.contains(metric) {
             guard knownColumns.contains(metric) else {
                 throw StrategyComparisonError(
                     problem: "the results have no metric \"\(metric)\"; choose from: \(available.joined(separator: ", "))")
@@ -235,8 +237,7 @@ public struct PairedComparison: Hashable, Sendable {
     /// Compares the variants of every row of `summary` (see
     /// `init(rows:metrics:baseline:bootstrap:)`); errors name the file.
     public init(
-        summary: SummaryFile, metrics: [String] = PairedComparison.defaultMetrics, baseline: String? = nil,
-        bootstrap: PairedBootstrap = PairedBootstrap()
+        summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap()
     ) throws(StrategyComparisonError) {
         do {
             try self.init(rows: summary.rows, metrics: metrics, baseline: baseline, bootstrap: bootstrap)

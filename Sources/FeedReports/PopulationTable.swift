@@ -19,6 +19,11 @@ public struct PopulationTable: Hashable, Sendable {
     public static let hitchColumn = "hitch_ratio_ms_per_s"
     /// The column summed as overruns.
     public static let overrunColumn = "overrun_frames"
+    /// The columns a file of explore results must have to be read as a
+    /// population (explore.csv leaves out summary.csv's allocation counts):
+    /// the key columns, the seed, the table's metrics and `violations`.
+    public static let exploreColumns = SummaryFile.keyColumns + [SummaryFile.seedColumn]
+        + [driftColumn, hitchColumn, overrunColumn, violationsColumn]
 
     /// One variant's population.
     public struct Row: Hashable, Sendable {

@@ -23,7 +23,8 @@ public struct SeedComparison: Hashable, Sendable {
     public let bootstrap: PairedBootstrap
 
     /// Compares the variants of each (scenario, refresh_hz) of `summary` on
-    /// `metrics`, paired by seed (see `PairedComparison`).
+    /// `metrics` (`nil`: the default metrics the summary has), paired by
+    /// seed (see `PairedComparison`).
     ///
     /// With `baseline`, a group without that variant has its population
     /// table but no differences.
@@ -31,8 +32,7 @@ public struct SeedComparison: Hashable, Sendable {
     /// - Throws: `StrategyComparisonError` when a metric is not a column of
     ///   the summary or `baseline` is a variant of no group.
     public init(
-        summary: SummaryFile, metrics: [String] = PairedComparison.defaultMetrics, baseline: String? = nil,
-        bootstrap: PairedBootstrap = PairedBootstrap()
+        summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap()
     ) throws(StrategyComparisonError) {
         if let baseline, !summary.rows.contains(where: { $0.key.variant == baseline }) {
             var variants: [String] = []
@@ -40,7 +40,7 @@ public struct SeedComparison: Hashable, Sendable {
             throw StrategyComparisonError(
                 problem: "\(summary.file) has no variant \"\(baseline)\"; choose from: \(variants.joined(separator: ", "))")
         }
-        for metric in metrics where !summary.metricColumns.contains(metric) {
+        for metric in metrics ?? [] where !summary.metricColumns.contains(metric) {
             throw StrategyComparisonError(
                 problem: "\(summary.file) has no metric \"\(metric)\"; choose from: " + summary.metricColumns.joined(separator: ", "))
         }

@@ -167,8 +167,11 @@ public struct SummaryFile: Sendable {
     }
 
     /// Reads the file at `url`; `file` names it in messages (defaults to
-    /// the path).
-    public static func load(url: URL, file: String? = nil) throws(SummaryFileError) -> SummaryFile {
+    /// the path). The file must have `requiredColumns` (by default every
+    /// column of summary.csv; explore.csv lacks the allocation counts).
+    public static func load(
+        url: URL, file: String? = nil, requiredColumns: [String] = RunReports.summaryColumns
+    ) throws(SummaryFileError) -> SummaryFile {
         let name = file ?? url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -184,16 +187,16 @@ public struct SummaryFile: Sendable {
             throw SummaryFileError(kind: .unreadable, file: name, line: nil,
                                    problem: "cannot read the file (\(error.localizedDescription))")
         }
-        return try SummaryFile(data: data, file: name)
+        return try SummaryFile(data: data, file: name, requiredColumns: requiredColumns)
     }
 
     /// Parses the bytes of a summary file; `file` names it in messages.
     ///
     /// The bytes must be UTF-8 without a byte-order mark, as `feedsim run`
     /// writes them; the first line that is not is named.
-    public init(data: Data, file: String) throws(SummaryFileError) {
+    public init(data: Data, file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(SummaryFileError) {
         try SummaryFile.checkText(data, file: file)
-        try self.init(utf8: [UInt8](data), file: file)
+        try self.init(utf8: [UInt8](data), file: file, requiredColumns: requiredColumns)
     }
 
     /// Fails, naming the first line that is not UTF-8, unless `data` is
@@ -215,12 +218,12 @@ public struct SummaryFile: Sendable {
     }
 
     /// Parses CSV `text`; `file` names it in messages.
-    public init(text: String, file: String) throws(SummaryFileError) {
-        try self.init(utf8: Array(text.utf8), file: file)
+    public init(text: String, file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(SummaryFileError) {
+        try self.init(utf8: Array(text.utf8), file: file, requiredColumns: requiredColumns)
     }
 
     /// Parses the CSV records of `bytes`, which are UTF-8.
-    private init(utf8 bytes: [UInt8], file: String) throws(SummaryFileError) {
+    private init(utf8 bytes: [UInt8], file: String, requiredColumns: [String]) throws(SummaryFileError) {
         self.file = file
         var reader = CSVReader(bytes)
         func next() throws(SummaryFileError) -> CSVReader.Record? {
@@ -241,12 +244,15 @@ public struct SummaryFile: Sendable {
                 throw SummaryFileError(kind: .badHeader, file: file, line: 1, problem: "the header repeats the column \"\(column)\"")
             }
         }
-        let missing = RunReports.summaryColumns.filter { !seen.contains($0) }
+        // The key columns and the seed identify a row in any file.
+        let needed = SummaryFile.keyColumns + [SummaryFile.seedColumn]
+            + requiredColumns.filter { !SummaryFile.keyColumns.contains($0) && $0 != SummaryFile.seedColumn }
+        let missing = needed.filter { !seen.contains($0) }
         guard missing.isEmpty else {
+            let source = requiredColumns == RunReports.summaryColumns ? "a summary.csv written by `feedsim run`" : "a file written by feedsim"
             throw SummaryFileError(
                 kind: .badHeader, file: file, line: 1,
-                problem: "missing required column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); "
-                    + "is this a summary.csv written by `feedsim run`?")
+                problem: "missing required column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); is this \(source)?")
         }
         self.columns = header
 
@@ -262,7 +268,9 @@ public struct SummaryFile: Sendable {
                 throw SummaryFileError(kind: .badRow, file: file, line: line,
                                        problem: "the row has \(extra + 1) fields but the header has \(header.count) columns")
             }
-            let row = try SummaryFile.row(fields, header: header, position: position, file: file, line: line)
+            let row = try SummaryFile.row(
+                fields, header: header, position: position, numericColumns: Set(RunReports.summaryColumns + requiredColumns),
+                file: file, line: line)
             let run = SummaryRunID(key: row.key, seed: row.seed)
             if let first = runs[run] {
                 throw SummaryFileError(kind: .duplicateKey, file: file, line: line,
@@ -278,7 +286,7 @@ public struct SummaryFile: Sendable {
     }
 
     private static func row(
-        _ fields: [String], header: [String], position: [String: Int], file: String, line: Int
+        _ fields: [String], header: [String], position: [String: Int], numericColumns: Set<String>, file: String, line: Int
     ) throws(SummaryFileError) -> SummaryRow {
         func field(_ column: String) -> String {
             let i = position[column]!
@@ -302,7 +310,7 @@ public struct SummaryFile: Sendable {
         var metrics: [SummaryField] = []
         for (i, column) in header.enumerated() where !keyColumns.contains(column) && column != seedColumn {
             let value = i < fields.count ? fields[i] : ""
-            let required = RunReports.summaryColumns.contains(column)
+            let required = numericColumns.contains(column)
             if column == traceDigestColumn {
                 guard value.count == traceDigestLength, value.allSatisfy(\.isHexDigit) else {
                     throw bad("trace_digest is \"\(value)\", expected \(traceDigestLength) hex digits")

@@ -117,7 +117,7 @@ extension FeedSim {
                         summary: summary, metrics: metrics.isEmpty ? StrategyComparison.defaultMetrics : metrics))
                 }
                 return .seeds(try SeedComparison(
-                    summary: summary, metrics: metrics.isEmpty ? PairedComparison.defaultMetrics : metrics, baseline: baseline,
+                    summary: summary, metrics: metrics.isEmpty ? nil : metrics, baseline: baseline,
                     bootstrap: PairedBootstrap(resamples: resamples, seed: bootstrapSeed)))
             } catch let error as StrategyComparisonError {
                 throw ValidationError(error.description)

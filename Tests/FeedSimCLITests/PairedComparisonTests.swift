@@ -163,6 +163,31 @@ struct PairedComparisonTests {
         #expect(throws: StrategyComparisonError.self) { try SeedComparison(summary: summary, baseline: "anchor2") }
     }
 
+    @Test("Explore results read without the allocation counts; the default metrics are those the rows have")
+    func exploreColumns() throws {
+        let columns = RunReports.summaryColumns.filter { $0 != "allocations" && $0 != "allocated_bytes" } + ["violations"]
+        func text(violations: String) -> String {
+            var table = CSVTable(columns: columns)
+            for (variant, seed) in [("none", "1"), ("anchor", "1"), ("none", "2"), ("anchor", "2")] {
+                var row = SummaryFixture.row("session-000001", variant: variant, ["seed": seed])
+                let byColumn = Dictionary(uniqueKeysWithValues: zip(RunReports.summaryColumns, row))
+                table.append(columns.map { $0 == "violations" ? violations : byColumn[$0]! })
+            }
+            return table.text
+        }
+        #expect(throws: SummaryFileError.self) { try SummaryFile(text: text(violations: "1"), file: "explore.csv") }
+        let explore = try SummaryFile(text: text(violations: "1"), file: "explore.csv", requiredColumns: PopulationTable.exploreColumns)
+        let comparison = try PairedComparison(summary: explore)
+        #expect(comparison.metrics == PairedComparison.defaultMetrics.filter { $0 != "allocations" })
+        #expect(comparison.population.rows.map(\.violations) == [2, 2])
+        #expect {
+            try SummaryFile(text: text(violations: "many"), file: "explore.csv", requiredColumns: PopulationTable.exploreColumns)
+        } throws: { error in
+            (error as? SummaryFileError)?.problem == "violations is \"many\", expected a number"
+        }
+        #expect(throws: StrategyComparisonError.self) { try PairedComparison(summary: explore, metrics: ["allocations"]) }
+    }
+
     @Test("Bad input is an error naming the problem")
     func errors() {
         let rows = runs(variant: "a", seeds: 0..<2, [:])

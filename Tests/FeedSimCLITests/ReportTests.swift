@@ -52,16 +52,18 @@ private func populationFolder(seeds: Int, exploreFolder: String) throws -> Scrat
     return folder
 }
 
-/// Explore results made from the multi-seed summary `text`: each seed a
-/// session (`session-<seed>`), with a `violations` column that counts a
-/// drift above 1 pt under any variant but `none`.
+/// Explore results made from the multi-seed summary `text`, in explore.csv's
+/// shape: each seed a session (`session-<seed>`), no allocation counts, and a
+/// last column `violations` that counts a drift above 1 pt under any variant
+/// but `none`.
 private func exploreResults(fromSummary text: String) throws -> String {
     let summary = try SummaryFile(text: text, file: "summary.csv")
-    var table = CSVTable(columns: summary.columns + [PopulationTable.violationsColumn])
+    let columns = summary.columns.filter { $0 != "allocations" && $0 != "allocated_bytes" }
+    var table = CSVTable(columns: columns + [PopulationTable.violationsColumn])
     for row in summary.rows {
         let drift = row.value(of: "drift_max_pt").flatMap(Double.init) ?? 0
         let violations = row.key.variant != "none" && drift > 1 ? "1" : "0"
-        let fields = summary.columns.map { column -> String in
+        let fields = columns.map { column -> String in
             switch column {
             case "scenario": return "session-\(row.seed)"
             case "variant": return row.key.variant
@@ -216,6 +218,8 @@ struct ReportTests {
         #expect(count("<svg class=\"distribution-plot\"", in: html) == HTMLReport.populationMetrics.count)
         #expect(html.contains("<th>runs with violations</th>") && html.contains("<table class=\"differences\">"))
         #expect(!html.contains("id=\"summary\""), "no summary.csv, no summary table")
+        #expect(html.contains("<td class=\"text\">drift_max_pt</td>") && !html.contains("<td class=\"text\">allocations</td>"),
+                "explore results have no allocation counts, so the default metrics leave them out")
 
         let empty = try FeedSimProcess.run(["report", "nothing-here"], in: folder.url)
         #expect(empty.status == 64, "\(empty)")
