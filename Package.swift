@@ -54,6 +54,7 @@ let package = Package(
         .target(
             name: "FeedReports",
             dependencies: [
+                "Determinism",
                 "FeedSimulator",
                 "FeedScenario",
                 "CSVCodec",
@@ -117,7 +118,7 @@ let package = Package(
         .testTarget(name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"]),
         .testTarget(
             name: "FeedSimCLITests",
-            dependencies: ["CSVCodec", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
+            dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]
