@@ -50,6 +50,9 @@ extension FeedSim {
         @Option(name: .long, help: ArgumentHelp("Folder of device profiles (default: devices/ beside the configuration or above it, then scenarios/devices).", valueName: "dir"))
         var devices: String?
 
+        @Option(name: .long, help: ArgumentHelp("The strategy every other is compared with, paired by session (default: the configuration's first).", valueName: "strategy"))
+        var baseline: String?
+
         @Flag(name: .long, help: "Show no progress on stderr.")
         var quiet = false
 
@@ -88,18 +91,37 @@ extension FeedSim {
                 .flatMap(\.shrunk)
 
             let failures = try ExploreFailures(shrunk: shrunk, seed: seed, setup: setup)
-            try write(runs: runs, violations: located.map(\.violation), failures: failures, interruption: interruption)
+            let table = ExploreReport.exploreTable(runs)
+            let comparison = try population(table, strategies: setup.config.strategies.map(\.name))
+            try write(table: table, violations: located.map(\.violation), failures: failures, interruption: interruption)
             print(ExploreSummary.render(
                 sessions: sessions, seed: seed, strategies: setup.config.strategies.map(\.name), runs: runs,
-                violations: located.map(\.violation), failures: failures, out: out))
+                violations: located.map(\.violation), failures: failures, comparison: comparison, out: out))
             if !located.isEmpty { throw FeedSimExit.regression }
         }
 
-        private func write(runs: [SessionRunner.StrategyRun], violations: [Violation], failures: ExploreFailures, interruption: Interruption) throws {
+        /// The strategies over the population: each strategy's table, and
+        /// every strategy against the baseline, paired by session.
+        private func population(_ table: CSVTable, strategies: [String]) throws -> PairedComparison {
+            let chosen = baseline ?? strategies[0]
+            guard strategies.contains(chosen) else {
+                throw ValidationError("--baseline \(chosen) is not one of the strategies explored: \(strategies.joined(separator: ", "))")
+            }
+            do {
+                let rows = try SummaryFile(text: table.text, file: "explore.csv", requiredColumns: PopulationTable.exploreColumns)
+                return try PairedComparison(
+                    summary: rows, metrics: ExploreSummary.comparedMetrics, baseline: chosen)
+            } catch {
+                printError("cannot compare the strategies: \(error)")
+                throw FeedSimExit.internalFailure
+            }
+        }
+
+        private func write(table: CSVTable, violations: [Violation], failures: ExploreFailures, interruption: Interruption) throws {
             let folder = URL(fileURLWithPath: out, isDirectory: true)
             var output = StagedFiles()
             do {
-                try output.stage(ExploreReport.exploreTable(runs).text, to: folder.appendingPathComponent("explore.csv"))
+                try output.stage(table.text, to: folder.appendingPathComponent("explore.csv"))
                 try output.stage(ExploreReport.violationTable(violations).text, to: folder.appendingPathComponent("violations.csv"))
                 try failures.stage(in: folder.appendingPathComponent(ExploreFailures.folder, isDirectory: true), output: &output)
                 guard interruption.beginCommit() else {

@@ -4,14 +4,21 @@ import FeedReports
 /// What `feedsim explore` prints: the violations by identity with their
 /// shrunk repros, and how small shrinking made them.
 enum ExploreSummary {
+    /// The metrics the strategies are compared on, paired by session.
+    static let comparedMetrics = [
+        PopulationTable.driftColumn, "drift_events", PopulationTable.hitchColumn, PopulationTable.overrunColumn,
+        PopulationTable.violationsColumn,
+    ]
+
     static func render(
         sessions: Int, seed: UInt64, strategies: [String], runs: [SessionRunner.StrategyRun], violations: [Violation],
-        failures: ExploreFailures, out: String
+        failures: ExploreFailures, comparison: PairedComparison, out: String
     ) -> String {
         var text = "explored \(sessions) sessions × \(strategies.count) strategies (seed \(seed)): \(runs.count) runs, "
         let failingSessions = Set(violations.map(\.session)).count
-        text += "\(violations.count) violation\(violations.count == 1 ? "" : "s") in \(failingSessions) session\(failingSessions == 1 ? "" : "s")\n"
-        guard !violations.isEmpty else { return text + "wrote \(out)/explore.csv, \(out)/violations.csv\n" }
+        text += "\(violations.count) violation\(violations.count == 1 ? "" : "s") in \(failingSessions) session\(failingSessions == 1 ? "" : "s")\n\n"
+        text += comparison.terminalText
+        guard !violations.isEmpty else { return text + "\nwrote \(out)/explore.csv, \(out)/violations.csv\n" }
 
         var counts: [Violation.Identity: Int] = [:]
         for v in violations { counts[v.identity, default: 0] += 1 }
