@@ -4,6 +4,8 @@ extension FeedEngine {
     /// cells measured above the reader are corrected per the strategy.
     @discardableResult
     public func layoutVisibleCells() -> Range<Int> {
+        layoutPassAnchor = captureAnchor()
+        defer { layoutPassAnchor = nil }
         let visible = layOutAndCompensate()
         loadMoreIfNeeded(lastVisible: visible.upperBound - 1)
         updatePrefetching(visible: visible)

@@ -155,6 +155,16 @@ struct ExploreReproTests {
                             {"at_ms": 26000, "action": "drag", "distance_pt": 100, "duration_ms": 300},
                             {"at_ms": 26460, "action": "terminate", "relaunch_after_s": 0}]}
                 """),
+        Repro(
+            name: "an image arrives for the post just above the reader's as the frame lays it out",
+            why: "the engine chose its anchor in the middle of the layout pass, after the pass had measured that post taller, so it took the post itself as the reader's and corrected nothing",
+            json: """
+                {"schema_version": 1, "name": "drift-2", "description": "d", "device": "iphone-pro-120hz", "seed": 8926817852416942, "duration_s": 7,
+                 "feed": {"post_count": 19, "media_size_known_fraction": 0.5},
+                 "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "index_restore", "position_strategy": "index_restore"}],
+                 "script": [{"at_ms": 5000, "action": "scroll_to", "offset_pt": 3000, "animated": false},
+                            {"at_ms": 5000, "action": "drag", "distance_pt": -400, "duration_ms": 300}]}
+                """),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)
