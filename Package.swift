@@ -73,6 +73,7 @@ let package = Package(
             name: "feedsim",
             dependencies: [
                 "CParentDeath",
+                "Determinism",
                 "FeedExplore",
                 "FeedReports",
                 "FeedSimulator",

@@ -25,7 +25,9 @@ extension FeedSim {
                 Writes OUT/explore.csv (one row per session × strategy: summary.csv's \
                 columns without the allocation counts, then `violations`), \
                 OUT/violations.csv and OUT/failures/. The output is byte-identical for \
-                any --jobs.
+                any --jobs. With --shard K/N only part K of the sessions runs and \
+                explore-part.json is written beside; `feedsim merge` puts the parts \
+                together, byte-identical to one whole exploration.
 
                 Exit codes: 0 no violation, 2 violations found, 64 usage error, 65 \
                 invalid configuration, 1 internal failure; 130 or 143 when interrupted.
@@ -47,6 +49,13 @@ extension FeedSim {
         @Option(name: .long, help: "Folder for explore.csv, violations.csv and failures/.")
         var out: String = "results/explore"
 
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Explore only part K of N: the sessions whose index i has i % N == K-1, with their failures shrunk. Also writes explore-part.json for `feedsim merge`.",
+                valueName: "k/n"))
+        var shard: ShardSpec?
+
         @Option(name: .long, help: ArgumentHelp("Folder of device profiles (default: devices/ beside the configuration or above it, then scenarios/devices).", valueName: "dir"))
         var devices: String?
 
@@ -67,75 +76,34 @@ extension FeedSim {
 
         func run() throws {
             let interruption = Interruption.shared
+            try shard?.validate()
             let setup = try ExploreSetup(config: config, devices: devices)
-            let workers = ExploreWorkers(jobs: jobs, interruption: interruption, setup: setup)
-
-            let chunks = stride(from: 0, to: sessions, by: Explore.sessionsPerJob).map {
-                ExploreJob(seed: seed, sessions: Array($0..<min(sessions, $0 + Explore.sessionsPerJob)))
+            let strategies = setup.config.strategies.map(\.name)
+            if let baseline, !strategies.contains(baseline) {
+                throw ValidationError("--baseline \(baseline) is not one of the strategies explored: \(strategies.joined(separator: ", "))")
             }
-            let progress = Progress(total: sessions, quiet: quiet)
-            let explored = try workers.run(chunks, out: out) { done in progress.finished(min(sessions, done * Explore.sessionsPerJob)) }
+            let workers = ExploreWorkers(jobs: jobs, interruption: interruption, setup: setup)
+            let part = shard ?? ShardSpec(shard: 1, count: 1)
+            let indices = part.indices(of: sessions)
+            let chunks = stride(from: 0, to: indices.count, by: Explore.sessionsPerJob).map {
+                ExploreJob(seed: seed, sessions: Array(indices[$0..<min(indices.count, $0 + Explore.sessionsPerJob)]))
+            }
+            let progress = Progress(total: indices.count, quiet: quiet)
+            let explored = try workers.run(chunks, out: out) { done in progress.finished(min(indices.count, done * Explore.sessionsPerJob)) }
             progress.finish()
             let results = explored.flatMap(\.sessions).sorted { $0.index < $1.index }
-            let runs = results.flatMap(\.runs)
-            let located = results.flatMap { session in
-                session.runs.flatMap { run in run.violations.map { Violation.Located(session: session.index, violation: $0) } }
-            }
 
-            // The first failure of each identity, in session order, is shrunk.
-            var firsts: [Violation.Identity: Violation.Located] = [:]
-            for failure in located where firsts[failure.violation.identity] == nil { firsts[failure.violation.identity] = failure }
-            let toShrink = firsts.keys.sorted().map { firsts[$0]! }
+            let toShrink = ExploreOutcome.firstOfEachIdentity(results.flatMap(\.located))
             if !toShrink.isEmpty, !quiet { printError("feedsim: shrinking \(toShrink.count) distinct failure\(toShrink.count == 1 ? "" : "s")") }
             let shrunk = try workers.run(toShrink.map { ExploreJob(seed: seed, shrink: [$0]) }, out: out) { _ in }
                 .flatMap(\.shrunk)
 
-            let failures = try ExploreFailures(shrunk: shrunk, seed: seed, setup: setup)
-            let table = ExploreReport.exploreTable(runs)
-            let comparison = try population(table, strategies: setup.config.strategies.map(\.name))
-            try write(table: table, violations: located.map(\.violation), failures: failures, interruption: interruption)
-            print(ExploreSummary.render(
-                sessions: sessions, seed: seed, strategies: setup.config.strategies.map(\.name), runs: runs,
-                violations: located.map(\.violation), failures: failures, comparison: comparison, out: out))
-            if !located.isEmpty { throw FeedSimExit.regression }
-        }
-
-        /// The strategies over the population: each strategy's table, and
-        /// every strategy against the baseline, paired by session.
-        private func population(_ table: CSVTable, strategies: [String]) throws -> PairedComparison {
-            let chosen = baseline ?? strategies[0]
-            guard strategies.contains(chosen) else {
-                throw ValidationError("--baseline \(chosen) is not one of the strategies explored: \(strategies.joined(separator: ", "))")
-            }
-            do {
-                let rows = try SummaryFile(text: table.text, file: "explore.csv", requiredColumns: PopulationTable.exploreColumns)
-                return try PairedComparison(
-                    summary: rows, metrics: ExploreSummary.comparedMetrics, baseline: chosen)
-            } catch {
-                printError("cannot compare the strategies: \(error)")
-                throw FeedSimExit.internalFailure
-            }
-        }
-
-        private func write(table: CSVTable, violations: [Violation], failures: ExploreFailures, interruption: Interruption) throws {
-            let folder = URL(fileURLWithPath: out, isDirectory: true)
-            var output = StagedFiles()
-            do {
-                try output.stage(table.text, to: folder.appendingPathComponent("explore.csv"))
-                try output.stage(ExploreReport.violationTable(violations).text, to: folder.appendingPathComponent("violations.csv"))
-                try failures.stage(in: folder.appendingPathComponent(ExploreFailures.folder, isDirectory: true), output: &output)
-                guard interruption.beginCommit() else {
-                    output.discard()
-                    printError(Interruption.message(signal: interruption.signal ?? SIGINT, out: out))
-                    throw ExitCode(128 + (interruption.signal ?? SIGINT))
-                }
-                try output.commit()
-            } catch let exit as ExitCode {
-                throw exit
-            } catch {
-                output.discard()
-                printError("cannot write results to \(out): \(error.localizedDescription)")
-                throw FeedSimExit.internalFailure
+            let outcome = ExploreOutcome(
+                seed: seed, sessions: sessions, shard: part.shard, shardCount: part.count,
+                inputsHash: setup.inputsHash(seed: seed, sessions: sessions), strategies: strategies, device: setup.config.device,
+                deviceData: setup.deviceData, results: results, shrunk: shrunk)
+            if try outcome.write(to: out, baseline: baseline, manifest: shard != nil, interruption: interruption) {
+                throw FeedSimExit.regression
             }
         }
     }

@@ -18,7 +18,7 @@ struct ExploreFailures {
     var entries: [Entry] = []
     var files: [(name: String, data: Data)] = []
 
-    init(shrunk: [ExploreJob.ShrunkFailure], seed: UInt64, setup: ExploreSetup) throws {
+    init(shrunk: [ExploreJob.ShrunkFailure], seed: UInt64, device: String, deviceData: Data) throws {
         var counts: [ExploreProperty: Int] = [:]
         for failure in shrunk {
             let property = failure.violation.property
@@ -31,7 +31,7 @@ struct ExploreFailures {
             entries.append(Entry(file: "\(stem).json", failure: failure))
             files.append(("\(stem).json", Data(scenario.fileText.utf8)))
         }
-        if !files.isEmpty { files.append(("devices/\(setup.config.device).json", setup.deviceData)) }
+        if !files.isEmpty { files.append(("devices/\(device).json", deviceData)) }
     }
 
     /// Stages the files, and the removal of what an earlier exploration left

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Determinism
 import FeedExplore
 import FeedScenario
 import Foundation
@@ -7,6 +8,8 @@ import Foundation
 /// command and again, from the same files, by each worker.
 struct ExploreSetup {
     var configFile: String?
+    /// The configuration file's bytes; empty for the defaults.
+    var configData = Data()
     var config: ExploreConfig
     var deviceFile: String
     var deviceData: Data
@@ -26,6 +29,7 @@ struct ExploreSetup {
                     throw ScenarioError(file: configFile, path: "$", expected: "expected a readable file (\(error.localizedDescription))")
                 }
                 config = try ScenarioLoader.exploreConfig(from: data, file: configFile)
+                configData = data
             } else {
                 config = .defaults
             }
@@ -51,6 +55,19 @@ struct ExploreSetup {
             printError("invalid explore configuration: \(error)")
             throw FeedSimExit.invalidScenario
         }
+    }
+
+    /// What an exploration ran from: the configuration's and the device's
+    /// bytes, the seed and the session count, so parts of different
+    /// explorations are never merged.
+    func inputsHash(seed: UInt64, sessions: Int) -> String {
+        var hash = FNV1a()
+        hash.combine(bytes: configData)
+        hash.combine(UInt64(0xFF))
+        hash.combine(bytes: deviceData)
+        hash.combine(seed)
+        hash.combine(sessions)
+        return hash.hex
     }
 
     /// The worker's side: the same files, named by the command.

@@ -10,15 +10,25 @@ enum ExploreSummary {
         PopulationTable.violationsColumn,
     ]
 
+    /// Which part of an exploration a summary is of.
+    struct Part {
+        var shard: Int
+        var count: Int
+        var sessions: Int
+    }
+
     static func render(
-        sessions: Int, seed: UInt64, strategies: [String], runs: [SessionRunner.StrategyRun], violations: [Violation],
+        sessions: Int, part: Part?, seed: UInt64, strategies: [String], runs: [SessionRunner.StrategyRun], violations: [Violation],
         failures: ExploreFailures, comparison: PairedComparison, out: String
     ) -> String {
-        var text = "explored \(sessions) sessions × \(strategies.count) strategies (seed \(seed)): \(runs.count) runs, "
+        var text = part.map { "part \($0.shard)/\($0.count): \($0.sessions) of " } ?? ""
+        text += "explored \(sessions) sessions × \(strategies.count) strategies (seed \(seed)): \(runs.count) runs, "
         let failingSessions = Set(violations.map(\.session)).count
         text += "\(violations.count) violation\(violations.count == 1 ? "" : "s") in \(failingSessions) session\(failingSessions == 1 ? "" : "s")\n\n"
         text += comparison.terminalText
-        guard !violations.isEmpty else { return text + "\nwrote \(out)/explore.csv, \(out)/violations.csv\n" }
+        guard !violations.isEmpty else {
+            return text + "\nwrote \(out)/explore.csv, \(out)/violations.csv\(part == nil ? "" : ", \(out)/\(ExploreOutcome.manifestName)")\n"
+        }
 
         var counts: [Violation.Identity: Int] = [:]
         for v in violations { counts[v.identity, default: 0] += 1 }
@@ -34,7 +44,7 @@ enum ExploreSummary {
         let small = after.filter { $0 <= 5 }.count
         text += "\nshrunk repros: \(after.count); at most 5 steps: \(small) of \(after.count)"
         text += "; steps before: \(distribution(before)); after: \(distribution(after))\n"
-        text += "wrote \(out)/explore.csv, \(out)/violations.csv, \(out)/\(ExploreFailures.folder)/\n"
+        text += "wrote \(out)/explore.csv, \(out)/violations.csv, \(out)/\(ExploreFailures.folder)/\(part == nil ? "" : ", \(out)/\(ExploreOutcome.manifestName)")\n"
         return text
     }
 

@@ -68,3 +68,43 @@ struct ExploreCommandTests {
         #expect(ci.status == 0, "\(ci)")
     }
 }
+
+@Suite("feedsim explore --shard and merge")
+struct ExploreShardTests {
+    @Test("Parts merged are byte-identical to one whole exploration; parts of another exploration are refused")
+    func shardsMergeToTheWhole() throws {
+        let folder = try ScratchFolder()
+        let common = ["explore", "--sessions", "9", "--seed", "3", "--devices", ExploreCommandTests.devices, "--quiet"]
+        let whole = try FeedSimProcess.run(common + ["--out", "whole"], in: folder.url)
+        #expect(whole.status == 0 || whole.status == 2, "\(whole)")
+        for k in 1...3 {
+            let part = try FeedSimProcess.run(common + ["--shard", "\(k)/3", "--out", "part-\(k)"], in: folder.url)
+            #expect(part.status == 0 || part.status == 2, "\(part)")
+            #expect(FileManager.default.fileExists(atPath: folder.appending("part-\(k)/explore-part.json").path))
+        }
+        let merged = try FeedSimProcess.run(["merge", "part-1", "part-2", "part-3", "--out", "merged"], in: folder.url)
+        #expect(merged.status == 0, "\(merged)")
+        for file in ["explore.csv", "violations.csv"] {
+            #expect(try Data(contentsOf: folder.appending("whole/\(file)")) == Data(contentsOf: folder.appending("merged/\(file)")), "\(file)")
+        }
+        let failures = (try? FileManager.default.contentsOfDirectory(atPath: folder.appending("whole/failures").path))?.sorted() ?? []
+        let mergedFailures = (try? FileManager.default.contentsOfDirectory(atPath: folder.appending("merged/failures").path))?.sorted() ?? []
+        #expect(failures == mergedFailures)
+        for name in failures where name.hasSuffix(".json") {
+            #expect(try Data(contentsOf: folder.appending("whole/failures/\(name)")) == Data(contentsOf: folder.appending("merged/failures/\(name)")))
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appending("merged/explore-part.json").path))
+
+        // A part missing, and a part of another seed.
+        let missing = try FeedSimProcess.run(["merge", "part-1", "part-2", "--out", "bad"], in: folder.url)
+        #expect(missing.status == 64, "\(missing)")
+        let other = try FeedSimProcess.run(
+            ["explore", "--sessions", "9", "--seed", "4", "--devices", ExploreCommandTests.devices, "--quiet", "--shard", "3/3", "--out", "other-3"],
+            in: folder.url)
+        #expect(other.status == 0 || other.status == 2)
+        let mixed = try FeedSimProcess.run(["merge", "part-1", "part-2", "other-3", "--out", "bad"], in: folder.url)
+        #expect(mixed.status == 64, "\(mixed)")
+        #expect(mixed.stderr.contains("another exploration"), "\(mixed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appending("bad").path))
+    }
+}
