@@ -27,6 +27,10 @@ extension FeedSim {
                 shown" when it contains 0, "too few pairs" under 2 pairs. The CSV holds \
                 the differences.
 
+                Explore results (a folder with explore.csv and no summary.csv, or the \
+                explore.csv file itself) are compared the same way over every session, \
+                each session paired across the strategies.
+
                 Exit codes: 0 success, 64 usage error (missing folder, unknown \
                 metric), 1 unreadable or malformed summary.csv or unwritable output.
                 """
@@ -37,7 +41,7 @@ extension FeedSim {
             case table, markdown, csv
         }
 
-        @Argument(help: ArgumentHelp("Results folder (or its summary.csv).", valueName: "dir"))
+        @Argument(help: ArgumentHelp("Results folder (or its summary.csv, or an explore.csv).", valueName: "dir"))
         var folder: String = "results/latest"
 
         @Option(
@@ -86,6 +90,12 @@ extension FeedSim {
                 case .markdown: text = comparison.markdown
                 case .csv: text = comparison.csv.text
                 }
+            case let .sessions(comparison):
+                switch format {
+                case .table: text = comparison.terminalText
+                case .markdown: text = comparison.markdown
+                case .csv: text = comparison.differencesCSV.text
+                }
             }
             guard let output else {
                 print(text, terminator: "")
@@ -100,13 +110,42 @@ extension FeedSim {
             print("wrote \(output)")
         }
 
-        /// One run per key, side by side; or several seeds per key, paired.
+        /// One run per key, side by side; several seeds per key, paired per
+        /// scenario; or explore results, paired per session.
         enum Comparison {
             case single(StrategyComparison)
             case seeds(SeedComparison)
+            case sessions(PairedComparison)
+        }
+
+        /// The explore.csv `folder` names: the file itself, or the file in a
+        /// folder that has no summary.csv.
+        private var exploreFile: String? {
+            let url = URL(fileURLWithPath: folder)
+            if url.lastPathComponent == HTMLReport.populationFileName { return folder }
+            let explore = url.appendingPathComponent(HTMLReport.populationFileName).path
+            let summary = url.appendingPathComponent(SummaryInput.fileName).path
+            return FileManager.default.fileExists(atPath: explore) && !FileManager.default.fileExists(atPath: summary) ? explore : nil
         }
 
         private func comparison() throws -> Comparison {
+            let bootstrap = PairedBootstrap(resamples: resamples, seed: bootstrapSeed)
+            if let exploreFile {
+                let population: SummaryFile
+                do {
+                    population = try SummaryFile.load(
+                        url: URL(fileURLWithPath: exploreFile), file: exploreFile, requiredColumns: PopulationTable.exploreColumns)
+                } catch {
+                    printError("invalid explore results: \(error)")
+                    throw FeedSimExit.internalFailure
+                }
+                do {
+                    return .sessions(try PairedComparison(
+                        summary: population, metrics: metrics.isEmpty ? nil : metrics, baseline: baseline, bootstrap: bootstrap))
+                } catch {
+                    throw ValidationError(error.description)
+                }
+            }
             let summary = try SummaryInput.load(folder, option: nil)
             do {
                 guard summary.isMultiSeed else {
@@ -117,8 +156,7 @@ extension FeedSim {
                         summary: summary, metrics: metrics.isEmpty ? StrategyComparison.defaultMetrics : metrics))
                 }
                 return .seeds(try SeedComparison(
-                    summary: summary, metrics: metrics.isEmpty ? nil : metrics, baseline: baseline,
-                    bootstrap: PairedBootstrap(resamples: resamples, seed: bootstrapSeed)))
+                    summary: summary, metrics: metrics.isEmpty ? nil : metrics, baseline: baseline, bootstrap: bootstrap))
             } catch let error as StrategyComparisonError {
                 throw ValidationError(error.description)
             }

@@ -49,6 +49,24 @@ struct MultiSeedTests {
         #expect(try CSVFile(folder.appending("plain/frames.csv")).columns == RunReports.frameColumns)
     }
 
+    @Test("compare on explore results pairs every session across the strategies, from the folder or the file")
+    func compareExplore() throws {
+        let folder = try populationFolder(seeds: 4, exploreFolder: "explore")
+        defer { folder.remove() }
+        let table = try FeedSimProcess.run(["compare", "explore"], in: folder.url)
+        try #require(table.status == 0, "\(table)")
+        #expect(table.stdout.hasPrefix("population (nearest-rank percentiles over each variant's runs)\n"), "\(table.stdout)")
+        #expect(table.stdout.contains("runs with violations") && table.stdout.contains("drift_max_pt          none  anchor"), "\(table.stdout)")
+        #expect(!table.stdout.contains("allocations"), "explore results have no allocation counts")
+        let file = try FeedSimProcess.run(["compare", "explore/explore.csv"], in: folder.url)
+        #expect(file.stdout == table.stdout)
+        let csv = try FeedSimProcess.run(["compare", "explore", "--format", "csv", "--baseline", "anchor"], in: folder.url)
+        try #require(csv.status == 0, "\(csv)")
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.first.map(String.init) == PairedComparison.differenceColumns.joined(separator: ","))
+        #expect(lines.count == 1 + 3 && lines.dropFirst().allSatisfy { $0.contains(",anchor,none,4,") }, "\(csv.stdout)")
+    }
+
     @Test("A run's SummaryRow is the row summary.csv holds for it, extra fields after")
     func summaryRowOfAResult() throws {
         let folder = try SmallSuite.folder()

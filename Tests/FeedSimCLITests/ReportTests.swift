@@ -33,7 +33,7 @@ private let smallScenario = """
 
 /// A scratch folder with the small scenario run into `out/` (with
 /// `--frames` when `frames`, and `extra` arguments).
-private func runSmallScenario(frames: Bool, extra: [String] = []) throws -> ScratchFolder {
+func runSmallScenario(frames: Bool, extra: [String] = []) throws -> ScratchFolder {
     let folder = try ScratchFolder(prefix: "feedsim-report")
     try folder.copyDeviceProfiles()
     try folder.write(smallScenario, to: "small.json")
@@ -45,7 +45,7 @@ private func runSmallScenario(frames: Bool, extra: [String] = []) throws -> Scra
 
 /// A scratch folder with the small scenario run under `seeds` seeds into
 /// `out/`, and explore results made from its summary in `exploreFolder`.
-private func populationFolder(seeds: Int, exploreFolder: String) throws -> ScratchFolder {
+func populationFolder(seeds: Int, exploreFolder: String) throws -> ScratchFolder {
     let folder = try runSmallScenario(frames: false, extra: ["--seeds", String(seeds)])
     try folder.write(try exploreResults(fromSummary: String(contentsOf: folder.appending("out/summary.csv"), encoding: .utf8)),
                      to: "\(exploreFolder)/\(HTMLReport.populationFileName)")
@@ -56,7 +56,7 @@ private func populationFolder(seeds: Int, exploreFolder: String) throws -> Scrat
 /// shape: each seed a session (`session-<seed>`), no allocation counts, and a
 /// last column `violations` that counts a drift above 1 pt under any variant
 /// but `none`.
-private func exploreResults(fromSummary text: String) throws -> String {
+func exploreResults(fromSummary text: String) throws -> String {
     let summary = try SummaryFile(text: text, file: "summary.csv")
     let columns = summary.columns.filter { $0 != "allocations" && $0 != "allocated_bytes" }
     var table = CSVTable(columns: columns + [PopulationTable.violationsColumn])
