@@ -168,8 +168,10 @@ struct DriftMeter {
             // a finger) had the content: no correction may pull that in.
             let overscroll = (top: max(0, reference.minOffset - reference.contentOffset),
                               bottom: max(0, reference.contentOffset - reference.maxOffset))
+            // Under a finger a correction may leave the content where it was
+            // at the commit, past a moved edge, but takes it no further.
             reach = DriftMeter.reach(
-                of: view, holdingAt: reference.isDragging ? reference.contentOffset : nil, overscroll: overscroll)
+                of: view, holdingAt: reference.isDragging ? change.anchor.contentY - change.anchor.screenY : nil, overscroll: overscroll)
         case .screen:
             beforeY = change.anchor.screenY
             reach = DriftMeter.reach(of: view, holdingAt: nil, overscroll: (0, 0))
@@ -181,8 +183,9 @@ struct DriftMeter {
 
     /// The offsets the content can be at in the frame that shows a change:
     /// between its edges, past them by the overscroll the reader's own motion
-    /// had, and, under a finger, wherever the finger holds it (a correction
-    /// may leave the content where the finger has it, past a moved edge).
+    /// had, and, under a finger, where the finger held it at the change (a
+    /// correction may leave the content there, past a moved edge, but may
+    /// not take it further: the engine's rule).
     private static func reach(of view: ScrollView, holdingAt held: Double?, overscroll: (top: Double, bottom: Double)) -> ClosedRange<Double> {
         var lowest = view.minOffset - overscroll.top
         var highest = view.maxOffset + overscroll.bottom
