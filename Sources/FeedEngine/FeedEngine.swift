@@ -177,6 +177,8 @@ public final class FeedEngine {
 
     /// The feed's posts as the server ordered them, newest first.
     public var posts: [Post] { store.posts }
+    /// How many posts the feed holds: `posts.count` without retaining the array.
+    public var postCount: Int { store.posts.count }
     /// Whether the server said there is nothing after the last post.
     public var reachedEnd: Bool { store.reachedEnd }
     /// Whether a page request is on its way.

@@ -106,9 +106,8 @@ struct FeedStore {
     func threadContext() -> [Post] {
         var context: [Post] = []
         for post in posts {
-            for id in [post.parentID, post.rootID].compactMap({ $0 }) {
-                if let post = known[id] { context.append(post) }
-            }
+            if let id = post.parentID, let parent = known[id] { context.append(parent) }
+            if let id = post.rootID, let root = known[id] { context.append(root) }
         }
         return context
     }

@@ -340,6 +340,8 @@ public final class Simulation {
     private func renderFrame(vsync index: Int64) -> FrameOutcome {
         guard appState == .foreground else { return .idle }
         scrollView.advance(to: now)
+        // Read once: each read of the lazy property is a check and a retain.
+        let engine = self.engine
         let list = engine.listView
         let moved = scrollView.contentOffset != lastRenderedOffset
         // Work done between frames (a commit, a response handled) is
@@ -380,7 +382,7 @@ public final class Simulation {
 
         let requests = meter.total().requests
         let frameWork = costModel.commitTime(for: work, cellTime: cellTime, vsync: index)
-        let render = costModel.renderTime(for: scene(visible), vsync: index)
+        let render = costModel.renderTime(for: scene(visible, list: list), vsync: index)
         let rate = refreshRate.current
         let record = accountant.recordFrame(
             at: now, work: frameWork, render: render, contentOffset: offset, visible: visible,
@@ -408,12 +410,13 @@ public final class Simulation {
 
     /// What the render server draws with `visible` on screen: a layer tree
     /// per cell, and each image blended and masked to rounded corners.
-    func scene(_ visible: Range<Int>) -> CostModel.Scene {
-        let items = engine.listView.items
+    func scene(_ visible: Range<Int>, list: FeedListView) -> CostModel.Scene {
         var scene = CostModel.Scene(layers: visible.count)
-        for index in visible where items[index].post.media != nil {
-            scene.images += 1
-            scene.offscreenPasses += 1
+        list.items.withUnsafeBufferPointer { items in
+            for index in visible where items[index].post.media != nil {
+                scene.images += 1
+                scene.offscreenPasses += 1
+            }
         }
         return scene
     }
@@ -429,7 +432,8 @@ public final class Simulation {
     /// system would.
     func checkMemory() {
         guard appState != .terminated else { return }
-        let bytes = memory.footprint(posts: engine.posts.count, cacheBytes: Int64(engine.cacheMemoryBytes))
+        let engine = self.engine
+        let bytes = memory.footprint(posts: engine.postCount, cacheBytes: Int64(engine.cacheMemoryBytes))
         switch memory.sample(bytes) {
         case .fine:
             break
@@ -477,7 +481,8 @@ public final class Simulation {
     }
 
     func captureAnchor() -> DriftMeter.Capture? {
-        DriftMeter.capture(
+        let engine = self.engine
+        return DriftMeter.capture(
             list: engine.listView, contentOffset: scrollView.contentOffset, viewportHeight: scrollView.viewportHeight,
             insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom)
     }
