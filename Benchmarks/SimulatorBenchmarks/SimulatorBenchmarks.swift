@@ -55,7 +55,8 @@ func runSession(_ request: RunRequest) -> RunResult {
 /// (`swift build -c release --product feedsim` makes it; `scripts/test` does
 /// before it checks the thresholds).
 func releaseFeedsim() -> URL {
-    let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
     let feedsim = folder.appendingPathComponent("feedsim")
     guard FileManager.default.isExecutableFile(atPath: feedsim.path) else {
         fatalError("no feedsim in \(folder.path): run `swift build -c release --product feedsim` first")
