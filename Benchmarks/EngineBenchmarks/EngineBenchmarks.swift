@@ -13,16 +13,8 @@ struct DiffInput {
 
     init(count: Int, seed: UInt64) {
         var random = BenchmarkRandom(seed: seed)
-        let old = (0..<count).map { FeedItem(post: Post(id: PostID($0), authorID: 1, textLength: 100)) }
-        // Exactly a tenth of the posts, chosen by the first steps of a seeded
-        // Fisher–Yates shuffle, so the count does not vary with the seed.
-        var order = Array(old.indices)
-        for i in 0..<(count / 10) {
-            order.swapAt(i, i + Int(random.next(below: UInt64(count - i))))
-        }
-        var deleted = [Bool](repeating: false, count: count)
-        for i in order.prefix(count / 10) { deleted[i] = true }
-        var new = old.filter { !deleted[Int($0.id)] }
+        let old = DiffInput.posts(count)
+        var new = DiffInput.deletingATenth(of: old, random: &random)
         for index in 0..<(count / 50) where !new.isEmpty {
             let from = Int(random.next(below: UInt64(new.count)))
             let item = new.remove(at: from)
@@ -38,6 +30,25 @@ struct DiffInput {
         }
         self.old = old
         self.new = new
+    }
+
+    /// Posts with ids 0..<count.
+    static func posts(_ count: Int) -> [FeedItem] {
+        (0..<count).map { FeedItem(post: Post(id: PostID($0), authorID: 1, textLength: 100)) }
+    }
+
+    /// `old` without exactly a tenth of its posts, chosen by the first steps
+    /// of a seeded Fisher–Yates shuffle, so the count does not vary with the
+    /// seed. `old`'s ids must be its indices.
+    static func deletingATenth(of old: [FeedItem], random: inout BenchmarkRandom) -> [FeedItem] {
+        let count = old.count
+        var order = Array(old.indices)
+        for i in 0..<(count / 10) {
+            order.swapAt(i, i + Int(random.next(below: UInt64(count - i))))
+        }
+        var deleted = [Bool](repeating: false, count: count)
+        for i in order.prefix(count / 10) { deleted[i] = true }
+        return old.filter { !deleted[Int($0.id)] }
     }
 }
 
@@ -55,14 +66,8 @@ struct MillionDiffInput {
     init(seed: UInt64) {
         let count = MillionDiffInput.count
         var random = BenchmarkRandom(seed: seed)
-        let old = (0..<count).map { FeedItem(post: Post(id: PostID($0), authorID: 1, textLength: 100)) }
-        var order = Array(old.indices)
-        for i in 0..<(count / 10) {
-            order.swapAt(i, i + Int(random.next(below: UInt64(count - i))))
-        }
-        var deleted = [Bool](repeating: false, count: count)
-        for i in order.prefix(count / 10) { deleted[i] = true }
-        var new = old.filter { !deleted[Int($0.id)] }
+        let old = DiffInput.posts(count)
+        var new = DiffInput.deletingATenth(of: old, random: &random)
         for _ in 0..<(count / 50) {
             new.swapAt(Int(random.next(below: UInt64(new.count))), Int(random.next(below: UInt64(new.count))))
         }
