@@ -44,16 +44,40 @@ struct RunWorkers {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Why an order has no result: the worker's status and message.
+    struct OrderFailure: Error {
+        var status: Int32
+        var message: String
+    }
+
     /// Runs every request; `progress` hears of each one that finishes.
     ///
     /// Throws `Interrupted` when a signal stopped the run, else the first
     /// `Failure` in request order.
     func run(_ requests: [RunRequest], progress: @escaping @Sendable (Int) -> Void) throws -> [RunResult] {
-        let outcomes = Mutex<[Result<RunResult, Failure>?]>(Array(repeating: nil, count: requests.count))
+        let outcomes = try run(orders: requests.map(RunOrder.init), progress: progress)
+        var rows: [RunResult] = []
+        for (request, outcome) in zip(requests, outcomes) {
+            switch outcome {
+            case let .success(value): rows.append(value)
+            case let .failure(failure): throw Failure(request: request, status: failure.status, message: failure.message)
+            }
+        }
+        return rows
+    }
+
+    /// Runs every order and returns each one's outcome, in order: what any
+    /// command running many sessions (file-backed or generated with
+    /// `RunOrder.scenarioText`) hands to the workers. `progress` hears of
+    /// each order that finishes. Throws only `Interrupted`.
+    func run(
+        orders: [RunOrder], progress: @escaping @Sendable (Int) -> Void
+    ) throws(Interrupted) -> [Result<RunResult, OrderFailure>] {
+        let outcomes = Mutex<[Result<RunResult, OrderFailure>?]>(Array(repeating: nil, count: orders.count))
         let next = Mutex(0)
         let executable = self.executable
         let interruption = self.interruption
-        let workerCount = min(jobs, requests.count)
+        let workerCount = min(jobs, orders.count)
         let stopped = DispatchSemaphore(value: 0)
         for _ in 0..<workerCount {
             Thread {
@@ -63,19 +87,18 @@ struct RunWorkers {
                         defer { value += 1 }
                         return value
                     }
-                    guard index < requests.count, interruption.signal == nil else { break }
-                    let request = requests[index]
-                    let outcome: Result<RunResult, Failure>
+                    guard index < orders.count, interruption.signal == nil else { break }
+                    let outcome: Result<RunResult, OrderFailure>
                     do {
                         if worker == nil { worker = try BatchWorker(executable: executable, interruption: interruption) }
-                        outcome = try worker!.run(request)
+                        outcome = try worker!.run(orders[index])
                     } catch let lost as BatchWorker.Lost {
-                        // The worker is gone; the next request starts another.
+                        // The worker is gone; the next order starts another.
                         worker = nil
-                        outcome = .failure(Failure(request: request, status: lost.status, message: lost.message))
+                        outcome = .failure(OrderFailure(status: lost.status, message: lost.message))
                     } catch {
                         worker = nil
-                        outcome = .failure(Failure(request: request, status: -1, message: "\(error)"))
+                        outcome = .failure(OrderFailure(status: -1, message: "\(error)"))
                     }
                     let finished = outcomes.withLock { list -> Int in
                         list[index] = outcome
@@ -89,15 +112,7 @@ struct RunWorkers {
         }
         for _ in 0..<workerCount { stopped.wait() }
         if let signal = interruption.signal { throw Interrupted(signal: signal) }
-        let all = outcomes.withLock { $0 }
-        var rows: [RunResult] = []
-        for outcome in all {
-            switch outcome! {
-            case let .success(value): rows.append(value)
-            case let .failure(failure): throw failure
-            }
-        }
-        return rows
+        return outcomes.withLock { $0 }.map { $0! }
     }
 }
 
@@ -153,17 +168,17 @@ final class BatchWorker {
         }.start()
     }
 
-    /// Sends `request` and waits for its reply.
-    func run(_ request: RunRequest) throws -> Result<RunResult, RunWorkers.Failure> {
+    /// Sends `order` and waits for its reply.
+    func run(_ order: RunOrder) throws -> Result<RunResult, RunWorkers.OrderFailure> {
         do {
-            try orders.fileHandleForWriting.write(contentsOf: try RunOrder(request).line())
+            try orders.fileHandleForWriting.write(contentsOf: try order.line())
         } catch {
             throw lost()
         }
         guard let line = nextLine(), let reply = RunReply.decode(line: line) else { throw lost() }
         if let result = reply.result { return .success(result) }
         let status = reply.failure == .invalidScenario ? FeedSimExit.invalidScenario.rawValue : FeedSimExit.internalFailure.rawValue
-        return .failure(RunWorkers.Failure(request: request, status: status, message: reply.message ?? "the run failed"))
+        return .failure(RunWorkers.OrderFailure(status: status, message: reply.message ?? "the run failed"))
     }
 
     /// Closes the orders, which ends the worker, and waits for it.
