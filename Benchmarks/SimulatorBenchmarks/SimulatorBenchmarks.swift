@@ -51,6 +51,43 @@ func runSession(_ request: RunRequest) -> RunResult {
     }
 }
 
+/// The release `feedsim` beside this benchmark's executable
+/// (`swift build -c release --product feedsim` makes it; `scripts/test` does
+/// before it checks the thresholds).
+func releaseFeedsim() -> URL {
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+    let feedsim = folder.appendingPathComponent("feedsim")
+    guard FileManager.default.isExecutableFile(atPath: feedsim.path) else {
+        fatalError("no feedsim in \(folder.path): run `swift build -c release --product feedsim` first")
+    }
+    return feedsim
+}
+
+/// Runs `feedsim arguments...` as a user does and waits for it; a failure
+/// stops the benchmark.
+func runFeedsim(_ feedsim: URL, _ arguments: [String]) {
+    let process = Process()
+    process.executableURL = feedsim
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    do {
+        try process.run()
+    } catch {
+        fatalError("cannot start \(feedsim.path): \(error)")
+    }
+    process.waitUntilExit()
+    precondition(process.terminationStatus == 0, "feedsim \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+}
+
+/// A scratch folder for a CLI benchmark's results.
+func scratchFolder(_ name: String) -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-benchmark-\(getpid())-\(name)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder.path
+}
+
 // Names use underscores: the thresholds check looks files up by the exact
 // name, `Thresholds/SimulatorBenchmarks.<name>.p90.json`.
 let benchmarks: @Sendable () -> Void = {
@@ -76,6 +113,46 @@ let benchmarks: @Sendable () -> Void = {
     ) { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(runSession(scroll))
+        }
+    }
+
+    // The whole command as a user runs it: process start, two decodes (the
+    // command's and its worker's), the warm-up, the run and the CSV files.
+    // The goal is at most 20 ms wall (3,000 times real time).
+    let feedsim = releaseFeedsim()
+    let scrollFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Scenarios/scroll-session-10k-posts-120hz.json").path
+    let scrollOut = scratchFolder("scroll")
+    Benchmark(
+        "Feedsim_run_scroll_session_10k_posts_60s_120Hz",
+        configuration: .init(
+            metrics: [.wallClock],
+            maxDuration: .seconds(5),
+            maxIterations: 30,
+            thresholds: [.wallClock: timeAllowance])
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            runFeedsim(feedsim, ["run", scrollFile, "--quiet", "--out", scrollOut])
+        }
+    }
+
+    // The bundled suite as users and CI run it: `feedsim run scenarios
+    // --jobs 2`, worker processes included. The goal is at most 0.5 s wall
+    // on 2 cores.
+    let scenarios = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scenarios").path
+    let suiteOut = scratchFolder("suite")
+    Benchmark(
+        "Feedsim_run_bundled_suite_jobs_2",
+        configuration: .init(
+            metrics: [.wallClock],
+            maxDuration: .seconds(10),
+            maxIterations: 5,
+            thresholds: [.wallClock: timeAllowance])
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            runFeedsim(feedsim, ["run", scenarios, "--jobs", "2", "--quiet", "--out", suiteOut])
         }
     }
 

@@ -18,6 +18,7 @@ extension FeedEngine {
     /// offset was corrected.
     @discardableResult
     func layOutAndCompensate() -> Range<Int> {
+        let viewport = self.viewport
         let oldOffset = viewport.contentOffset
         let (visible, changeAbove) = list.updateVisibleRect(minY: oldOffset, height: viewport.viewportHeight)
         lastCompensation = 0
@@ -50,6 +51,8 @@ extension FeedEngine {
     /// The range of contentOffset the scroll view may rest in: the content
     /// under the insets.
     public var offsetRange: ClosedRange<Double> {
+        // One strong load of the unowned viewport, not three.
+        let viewport = self.viewport
         let low = list.contentMinY - viewport.insetTop
         let high = max(low, list.contentMaxY + viewport.insetBottom - viewport.viewportHeight)
         return low...high
@@ -57,6 +60,7 @@ extension FeedEngine {
 
     /// The readable part of the viewport (under the bars), in content coordinates.
     var readableRect: (minY: Double, maxY: Double) {
+        let viewport = self.viewport
         let top = viewport.contentOffset + viewport.insetTop
         return (top, viewport.contentOffset + viewport.viewportHeight - viewport.insetBottom)
     }

@@ -14,8 +14,7 @@ extension FeedEngine {
     /// Sends a like; offline, it is queued (the optimistic state stays) and
     /// replayed on reconnect; any other failure rolls it back.
     func sendLike(_ like: QueuedLike) {
-        transport.setLike(postID: like.postID, liked: like.liked) { [weak self] result in
-            guard let self else { return }
+        transport.setLike(postID: like.postID, liked: like.liked) { result in
             switch result {
             case .success:
                 self.offlineActions.networkWorked()

@@ -18,8 +18,7 @@ extension FeedEngine {
     func requestPage(cursor: FeedCursor?, replacing: Bool) {
         store.isLoadingPage = true
         counters.pagesRequested += 1
-        transport.fetchPage(cursor: cursor, limit: pageLimit) { [weak self] result in
-            guard let self else { return }
+        transport.fetchPage(cursor: cursor, limit: pageLimit) { result in
             switch result {
             case let .success(page):
                 // Still loading until the page is applied: the cursor moves
@@ -35,8 +34,7 @@ extension FeedEngine {
                 self.store.nextPageAttemptAt = self.scheduler.now + FeedEngine.pageRetryDelay
                 if replacing && self.store.posts.isEmpty {
                     // Nothing to show yet: try the first page again.
-                    self.scheduler.schedule(after: FeedEngine.pageRetryDelay) { [weak self] in
-                        guard let self else { return }
+                    self.scheduler.schedule(after: FeedEngine.pageRetryDelay) {
                         if self.store.posts.isEmpty && !self.store.isLoadingPage { self.requestPage(cursor: nil, replacing: true) }
                     }
                 }

@@ -32,8 +32,8 @@ extension FeedEngine {
             break
         case .checkForNewPosts:
             counters.foregroundChecks += 1
-            transport.fetchPage(cursor: nil, limit: pageLimit) { [weak self] result in
-                guard let self, case let .success(page) = result else { return }
+            transport.fetchPage(cursor: nil, limit: pageLimit) { result in
+                guard case let .success(page) = result else { return }
                 let present = Set(self.store.posts.map(\.id))
                 let fresh = page.posts.prefix { !present.contains($0.id) }
                 guard !fresh.isEmpty else { return }
@@ -42,8 +42,8 @@ extension FeedEngine {
             }
         case .fullRefresh:
             counters.foregroundRefreshes += 1
-            transport.fetchPage(cursor: nil, limit: pageLimit) { [weak self] result in
-                guard let self, case let .success(page) = result else { return }
+            transport.fetchPage(cursor: nil, limit: pageLimit) { result in
+                guard case let .success(page) = result else { return }
                 self.store.replace(with: page)
                 let tuned = self.tuner.tuneWithStats(self.store.posts) { [known = self.store.known] id in known[id] }
                 self.viewport.feedWillCommit(.refresh)

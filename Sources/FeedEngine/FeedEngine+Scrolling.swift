@@ -39,8 +39,7 @@ extension FeedEngine {
         isRefreshing = true
         wasPulling = pullAnchor != nil
         counters.refreshes += 1
-        transport.fetchPage(cursor: nil, limit: pageLimit) { [weak self] result in
-            guard let self else { return }
+        transport.fetchPage(cursor: nil, limit: pageLimit) { result in
             self.isRefreshing = false
             switch result {
             case let .success(page):

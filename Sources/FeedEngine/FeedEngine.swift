@@ -87,6 +87,11 @@ public final class FeedEngine {
     public let configuration: FeedEngineConfiguration
     /// The list the engine lays out; others see it through `listView`.
     let list: FeedList
+    // Completions handed to the transport and the scheduler hold the engine
+    // strongly: the engine owns neither, so they form no cycle and free it
+    // once they have run or been dropped. A weak reference would give the
+    // engine a side table, and every retain of it would take the runtime's
+    // slow path.
     unowned let viewport: any FeedViewport
     unowned let transport: any FeedTransport
     unowned let scheduler: any EngineScheduler
@@ -177,6 +182,8 @@ public final class FeedEngine {
 
     /// The feed's posts as the server ordered them, newest first.
     public var posts: [Post] { store.posts }
+    /// How many posts the feed holds: `posts.count` without retaining the array.
+    public var postCount: Int { store.posts.count }
     /// Whether the server said there is nothing after the last post.
     public var reachedEnd: Bool { store.reachedEnd }
     /// Whether a page request is on its way.

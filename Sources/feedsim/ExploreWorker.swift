@@ -19,7 +19,7 @@ extension FeedSim {
         @Option(name: .customLong("parent-pid")) var parentPID: Int32?
 
         func run() throws {
-            if let parentPID { ParentWatch.exitWithParent(parentPID) }
+            if let parentPID { ParentWatch.exitWithParent(parentPID, command: "_explore-worker") }
             let setup = try ExploreSetup(configFile: config, deviceFile: deviceFile)
             let input = FileHandle.standardInput.readDataToEndOfFile()
             let job: ExploreJob

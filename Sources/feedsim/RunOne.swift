@@ -6,13 +6,13 @@ import FeedSimulator
 import Foundation
 
 extension FeedSim {
-    /// `feedsim _run-one`: the worker `run` starts for each run. It runs one
-    /// scenario at one rate with one variant and prints the run's report
-    /// rows as JSON on stdout.
+    /// `feedsim _run-one`: runs one scenario at one rate with one variant and
+    /// prints the run's record as JSON on stdout. `run` uses `_run-batch`;
+    /// this is the same work for a single run, by hand or in a profiler.
     struct RunOne: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "_run-one",
-            abstract: "Run a single scenario run (used internally by `run`).",
+            abstract: "Run a single scenario run (used internally).",
             shouldDisplay: false
         )
 
@@ -27,28 +27,81 @@ extension FeedSim {
         @Option(name: .customLong("parent-pid")) var parentPID: Int32?
 
         func run() throws {
-            if let parentPID { ParentWatch.exitWithParent(parentPID) }
-            let loaded: LoadedScenario
-            do {
-                loaded = try ScenarioLoader.load(url: URL(fileURLWithPath: file), file: file)
-            } catch {
-                printError("invalid scenario: \(error)")
-                throw FeedSimExit.invalidScenario
-            }
-            let request = RunRequest(
-                loaded: loaded, refreshHz: refreshHz, seed: seed, variant: variant, recordFrames: frames, recordTimeline: trace)
-            let result: RunResult
-            do {
-                // Two small runs shaped like this one pay the Swift runtime's
-                // one-time costs first, so that allocation counts are the
-                // engine's alone and the same from any folder.
-                Simulation.warmUpRuntime(for: request)
-                result = try Simulation(request: request).run()
-            } catch {
-                printError("\(error)")
-                throw FeedSimExit.internalFailure
+            if let parentPID { ParentWatch.exitWithParent(parentPID, command: Self.configuration.commandName ?? "") }
+            let order = RunOrder(file: file, refreshHz: refreshHz, seed: seed, variant: variant, frames: frames, trace: trace)
+            let reply = WorkerRun.execute(order)
+            guard let result = reply.result else {
+                printError(reply.message ?? "the run failed")
+                throw reply.failure == .invalidScenario ? FeedSimExit.invalidScenario : FeedSimExit.internalFailure
             }
             FileHandle.standardOutput.write(try RunRecord.encode(result))
+        }
+    }
+
+    /// `feedsim _run-batch`: the worker `run` starts, one per job. It reads
+    /// `RunOrder`s, one JSON line each, from standard input (or `--orders`),
+    /// runs them one after the other in this one process, and answers each
+    /// with a `RunReply` line on standard output as soon as it has run, so
+    /// process start is paid once per worker, not once per run.
+    struct RunBatch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "_run-batch",
+            abstract: "Run a list of scenario runs in one process (used internally by `run`).",
+            shouldDisplay: false
+        )
+
+        @Option(name: .long, help: "A file of run orders, one JSON line each, instead of standard input.")
+        var orders: String?
+        /// The `feedsim run` that started this worker; the worker exits
+        /// with it (see `ParentWatch`).
+        @Option(name: .customLong("parent-pid")) var parentPID: Int32?
+
+        func run() throws {
+            if let parentPID { ParentWatch.exitWithParent(parentPID, command: Self.configuration.commandName ?? "") }
+            var lines: AnyIterator<String>
+            if let orders {
+                guard let text = try? String(contentsOfFile: orders, encoding: .utf8) else {
+                    printError("cannot read the run orders in \(orders)")
+                    throw FeedSimExit.usage
+                }
+                lines = AnyIterator(text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init).makeIterator())
+            } else {
+                lines = AnyIterator { readLine(strippingNewline: true) }
+            }
+            for line in lines where !line.isEmpty {
+                let order: RunOrder
+                do {
+                    order = try RunOrder.decode(line: Data(line.utf8))
+                } catch {
+                    printError("not a run order: \(line.prefix(200)): \(error)")
+                    throw FeedSimExit.usage
+                }
+                try FileHandle.standardOutput.write(contentsOf: try WorkerRun.execute(order).line())
+            }
+        }
+    }
+}
+
+/// What a worker does with one order.
+enum WorkerRun {
+    /// Reads the order's scenario, pays the Swift runtime's one-time costs
+    /// with a warm-up shaped like the run, and runs it. The warm-up comes
+    /// before every run, so that its allocation counts are the engine's
+    /// alone: the same whether the run is the first in its process or comes
+    /// after any others.
+    static func execute(_ order: RunOrder) -> RunReply {
+        let loaded: LoadedScenario
+        do {
+            loaded = try order.load()
+        } catch {
+            return RunReply(failure: .invalidScenario, message: "invalid scenario: \(error)")
+        }
+        let request = order.request(on: loaded)
+        do {
+            Simulation.warmUpRuntime(for: request)
+            return RunReply(result: try Simulation(request: request).run())
+        } catch {
+            return RunReply(failure: .runFailed, message: "\(error)")
         }
     }
 }
@@ -62,22 +115,23 @@ enum ParentWatch {
     /// How often the fallback thread looks for the parent.
     static let pollInterval: TimeInterval = 0.5
 
-    static func exitWithParent(_ parent: Int32) {
+    /// `command` names the worker in the message it prints if orphaned.
+    static func exitWithParent(_ parent: Int32, command: String) {
         // A worker is stopped by its parent; these restore the default
         // actions a worker started from an ignoring shell would lack.
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
         let watched = feedsim_set_parent_death_signal(SIGKILL) == 0
-        if getppid() != parent { orphaned(parent) }
+        if getppid() != parent { orphaned(parent, command: command) }
         guard !watched else { return }
         Thread {
             while getppid() == parent { Thread.sleep(forTimeInterval: pollInterval) }
-            orphaned(parent)
+            orphaned(parent, command: command)
         }.start()
     }
 
-    private static func orphaned(_ parent: Int32) -> Never {
-        printError("feedsim _run-one: the run that started this worker (process \(parent)) is gone")
+    private static func orphaned(_ parent: Int32, command: String) -> Never {
+        printError("feedsim \(command): the run that started this worker (process \(parent)) is gone")
         exit(FeedSimExit.internalFailure.rawValue)
     }
 }

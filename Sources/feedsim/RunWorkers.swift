@@ -3,11 +3,15 @@ import FeedSimulator
 import Foundation
 import Synchronization
 
-/// Runs each request in a worker process of its own (`feedsim _run-one`),
-/// up to `jobs` at a time, and returns the rows in request order.
+/// Runs requests in up to `jobs` worker processes (`feedsim _run-batch`),
+/// each running one request after another, and returns the results in
+/// request order.
 ///
-/// The threads here only wait on child processes; every simulation runs
-/// single-threaded inside its own process.
+/// A worker is started once and given the next request whenever it answers
+/// the last, so process start is paid once per worker and a slow run never
+/// holds up requests another worker could take. The threads here only
+/// write orders and wait for replies; every simulation runs single-threaded
+/// inside a worker.
 struct RunWorkers {
     /// A run that did not produce rows.
     struct Failure: Error, CustomStringConvertible {
@@ -35,6 +39,15 @@ struct RunWorkers {
         self.interruption = interruption
         let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         self.executable = URL(fileURLWithPath: path)
+        // A worker that dies makes writing its next order fail with EPIPE,
+        // reported as an error, instead of killing this process.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Why an order has no result: the worker's status and message.
+    struct OrderFailure: Error {
+        var status: Int32
+        var message: String
     }
 
     /// Runs every request; `progress` hears of each one that finishes.
@@ -42,90 +55,175 @@ struct RunWorkers {
     /// Throws `Interrupted` when a signal stopped the run, else the first
     /// `Failure` in request order.
     func run(_ requests: [RunRequest], progress: @escaping @Sendable (Int) -> Void) throws -> [RunResult] {
-        let outcomes = Mutex<[Result<RunResult, Failure>?]>(Array(repeating: nil, count: requests.count))
+        let outcomes = try run(orders: requests.map(RunOrder.init), progress: progress)
+        var rows: [RunResult] = []
+        for (request, outcome) in zip(requests, outcomes) {
+            switch outcome {
+            case let .success(value): rows.append(value)
+            case let .failure(failure): throw Failure(request: request, status: failure.status, message: failure.message)
+            }
+        }
+        return rows
+    }
+
+    /// Runs every order and returns each one's outcome, in order: what any
+    /// command running many sessions (file-backed or generated with
+    /// `RunOrder.scenarioText`) hands to the workers. `progress` hears of
+    /// each order that finishes. Throws only `Interrupted`.
+    func run(
+        orders: [RunOrder], progress: @escaping @Sendable (Int) -> Void
+    ) throws(Interrupted) -> [Result<RunResult, OrderFailure>] {
+        let outcomes = Mutex<[Result<RunResult, OrderFailure>?]>(Array(repeating: nil, count: orders.count))
         let next = Mutex(0)
         let executable = self.executable
         let interruption = self.interruption
-        let workerCount = min(jobs, requests.count)
+        let workerCount = min(jobs, orders.count)
         let stopped = DispatchSemaphore(value: 0)
         for _ in 0..<workerCount {
             Thread {
+                var worker: BatchWorker?
                 while true {
                     let index = next.withLock { value -> Int in
                         defer { value += 1 }
                         return value
                     }
-                    guard index < requests.count, interruption.signal == nil else { break }
-                    let outcome = RunWorkers.runOne(requests[index], executable: executable, interruption: interruption)
+                    guard index < orders.count, interruption.signal == nil else { break }
+                    let outcome: Result<RunResult, OrderFailure>
+                    do {
+                        if worker == nil { worker = try BatchWorker(executable: executable, interruption: interruption) }
+                        outcome = try worker!.run(orders[index])
+                    } catch let lost as BatchWorker.Lost {
+                        // The worker is gone; the next order starts another.
+                        worker = nil
+                        outcome = .failure(OrderFailure(status: lost.status, message: lost.message))
+                    } catch {
+                        worker = nil
+                        outcome = .failure(OrderFailure(status: -1, message: "\(error)"))
+                    }
                     let finished = outcomes.withLock { list -> Int in
                         list[index] = outcome
                         return list.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
                     }
                     progress(finished)
                 }
+                worker?.finish()
                 stopped.signal()
             }.start()
         }
         for _ in 0..<workerCount { stopped.wait() }
         if let signal = interruption.signal { throw Interrupted(signal: signal) }
-        let all = outcomes.withLock { $0 }
-        var rows: [RunResult] = []
-        for outcome in all {
-            switch outcome! {
-            case let .success(value): rows.append(value)
-            case let .failure(failure): throw failure
-            }
-        }
-        return rows
+        return outcomes.withLock { $0 }.map { $0! }
+    }
+}
+
+/// One `feedsim _run-batch` process: orders go to its standard input one
+/// line at a time, replies come back one line each.
+final class BatchWorker {
+    /// The worker ended (or never started) before it answered.
+    struct Lost: Error {
+        var status: Int32
+        var message: String
     }
 
-    private static func runOne(_ request: RunRequest, executable: URL, interruption: Interruption) -> Result<RunResult, Failure> {
-        let process = Process()
+    private let process = Process()
+    private let orders = Pipe()
+    private let replies: FileHandle
+    private var buffer = Data()
+    private let errorText = CapturedOutput()
+    private let errorsRead = DispatchSemaphore(value: 0)
+    private let interruption: Interruption
+    private var exited = false
+
+    init(executable: URL, interruption: Interruption) throws {
+        self.interruption = interruption
         process.executableURL = executable
-        var arguments = [
-            "_run-one", "--file", request.loaded.file, "--refresh-hz", String(request.refreshHz),
-            "--seed", String(request.seed), "--variant", request.variant,
-            // The worker exits when this process does, however it ends.
-            "--parent-pid", String(getpid()),
-        ]
-        if request.recordFrames { arguments.append("--frames") }
-        if request.recordTimeline { arguments.append("--trace") }
-        process.arguments = arguments
+        // The worker exits when this process does, however it ends.
+        process.arguments = ["_run-batch", "--parent-pid", String(getpid())]
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
         process.environment = environment
         let output = Pipe()
         let errors = Pipe()
+        process.standardInput = orders
         process.standardOutput = output
         process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        replies = output.fileHandleForReading
+        let started: Bool
         do {
-            let started = try interruption.startWorker {
+            started = try interruption.startWorker {
                 try process.run()
                 return process.processIdentifier
             }
-            guard started else {
-                return .failure(Failure(request: request, status: -1, message: "not started: the run was interrupted"))
-            }
         } catch {
-            return .failure(Failure(request: request, status: -1, message: "cannot start \(executable.path): \(error)"))
+            throw Lost(status: -1, message: "cannot start \(executable.path): \(error)")
         }
-        defer { interruption.workerExited(process.processIdentifier) }
-        // Both pipes are drained at once so a chatty worker cannot block.
-        let errorText = Mutex(Data())
-        let errorsRead = DispatchSemaphore(value: 0)
+        guard started else { throw Lost(status: -1, message: "not started: the run was interrupted") }
+        // Standard error is drained all along so a chatty worker cannot block.
+        let errorText = self.errorText
+        let errorsRead = self.errorsRead
         Thread {
             let data = errors.fileHandleForReading.readDataToEndOfFile()
-            errorText.withLock { $0 = data }
+            errorText.data.withLock { $0 = data }
             errorsRead.signal()
         }.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+    }
+
+    /// Sends `order` and waits for its reply.
+    func run(_ order: RunOrder) throws -> Result<RunResult, RunWorkers.OrderFailure> {
+        do {
+            try orders.fileHandleForWriting.write(contentsOf: try order.line())
+        } catch {
+            throw lost()
+        }
+        guard let line = nextLine(), let reply = RunReply.decode(line: line) else { throw lost() }
+        if let result = reply.result { return .success(result) }
+        let status = reply.failure == .invalidScenario ? FeedSimExit.invalidScenario.rawValue : FeedSimExit.internalFailure.rawValue
+        return .failure(RunWorkers.OrderFailure(status: status, message: reply.message ?? "the run failed"))
+    }
+
+    /// Closes the orders, which ends the worker, and waits for it.
+    func finish() {
+        guard !exited else { return }
+        try? orders.fileHandleForWriting.close()
+        wait()
+    }
+
+    /// The next line of replies, without its newline; `nil` at the end.
+    /// A reply with every frame record runs to megabytes, read in chunks:
+    /// each chunk is searched for the newline once.
+    private func nextLine() -> Data? {
+        var searchFrom = buffer.startIndex
+        while true {
+            if let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Data(buffer[buffer.startIndex..<newline])
+                buffer = Data(buffer[(newline + 1)...])
+                return line
+            }
+            searchFrom = buffer.endIndex
+            let chunk = replies.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+
+    /// The worker ended without answering: its status and what it said.
+    private func lost() -> Lost {
+        try? orders.fileHandleForWriting.close()
+        wait()
+        let message = String(decoding: errorText.data.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let status = process.terminationStatus
+        return Lost(status: status, message: message.isEmpty ? "worker exited with status \(status)" : message)
+    }
+
+    private func wait() {
         process.waitUntilExit()
         errorsRead.wait()
-        let message = String(decoding: errorText.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard process.terminationStatus == 0, let rows = RunRecord.decode(data) else {
-            return .failure(Failure(request: request, status: process.terminationStatus, message: message.isEmpty ? "worker exited with status \(process.terminationStatus)" : message))
-        }
-        return .success(rows)
+        interruption.workerExited(process.processIdentifier)
+        exited = true
     }
+}
+
+/// What a worker wrote to standard error, filled by the thread that reads it.
+final class CapturedOutput: Sendable {
+    let data = Mutex(Data())
 }

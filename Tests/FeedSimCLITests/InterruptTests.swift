@@ -36,12 +36,12 @@ private let quickScenario = """
 
 /// Processes as /proc shows them: what the interrupt tests look for.
 enum ProcessTable {
-    /// The ids of the running `_run-one` workers whose parent is `parent`.
+    /// The ids of the running `_run-batch` workers whose parent is `parent`.
     static func workers(of parent: pid_t) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { Int32($0) }.filter { pid in
             guard let (ppid, state) = status(pid), ppid == parent, state != "Z" else { return false }
-            return commandLine(pid).contains("_run-one")
+            return commandLine(pid).contains("_run-batch")
         }.sorted()
     }
 

@@ -22,6 +22,10 @@ struct FeedStore {
     /// Learns the posts of `page` and their thread context.
     /// - Complexity: O(k) for k posts in the page.
     mutating func remember(_ page: FeedPage) {
+        // Room for a first page at once: thousands of posts would otherwise
+        // grow the table through every power of two. Later pages repeat
+        // posts already known, so they grow it as needed.
+        if known.isEmpty { known.reserveCapacity(page.threadContext.count + page.posts.count) }
         for post in page.threadContext { known[post.id] = post }
         for post in page.posts { known[post.id] = post }
     }
@@ -109,9 +113,8 @@ struct FeedStore {
     func threadContext() -> [Post] {
         var context: [Post] = []
         for post in posts {
-            for id in [post.parentID, post.rootID].compactMap({ $0 }) {
-                if let post = known[id] { context.append(post) }
-            }
+            if let id = post.parentID, let parent = known[id] { context.append(parent) }
+            if let id = post.rootID, let root = known[id] { context.append(root) }
         }
         return context
     }

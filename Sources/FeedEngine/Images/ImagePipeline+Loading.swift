@@ -65,8 +65,8 @@ extension ImagePipeline {
             let key = load.key
             let sequence = load.sequence
             let delay = configuration.diskReadLatency + backgroundDecodeDelay(pixels: encoded.pixelWidth * encoded.pixelHeight)
-            let action = scheduler.schedule(after: delay) { [weak self] in
-                self?.diskReadFinished(key: key, sequence: sequence)
+            let action = scheduler.schedule(after: delay) {
+                self.diskReadFinished(key: key, sequence: sequence)
             }
             load.stage = .reading(action)
         case .network:
@@ -159,8 +159,8 @@ extension ImagePipeline {
         inFlightCount += 1
         counters.networkLoads += 1
         startingLoadID = id
-        let token = transport.load(load.transportRequest) { [weak self] result in
-            self?.downloadFinished(key: key, id: id, result: result)
+        let token = transport.load(load.transportRequest) { result in
+            self.downloadFinished(key: key, id: id, result: result)
         }
         startingLoadID = nil
         load.stage = .loading(id: id, token: token)
@@ -187,8 +187,8 @@ extension ImagePipeline {
             case .mainThread:
                 complete(load, with: image, source: .network)
             case .background:
-                let action = scheduler.schedule(after: backgroundDecodeDelay(pixels: load.request.pixelCount)) { [weak self] in
-                    self?.decodeFinished(key: key, sequence: load.sequence, image: image)
+                let action = scheduler.schedule(after: backgroundDecodeDelay(pixels: load.request.pixelCount)) {
+                    self.decodeFinished(key: key, sequence: load.sequence, image: image)
                 }
                 load.stage = .decoding(action)
             }

@@ -61,14 +61,12 @@ extension ImagePipeline {
     /// not among them, in the order prefetching started, then prefetches
     /// them. What an engine calls each time the prefetch window moves.
     ///
-    /// - Complexity: O(*r* + *p* × (*p* + *q*)) for *r* requests, *p*
+    /// - Complexity: O(*p* × (*r* + *p* + *q*)) for *r* requests, *p*
     ///   prefetched keys and *q* queued loads.
     public func setPrefetchTargets(_ requests: [ImageRequest]) {
-        var wanted: Set<ImageKey> = []
-        for request in requests {
-            wanted.insert(request.key)
-        }
-        cancelPrefetching(prefetchedKeys.filter { !wanted.contains($0) })
+        // The window is a handful of requests: scanning them finds a key
+        // without building a Set, an allocation every time the window moves.
+        cancelPrefetching(prefetchedKeys.filter { key in !requests.contains { $0.key == key } })
         prefetch(requests)
     }
 

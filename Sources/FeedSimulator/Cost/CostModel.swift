@@ -16,14 +16,25 @@ public struct CostModel: Sendable {
     public let costs: CostTable
     public let jitterSigma: Double
     let seed: UInt64
-    /// Per-unit costs of the terms charged per frame, with their index in `CostTerm.all`.
-    private let frameTerms: [(index: Int, term: CostTerm, cost: Double)]
+    /// The terms charged per frame: index in `CostTerm.all`, count and per-unit cost.
+    private let frameTerms: [FrameTerm]
+
+    /// What a frame's commit needs of a term, without the term's names: read
+    /// every frame, so kept to what charging it reads.
+    private struct FrameTerm: Sendable {
+        var index: Int
+        var key: String
+        var count: @Sendable (WorkCounters) -> Double
+        var cost: Double
+    }
 
     public init(costs: CostTable, jitterSigma: Double = 0, seed: UInt64 = 0) {
         self.costs = costs
         self.jitterSigma = jitterSigma
         self.seed = seed
-        frameTerms = CostTerm.all.enumerated().filter { !$0.element.isPerCell }.map { ($0.offset, $0.element, $0.element.cost(costs).value) }
+        frameTerms = CostTerm.all.enumerated().filter { !$0.element.isPerCell }.map {
+            FrameTerm(index: $0.offset, key: $0.element.key, count: $0.element.count, cost: $0.element.cost(costs).value)
+        }
     }
 
     /// Keys of the jitter draws that are not a cell's: per-frame terms use
@@ -57,9 +68,11 @@ public struct CostModel: Sendable {
     /// frame in `work`, plus `cellTime`, the cells' own (from `time(of:vsync:)`).
     public func commitTime(for work: WorkCounters, cellTime: Double, vsync: Int64) -> SimTime {
         var ns = cellTime
-        for (index, term, cost) in frameTerms {
-            let count = term.count(work)
-            if count > 0 { ns += count * cost * jitter(vsync: vsync, operation: CostModel.frameTermKey + UInt64(index), item: 0) }
+        frameTerms.withUnsafeBufferPointer { terms in
+            for term in terms {
+                let count = term.count(work)
+                if count > 0 { ns += count * term.cost * jitter(vsync: vsync, operation: CostModel.frameTermKey + UInt64(term.index), item: 0) }
+            }
         }
         return SimTime(ns.rounded())
     }
@@ -74,10 +87,10 @@ public struct CostModel: Sendable {
     public func commitParts(for work: WorkCounters, configureTime: Double, measureTime: Double, vsync: Int64) -> [Timeline.Part] {
         var parts: [Timeline.Part] = []
         parts.reserveCapacity(frameTerms.count + 2)
-        for (position, (index, term, cost)) in frameTerms.enumerated() {
+        for (position, term) in frameTerms.enumerated() {
             let count = term.count(work)
             if count > 0 {
-                let ns = count * cost * jitter(vsync: vsync, operation: CostModel.frameTermKey + UInt64(index), item: 0)
+                let ns = count * term.cost * jitter(vsync: vsync, operation: CostModel.frameTermKey + UInt64(term.index), item: 0)
                 if ns > 0 { parts.append(Timeline.Part(name: term.key, nanoseconds: ns)) }
             }
             if position == 0 {

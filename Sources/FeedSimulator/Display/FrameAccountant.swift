@@ -123,6 +123,19 @@ public struct FrameAccountant: Sendable {
     /// Frames rendered so far: the index the next frame will have.
     public var framesRendered: Int { summary.frames }
 
+    /// Makes room for the frames of `duration` at the display's rate, up to
+    /// `reservedFramesLimit`, so a run does not grow its arrays as it goes.
+    public mutating func reserveCapacity(forDuration duration: SimTime) {
+        let frames = Int(min(max(0, duration / display.budget + 1), SimTime(FrameAccountant.reservedFramesLimit)))
+        works.reserveCapacity(frames)
+        latencies.reserveCapacity(frames)
+        if keepsRecords { records.reserveCapacity(frames) }
+    }
+
+    /// The most frames reserved ahead: an hour-long run grows past it
+    /// rather than holding every frame's room from its start.
+    public static let reservedFramesLimit = 1 << 16
+
     /// Whether a frame can start at `time` (the main thread is not busy).
     public func canStartFrame(at time: SimTime) -> Bool { time >= mainThreadFreeAt }
 

@@ -47,23 +47,25 @@ extension Simulation: FeedViewport {
     }
 }
 
-/// The scheduler engines are given: the simulation's event queue, reached
-/// through a weak reference. An engine's debouncer keeps its scheduler; were
-/// that the simulation itself, the simulation and its engine would keep each
-/// other alive after the run, and every run in a process (a benchmark's
-/// iterations, a worker's warm-up) would keep its whole world.
+/// The scheduler engines are given: the simulation's event queue while the
+/// simulation runs. An engine's debouncer keeps its scheduler; were that the
+/// simulation itself, the simulation and its engine would keep each other
+/// alive after the run, and every run in a process (a benchmark's
+/// iterations, a worker's batch) would keep its whole world. So the link
+/// holds the simulation only from the start of `run()` to its end, strongly:
+/// a weak reference would give the simulation a side table, and every
+/// retain of it, many a frame, would take the runtime's slow path.
 final class EngineSchedulerLink: EngineScheduler {
-    private weak var simulation: Simulation?
+    /// The running simulation; `nil` before and after its run.
+    var simulation: Simulation?
 
-    init(_ simulation: Simulation) {
-        self.simulation = simulation
-    }
+    init() {}
 
     var now: Int64 { simulation?.now ?? 0 }
 
     func schedule(after delay: Int64, _ action: @escaping () -> Void) -> ScheduledAction {
-        // Once the simulation is gone nothing can run the action; an engine
-        // being torn down with it may still ask.
+        // Outside the run nothing can run the action; an engine being torn
+        // down with its simulation may still ask.
         simulation?.schedule(after: delay, action) ?? ScheduledAction(id: UInt64.max)
     }
 

@@ -80,7 +80,8 @@ public final class Simulation {
     private let imageNetwork: NetworkModel
     /// What engines schedule through; kept here so that it lives as long as
     /// the simulation (the engine holds it unowned, its debouncer strongly).
-    private(set) lazy var schedulerLink = EngineSchedulerLink(self)
+    /// It reaches the simulation only while `run()` runs.
+    let schedulerLink = EngineSchedulerLink()
     var driftMeter = DriftMeter()
     var digest = TraceDigest()
     public internal(set) var now: SimTime = 0
@@ -149,6 +150,7 @@ public final class Simulation {
         refreshRate = RefreshRateGovernor(panel: display, isAdaptive: device.adaptiveRefresh)
         costModel = CostModel(costs: device.costs, jitterSigma: device.costJitterSigma.value, seed: request.seed)
         accountant = FrameAccountant(display: display, keepsRecords: request.recordFrames)
+        accountant.reserveCapacity(forDuration: scenario.durationNs)
         width = device.screenWidthPt.value
         scrollView = ScrollView(
             viewportHeight: device.screenHeightPt.value,
@@ -217,6 +219,10 @@ public final class Simulation {
 
     /// Runs the scenario to its end and returns what it measured.
     public func run() throws(SimulationLimitError) -> RunResult {
+        schedulerLink.simulation = self
+        // The link lets go when the run ends, however it ends, so that the
+        // finished world is freed.
+        defer { schedulerLink.simulation = nil }
         try schedule(.launch, at: 0)
         // The app hears that the network is back when each offline window ends.
         for window in server.network.offlineWindows where window.upperBound < scenario.durationNs {
@@ -242,8 +248,10 @@ public final class Simulation {
                 // so an instant answer is on the first frame.
                 try schedule(.vsync(0), at: 0)
             case let .vsync(index):
-                if index >= nextFrameVsync, refreshRate.isFrameVsync(index) { renderFrame(vsync: index) }
-                let next = max(index + 1, nextFrameVsync)
+                var idle = false
+                if index >= nextFrameVsync, refreshRate.isFrameVsync(index) { idle = renderFrame(vsync: index) == .idle }
+                var next = max(index + 1, nextFrameVsync)
+                if idle { next = try skipIdleVsyncs(from: next) }
                 if display.vsyncTime(next) < scenario.durationNs {
                     try schedule(.vsync(next), at: display.vsyncTime(next))
                 }
@@ -311,18 +319,58 @@ public final class Simulation {
         freeSlots.append(slot)
     }
 
+    /// What a vsync with the main thread free found.
+    enum FrameOutcome {
+        /// A frame rendered, or something is in motion: the next vsync may render.
+        case busy
+        /// Nothing rendered and nothing moves: no vsync renders until another
+        /// event changes the world.
+        case idle
+    }
+
+    /// Vsyncs from `first` on that come before the next queued event, when
+    /// nothing moves, render nothing and change nothing: they are not queued,
+    /// and the next vsync queued is the first at or after that event. Each
+    /// one skipped is still counted, hashed into the digest and checked
+    /// against the limits exactly as the loop would have handled it, so the
+    /// run's results are those of handling every vsync.
+    ///
+    /// - Complexity: O(*k*) hash steps for the *k* vsyncs skipped, no queue operations.
+    func skipIdleVsyncs(from first: Int64) throws(SimulationLimitError) -> Int64 {
+        guard let until = queue.nextTime else { return first }
+        var index = first
+        let code = Event.vsync(first).code
+        while display.vsyncTime(index) < until {
+            let time = display.vsyncTime(index)
+            guard time <= scenario.limits.maxSimulatedNs else {
+                throw .timeLimit(limit: scenario.limits.maxSimulatedNs, time: time)
+            }
+            eventsProcessed += 1
+            guard eventsProcessed <= scenario.limits.maxEvents else {
+                throw .eventLimit(limit: scenario.limits.maxEvents, time: time)
+            }
+            digest.combine(time)
+            digest.combine(code)
+            index += 1
+        }
+        return index
+    }
+
     /// One vsync with the main thread free: move the scroll view, lay out the
     /// visible cells and account the frame, if anything rendered.
-    private func renderFrame(vsync index: Int64) {
-        guard appState == .foreground else { return }
+    @discardableResult
+    private func renderFrame(vsync index: Int64) -> FrameOutcome {
+        guard appState == .foreground else { return .idle }
         scrollView.advance(to: now)
+        // Read once: each read of the lazy property is a check and a retain.
+        let engine = self.engine
         let list = engine.listView
         let moved = scrollView.contentOffset != lastRenderedOffset
         // Work done between frames (a commit, a response handled) is
         // rendered, and charged, in the next frame.
         guard moved || list.needsLayout || engine.hasPendingWork else {
             noteRest()
-            return
+            return scrollView.isResting ? .idle : .busy
         }
         let visible = meter.measure { () -> Range<Int> in
             engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
@@ -373,7 +421,7 @@ public final class Simulation {
 
         let requests = meter.total().requests
         let frameWork = costModel.commitTime(for: work, cellTime: cellTime, vsync: index)
-        let render = costModel.renderTime(for: scene(visible), vsync: index)
+        let render = costModel.renderTime(for: scene(visible, list: list), vsync: index)
         let rate = refreshRate.current
         let record = accountant.recordFrame(
             at: now, work: frameWork, render: render, contentOffset: offset, visible: visible,
@@ -397,6 +445,7 @@ public final class Simulation {
         if request.checkInvariants { checkScrollInvariants(frame: record.frame) }
         noteRest()
         checkMemory()
+        return .busy
     }
 
     /// The scroll view's invariants after a frame: a finite offset, and
@@ -424,12 +473,13 @@ public final class Simulation {
 
     /// What the render server draws with `visible` on screen: a layer tree
     /// per cell, and each image blended and masked to rounded corners.
-    func scene(_ visible: Range<Int>) -> CostModel.Scene {
-        let items = engine.listView.items
+    func scene(_ visible: Range<Int>, list: FeedListView) -> CostModel.Scene {
         var scene = CostModel.Scene(layers: visible.count)
-        for index in visible where items[index].post.media != nil {
-            scene.images += 1
-            scene.offscreenPasses += 1
+        list.items.withUnsafeBufferPointer { items in
+            for index in visible where items[index].post.media != nil {
+                scene.images += 1
+                scene.offscreenPasses += 1
+            }
         }
         return scene
     }
@@ -447,7 +497,8 @@ public final class Simulation {
     /// system would.
     func checkMemory() {
         guard appState != .terminated else { return }
-        let bytes = memory.footprint(posts: engine.posts.count, cacheBytes: Int64(engine.cacheMemoryBytes))
+        let engine = self.engine
+        let bytes = memory.footprint(posts: engine.postCount, cacheBytes: Int64(engine.cacheMemoryBytes))
         switch memory.sample(bytes) {
         case .fine:
             break
@@ -501,7 +552,8 @@ public final class Simulation {
     }
 
     func captureAnchor() -> DriftMeter.Capture? {
-        DriftMeter.capture(
+        let engine = self.engine
+        return DriftMeter.capture(
             list: engine.listView, contentOffset: scrollView.contentOffset, viewportHeight: scrollView.viewportHeight,
             insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom)
     }

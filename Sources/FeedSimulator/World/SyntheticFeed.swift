@@ -24,8 +24,11 @@ public struct SyntheticFeed: Sendable {
     private var generator: Xoshiro256StarStar
     private let settings: FeedSettings
     private var nextID: PostID = SyntheticFeed.firstPostID
-    /// The most recent posts, oldest first, that replies may answer.
+    /// The last `replyWindow` posts, oldest first from `recentStart`: a ring,
+    /// so that each new post overwrites the oldest instead of shifting the
+    /// window (a memmove of the whole window per post).
     private var recent: [Post] = []
+    private var recentStart = 0
 
     public init(settings: FeedSettings, streams: RandomStreams) {
         self.settings = settings
@@ -63,7 +66,7 @@ public struct SyntheticFeed: Sendable {
         let likes = Int(generator.next(below: 1_000))
         var post = Post(id: id, authorID: author, textLength: text, media: media, likeCount: likes)
         if !recent.isEmpty, generator.chance(settings.replyFraction) {
-            let parent = recent[Int(generator.next(below: UInt64(recent.count)))]
+            let parent = recent[(recentStart + Int(generator.next(below: UInt64(recent.count)))) % recent.count]
             post.parentID = parent.id
             post.rootID = parent.rootID ?? parent.id
         } else if generator.chance(settings.repostFraction) {
@@ -75,8 +78,12 @@ public struct SyntheticFeed: Sendable {
         // Drawn only for ranged heights, so other feeds keep their sequence.
         case let .uniform(range): post.fixedHeightPt = range.lowerBound + generator.nextUnit() * (range.upperBound - range.lowerBound)
         }
-        recent.append(post)
-        if recent.count > SyntheticFeed.replyWindow { recent.removeFirst() }
+        if recent.count < SyntheticFeed.replyWindow {
+            recent.append(post)
+        } else {
+            recent[recentStart] = post
+            recentStart = (recentStart + 1) % recent.count
+        }
         return post
     }
 

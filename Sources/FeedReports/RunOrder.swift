@@ -1,0 +1,107 @@
+import FeedScenario
+import FeedSimulator
+import Foundation
+
+/// One run a worker process is asked for, as `feedsim run` (and any command
+/// that runs many sessions) hands it over: a line of JSON on the worker's
+/// standard input. The worker answers each order with one `RunReply` line,
+/// in order, so a list of orders goes in and their results come back.
+public struct RunOrder: Codable, Sendable, Equatable {
+    /// The scenario file, as the user named it; device profiles are looked
+    /// up beside it.
+    public var file: String
+    /// The scenario's JSON text when it is not the file's own (a session
+    /// made by the command rather than read from disk); `nil` reads `file`.
+    public var scenarioText: String?
+    public var refreshHz: Int
+    public var seed: UInt64
+    public var variant: String
+    /// Keep every frame record (for frames.csv).
+    public var frames: Bool
+    /// Record the run's timeline (for a trace file).
+    public var trace: Bool
+
+    public init(
+        file: String, scenarioText: String? = nil, refreshHz: Int, seed: UInt64, variant: String, frames: Bool, trace: Bool
+    ) {
+        self.file = file
+        self.scenarioText = scenarioText
+        self.refreshHz = refreshHz
+        self.seed = seed
+        self.variant = variant
+        self.frames = frames
+        self.trace = trace
+    }
+
+    /// The order for `request`, whose scenario is its file's.
+    public init(_ request: RunRequest) {
+        self.init(
+            file: request.loaded.file, refreshHz: request.refreshHz, seed: request.seed, variant: request.variant,
+            frames: request.recordFrames, trace: request.recordTimeline)
+    }
+
+    /// The scenario this order runs, read and checked.
+    public func load() throws(ScenarioError) -> LoadedScenario {
+        let url = URL(fileURLWithPath: file)
+        guard let scenarioText else { return try ScenarioLoader.load(url: url, file: file) }
+        return try ScenarioLoader.load(
+            data: Data(scenarioText.utf8), file: file, deviceDirectories: ScenarioLoader.deviceDirectories(for: url))
+    }
+
+    /// The request for this order on `loaded`, its scenario.
+    public func request(on loaded: LoadedScenario) -> RunRequest {
+        RunRequest(loaded: loaded, refreshHz: refreshHz, seed: seed, variant: variant, recordFrames: frames, recordTimeline: trace)
+    }
+
+    /// The order as one line of JSON, newline included.
+    public func line() throws -> Data {
+        try RunOrder.lineEncoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// An order from one line (without its newline).
+    public static func decode(line: Data) throws -> RunOrder {
+        try JSONDecoder().decode(RunOrder.self, from: line)
+    }
+
+    /// JSON without line breaks (the encoder writes none unless asked) and
+    /// with sorted keys, so a line is the same bytes every time.
+    static var lineEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}
+
+/// A worker's answer to one `RunOrder`: the run's result, or why there is none.
+public struct RunReply: Codable, Sendable {
+    /// Why a run has no result.
+    public enum FailureKind: String, Codable, Sendable {
+        /// The scenario could not be read or is not valid.
+        case invalidScenario = "invalid_scenario"
+        /// The simulation stopped at a limit or failed.
+        case runFailed = "run_failed"
+    }
+
+    public var result: RunResult?
+    public var failure: FailureKind?
+    public var message: String?
+
+    public init(result: RunResult) {
+        self.result = result
+    }
+
+    public init(failure: FailureKind, message: String) {
+        self.failure = failure
+        self.message = message
+    }
+
+    /// The reply as one line of JSON, newline included.
+    public func line() throws -> Data {
+        try RunOrder.lineEncoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// A reply from one line (without its newline); `nil` if it is not one.
+    public static func decode(line: Data) -> RunReply? {
+        try? JSONDecoder().decode(RunReply.self, from: line)
+    }
+}

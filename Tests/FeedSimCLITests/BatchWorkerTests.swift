@@ -1,0 +1,75 @@
+import FeedReports
+import FeedSimulator
+import Foundation
+import Testing
+
+/// `feedsim _run-batch`, the worker `run` starts: many runs in one process,
+/// each with the numbers it has alone.
+@Suite("Batch workers")
+struct BatchWorkerTests {
+    /// A bundled scenario run, as an order.
+    static func order(_ name: String, variant: String, hz: Int) -> RunOrder {
+        let file = FeedSimProcess.packageRoot.appendingPathComponent("scenarios/\(name).json").path
+        let seed = (try? BatchWorkerTests.seed(of: file)) ?? 0
+        return RunOrder(file: file, refreshHz: hz, seed: seed, variant: variant, frames: true, trace: false)
+    }
+
+    /// The scenario's own seed, as `run` uses it.
+    static func seed(of file: String) throws -> UInt64 {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any]
+        return (object?["seed"] as? NSNumber)?.uint64Value ?? 0
+    }
+
+    /// Runs `orders` in one worker and returns its replies, one per order.
+    static func runBatch(_ orders: [RunOrder], in folder: ScratchFolder, named name: String) throws -> [RunReply] {
+        let lines = try orders.map { String(decoding: try $0.line(), as: UTF8.self) }.joined()
+        try folder.write(lines, to: name)
+        let outcome = try FeedSimProcess.run(["_run-batch", "--orders", name], in: folder.url, timeout: 600)
+        #expect(outcome.status == 0, "\(outcome)")
+        let replies = outcome.stdout.split(separator: "\n").compactMap { RunReply.decode(line: Data($0.utf8)) }
+        #expect(replies.count == orders.count, "\(outcome)")
+        return replies
+    }
+
+    static let others = [
+        order("threads-through-tuner", variant: "hide_replies", hz: 120),
+        order("pull-to-refresh-at-top", variant: "none", hz: 120),
+        order("jetsam-kill-and-relaunch", variant: "clear_all", hz: 60),
+    ]
+
+    @Test(
+        "a run gives the same result, allocation counts included, alone in its worker and after any other runs",
+        arguments: [
+            order("exact-place-changes", variant: "anchor", hz: 60),
+            order("flaky-network-offline-likes", variant: "default", hz: 60),
+        ])
+    func batchCompositionChangesNothing(run: RunOrder) throws {
+        let folder = try ScratchFolder(prefix: "feedsim-batch")
+        defer { folder.remove() }
+        let missing = RunOrder(file: folder.appending("missing.json").path, refreshHz: 60, seed: 1, variant: "default", frames: false, trace: false)
+        let batches: [(name: String, orders: [RunOrder], position: Int)] = [
+            ("alone", [run], 0),
+            ("after-others", BatchWorkerTests.others + [run], 3),
+            ("first-then-others", [run] + BatchWorkerTests.others, 0),
+            ("after-itself", [run, run], 1),
+            ("after-a-failed-order", [BatchWorkerTests.others[0], missing, run], 2),
+        ]
+        var results: [(String, RunResult)] = []
+        for batch in batches {
+            let replies = try BatchWorkerTests.runBatch(batch.orders, in: folder, named: "\(batch.name).jsonl")
+            guard replies.count == batch.orders.count else { continue }
+            let result = try #require(replies[batch.position].result, "\(batch.name): \(replies[batch.position].message ?? "")")
+            results.append((batch.name, result))
+            if batch.name == "after-a-failed-order" {
+                #expect(replies[1].failure == .invalidScenario && replies[1].message?.contains("missing.json") == true)
+            }
+        }
+        let alone = try #require(results.first?.1)
+        #expect(alone.allocations.requests > 0, "the meter counted nothing")
+        for (name, result) in results.dropFirst() {
+            #expect(result.allocations == alone.allocations, "\(name): allocations \(result.allocations), alone \(alone.allocations)")
+            #expect(result.frames.map(\.allocations) == alone.frames.map(\.allocations), "\(name): per-frame allocations differ")
+            #expect(result == alone, "\(name): the result differs from the run alone")
+        }
+    }
+}
