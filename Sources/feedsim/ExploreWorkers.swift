@@ -29,38 +29,19 @@ struct ExploreWorkers {
     /// Runs every job; `progress` hears how many have finished.
     func run(_ work: [ExploreJob], out: String, progress: @escaping @Sendable (Int) -> Void) throws -> [ExploreJob.Result] {
         guard !work.isEmpty else { return [] }
-        let outcomes = Mutex<[Result<ExploreJob.Result, Failure>?]>(Array(repeating: nil, count: work.count))
-        let next = Mutex(0)
         var arguments = ["_explore-worker", "--device-file", setup.deviceFile, "--parent-pid", String(getpid())]
         if let config = setup.configFile { arguments += ["--config", config] }
         let launch = WorkerLaunch(executable: executable, arguments: arguments, interruption: interruption)
-        let workerCount = min(jobs, work.count)
-        let stopped = DispatchSemaphore(value: 0)
-        for _ in 0..<workerCount {
-            Thread {
-                while true {
-                    let index = next.withLock { value -> Int in
-                        defer { value += 1 }
-                        return value
-                    }
-                    guard index < work.count, interruption.signal == nil else { break }
-                    let outcome = ExploreWorkers.perform(work[index], launch: launch)
-                    let finished = outcomes.withLock { list -> Int in
-                        list[index] = outcome
-                        return list.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
-                    }
-                    progress(finished)
-                }
-                stopped.signal()
-            }.start()
-        }
-        for _ in 0..<workerCount { stopped.wait() }
-        if let signal = interruption.signal {
+        let outcomes = WorkerThreads.run(
+            count: work.count, threads: jobs, interruption: interruption, progress: progress,
+            body: { (index, _: inout Void?) in ExploreWorkers.perform(work[index], launch: launch) })
+        guard let outcomes else {
+            let signal = interruption.signal ?? SIGINT
             printError(Interruption.message(signal: signal, out: out))
             throw ExitCode(128 + signal)
         }
-        return try outcomes.withLock { $0 }.map { outcome in
-            switch outcome! {
+        return try outcomes.map { outcome in
+            switch outcome {
             case let .success(result): return result
             case let .failure(failure):
                 printError("\(failure)")

@@ -73,46 +73,26 @@ struct RunWorkers {
     func run(
         orders: [RunOrder], progress: @escaping @Sendable (Int) -> Void
     ) throws(Interrupted) -> [Result<RunResult, OrderFailure>] {
-        let outcomes = Mutex<[Result<RunResult, OrderFailure>?]>(Array(repeating: nil, count: orders.count))
-        let next = Mutex(0)
         let executable = self.executable
         let interruption = self.interruption
-        let workerCount = min(jobs, orders.count)
-        let stopped = DispatchSemaphore(value: 0)
-        for _ in 0..<workerCount {
-            Thread {
-                var worker: BatchWorker?
-                while true {
-                    let index = next.withLock { value -> Int in
-                        defer { value += 1 }
-                        return value
-                    }
-                    guard index < orders.count, interruption.signal == nil else { break }
-                    let outcome: Result<RunResult, OrderFailure>
-                    do {
-                        if worker == nil { worker = try BatchWorker(executable: executable, interruption: interruption) }
-                        outcome = try worker!.run(orders[index])
-                    } catch let lost as BatchWorker.Lost {
-                        // The worker is gone; the next order starts another.
-                        worker = nil
-                        outcome = .failure(OrderFailure(status: lost.status, message: lost.message))
-                    } catch {
-                        worker = nil
-                        outcome = .failure(OrderFailure(status: -1, message: "\(error)"))
-                    }
-                    let finished = outcomes.withLock { list -> Int in
-                        list[index] = outcome
-                        return list.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
-                    }
-                    progress(finished)
+        let outcomes = WorkerThreads.run(
+            count: orders.count, threads: jobs, interruption: interruption, progress: progress,
+            body: { (index, worker: inout BatchWorker?) -> Result<RunResult, OrderFailure> in
+                do {
+                    if worker == nil { worker = try BatchWorker(executable: executable, interruption: interruption) }
+                    return try worker!.run(orders[index])
+                } catch let lost as BatchWorker.Lost {
+                    // The worker is gone; the next order starts another.
+                    worker = nil
+                    return .failure(OrderFailure(status: lost.status, message: lost.message))
+                } catch {
+                    worker = nil
+                    return .failure(OrderFailure(status: -1, message: "\(error)"))
                 }
-                worker?.finish()
-                stopped.signal()
-            }.start()
-        }
-        for _ in 0..<workerCount { stopped.wait() }
-        if let signal = interruption.signal { throw Interrupted(signal: signal) }
-        return outcomes.withLock { $0 }.map { $0! }
+            },
+            finish: { worker in worker?.finish() })
+        guard let outcomes else { throw Interrupted(signal: interruption.signal ?? SIGINT) }
+        return outcomes
     }
 }
 
