@@ -76,8 +76,7 @@ struct ExploreOutcome: Codable {
         let table = ExploreReport.exploreTable(runs)
         let comparison = try population(table, baseline: baseline ?? strategies[0])
         let folder = URL(fileURLWithPath: out, isDirectory: true)
-        var output = StagedFiles()
-        do {
+        try StagedFiles.write(to: out, interruption: interruption) { output in
             try output.stage(table.text, to: folder.appendingPathComponent("explore.csv"))
             try output.stage(ExploreReport.violationTable(violations).text, to: folder.appendingPathComponent("violations.csv"))
             try failures.stage(in: folder.appendingPathComponent(ExploreFailures.folder, isDirectory: true), output: &output)
@@ -85,18 +84,6 @@ struct ExploreOutcome: Codable {
             encoder.outputFormatting = [.sortedKeys]
             try output.stage(manifest ? String(decoding: try encoder.encode(self), as: UTF8.self) : nil,
                              orRemove: folder.appendingPathComponent(ExploreOutcome.manifestName))
-            if let interruption, !interruption.beginCommit() {
-                output.discard()
-                printError(Interruption.message(signal: interruption.signal ?? SIGINT, out: out))
-                throw ExitCode(128 + (interruption.signal ?? SIGINT))
-            }
-            try output.commit()
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            output.discard()
-            printError("cannot write results to \(out): \(error.localizedDescription)")
-            throw FeedSimExit.internalFailure
         }
         let part = shardCount > 1 ? ExploreSummary.Part(shard: shard, count: shardCount, sessions: results.count) : nil
         print(ExploreSummary.render(

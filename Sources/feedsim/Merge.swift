@@ -61,18 +61,12 @@ extension FeedSim {
             let folder = URL(fileURLWithPath: out, isDirectory: true)
             // Staged and renamed together, as `run` writes them, and with
             // whatever an earlier run left in the folder removed.
-            var output = StagedFiles()
-            do {
+            try StagedFiles.write(to: out, interruption: nil) { output in
                 try output.stage(merged.summary, to: folder.appendingPathComponent("summary.csv"))
                 try output.stage(merged.drift, to: folder.appendingPathComponent("drift.csv"))
                 try output.stage(merged.frames, orRemove: folder.appendingPathComponent("frames.csv"))
                 try output.stageTraces(merged.traces, in: folder)
                 try ShardPlan.stage(nil, in: folder, output: &output)
-                try output.commit()
-            } catch {
-                output.discard()
-                printError("cannot write results to \(out): \(error.localizedDescription)")
-                throw FeedSimExit.internalFailure
             }
             print("merged \(parts.count) part\(parts.count == 1 ? "" : "s"), \(merged.requestCount) runs")
             print("wrote \(out)/summary.csv, \(out)/drift.csv\(merged.frames == nil ? "" : ", \(out)/frames.csv")\(merged.traces == nil ? "" : ", \(out)/\(ChromeTrace.folder)/")")

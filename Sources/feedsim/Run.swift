@@ -105,8 +105,7 @@ extension FeedSim {
             progress.finish()
 
             let folder = URL(fileURLWithPath: out, isDirectory: true)
-            var output = StagedFiles()
-            do {
+            try StagedFiles.write(to: out, interruption: interruption) { output in
                 try output.stage(RunReports.summary(results).text, to: folder.appendingPathComponent("summary.csv"))
                 try output.stage(RunReports.drift(results, seeded: seeded).text, to: folder.appendingPathComponent("drift.csv"))
                 // Files this run does not write are removed, so the folder
@@ -122,18 +121,6 @@ extension FeedSim {
                     } : nil,
                     in: folder)
                 try ShardPlan.stage(plan?.manifest(results: results), in: folder, output: &output)
-                guard interruption.beginCommit() else {
-                    output.discard()
-                    printError(Interruption.message(signal: interruption.signal ?? SIGINT, out: out))
-                    throw ExitCode(128 + (interruption.signal ?? SIGINT))
-                }
-                try output.commit()
-            } catch let exit as ExitCode {
-                throw exit
-            } catch {
-                output.discard()
-                printError("cannot write results to \(out): \(error.localizedDescription)")
-                throw FeedSimExit.internalFailure
             }
             print(RunTable.render(results, seeded: seeded))
             print("wrote \(out)/summary.csv, \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")\(trace ? ", \(out)/\(ChromeTrace.folder)/" : "")\(plan == nil ? "" : ", \(out)/\(ShardManifest.fileName)")")

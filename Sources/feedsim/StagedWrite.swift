@@ -1,0 +1,29 @@
+import ArgumentParser
+import FeedReports
+import Foundation
+
+extension StagedFiles {
+    /// Stages a command's files with `stage` and renames them into place
+    /// together, unless a signal came first (then nothing changes and the
+    /// command exits 128 + signal). On any failure the staged files are
+    /// removed and the command exits 1 naming `out`.
+    static func write(to out: String, interruption: Interruption?, _ stage: (inout StagedFiles) throws -> Void) throws {
+        var output = StagedFiles()
+        do {
+            try stage(&output)
+            if let interruption, !interruption.beginCommit() {
+                output.discard()
+                let signal = interruption.signal ?? SIGINT
+                printError(Interruption.message(signal: signal, out: out))
+                throw ExitCode(128 + signal)
+            }
+            try output.commit()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            output.discard()
+            printError("cannot write results to \(out): \(error.localizedDescription)")
+            throw FeedSimExit.internalFailure
+        }
+    }
+}
