@@ -22,7 +22,7 @@ extension FeedSim {
 
         /// The output formats.
         enum Format: String, ExpressibleByArgument, CaseIterable {
-            case table, markdown, csv
+            case table, markdown, csv, json
         }
 
         @Argument(help: ArgumentHelp("Results folder (or its summary.csv).", valueName: "dir"))
@@ -54,6 +54,7 @@ extension FeedSim {
             case .table: text = comparison.terminalText
             case .markdown: text = comparison.markdown
             case .csv: text = comparison.csv.text
+            case .json: text = comparison.json
             }
             guard let output else {
                 print(text, terminator: "")
