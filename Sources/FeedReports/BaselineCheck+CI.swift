@@ -85,7 +85,9 @@ extension BaselineCheckResult {
         text += section("Improvements", findings.filter { $0.verdict == .improvement }, empty: "None.")
         let others = findings.filter { $0.verdict == .change || $0.verdict == .new }
         if !others.isEmpty { text += section("Other changes", others, empty: "") }
-        text += "**\(passed ? "PASS" : "FAIL")**: \(StrategyComparison.markdownEscaped(verdictLine))\n"
+        // The verdict line without its leading word, which is in bold.
+        let counts = verdictLine.drop { $0 != ":" }.dropFirst(2)
+        text += "**\(passed ? "PASS" : "FAIL")**: \(StrategyComparison.markdownEscaped(String(counts)))\n"
         return text
     }
 
