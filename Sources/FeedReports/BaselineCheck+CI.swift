@@ -202,24 +202,15 @@ enum JSONDocument {
 /// Text inside JUnit XML.
 enum JUnitText {
     /// `text` as XML attribute or element content: the five special
-    /// characters as entities, and characters XML 1.0 does not allow
-    /// (control characters other than tab, line feed and carriage return)
-    /// replaced by U+FFFD.
+    /// characters as entities (as HTML writes them), and the characters
+    /// XML 1.0 does not allow (control characters other than tab, line feed
+    /// and carriage return) replaced by U+FFFD.
     static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
+        var allowed = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out += "&#\(scalar.value);"
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: out += "\u{FFFD}"
-            default: out.unicodeScalars.append(scalar)
-            }
+            let isAllowed = scalar.value >= 0x20 ? scalar.value != 0xFFFE && scalar.value != 0xFFFF : "\t\n\r".unicodeScalars.contains(scalar)
+            allowed.append(isAllowed ? scalar : "\u{FFFD}")
         }
-        return out
+        return HTMLText.escape(String(allowed))
     }
 }
