@@ -47,8 +47,13 @@ let package = Package(
             pkgConfig: "jemalloc",
             providers: [.apt(["libjemalloc-dev"])]
         ),
-        // jemalloc's allocation hooks counting each thread's requests.
-        .target(name: "CAllocationHooks", dependencies: ["CJemalloc"]),
+        // Each thread's allocation requests, counted at the C library's
+        // allocation functions on their way to jemalloc.
+        .target(
+            name: "CAllocationCounter",
+            dependencies: ["CJemalloc"],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
         // The world: clock, events, display, input, cost model, metrics.
         .target(
             name: "FeedSimulator",
@@ -56,7 +61,7 @@ let package = Package(
                 "Determinism",
                 "FeedEngine",
                 "FeedScenario",
-                "CAllocationHooks",
+                "CAllocationCounter",
                 "CSVCodec",
                 .product(name: "HeapModule", package: "swift-collections"),
             ],

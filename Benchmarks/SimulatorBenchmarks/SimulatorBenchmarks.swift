@@ -41,10 +41,11 @@ func bundledSuiteRequests() -> [RunRequest] {
 func runSession(_ request: RunRequest) -> RunResult {
     do {
         let result = try Simulation(request: request).run()
-        // The meter counts through jemalloc's hooks; a count of zero would
-        // mean jemalloc was not the allocator under the benchmark's malloc
-        // counter, and the numbers would not be the real thing's.
-        precondition(result.allocations.requests > 0, "jemalloc's allocation hooks saw no engine allocation")
+        // The meter counts at the C allocation functions, in front of the
+        // benchmark's malloc counter and jemalloc; a count of zero would mean
+        // the requests went past it, and the numbers would not be the real
+        // thing's.
+        precondition(result.allocations.requests > 0, "the allocation meter saw no engine allocation")
         return result
     } catch {
         fatalError("benchmark session failed: \(error)")

@@ -61,15 +61,21 @@ public struct CheckFinding: Hashable, Sendable {
     public var delta: String
     /// What the check concluded.
     public var verdict: CheckVerdict
+    /// The metric's tolerance in the check (exact for a whole run).
+    public var tolerance: Tolerance
 
     /// A finding from its parts.
-    public init(key: SummaryKey, metric: String?, baseline: String, current: String, delta: String, verdict: CheckVerdict) {
+    public init(
+        key: SummaryKey, metric: String?, baseline: String, current: String, delta: String, verdict: CheckVerdict,
+        tolerance: Tolerance = .exact
+    ) {
         self.key = key
         self.metric = metric
         self.baseline = baseline
         self.current = current
         self.delta = delta
         self.verdict = verdict
+        self.tolerance = tolerance
     }
 }
 
@@ -79,6 +85,9 @@ public struct BaselineCheckResult: Hashable, Sendable {
     /// verdict, then run key, then metric in summary column order.
     /// Metrics within tolerance are not listed.
     public var findings: [CheckFinding]
+    /// Every run of either side: the baseline's in its order, then the
+    /// current results' new runs in theirs.
+    public var runs: [SummaryKey]
     /// Runs present on both sides.
     public var comparedRuns: Int
     /// Metric values that differ from the baseline but stay within their
@@ -170,14 +179,15 @@ public enum BaselineCheck {
             compared += 1
             for metric in SummaryMetrics.compared {
                 guard let was = base.value(of: metric), let isNow = now.value(of: metric) else { continue }
-                switch classify(metric: metric, baseline: was, current: isNow, tolerance: tolerances.tolerance(for: metric)) {
+                let tolerance = tolerances.tolerance(for: metric)
+                switch classify(metric: metric, baseline: was, current: isNow, tolerance: tolerance) {
                 case .unchanged:
                     break
                 case .withinTolerance:
                     within += 1
                 case .beyond(let verdict, let delta):
                     findings.append(CheckFinding(key: base.key, metric: metric, baseline: was, current: isNow,
-                                                 delta: delta, verdict: verdict))
+                                                 delta: delta, verdict: verdict, tolerance: tolerance))
                 }
             }
         }
@@ -191,7 +201,8 @@ public enum BaselineCheck {
             if a.key != b.key { return a.key < b.key }
             return (a.metric.flatMap { order[$0] } ?? -1) < (b.metric.flatMap { order[$0] } ?? -1)
         }
-        return BaselineCheckResult(findings: findings, comparedRuns: compared, withinTolerance: within)
+        let runs = baseline.rows.map(\.key) + current.rows.map(\.key).filter { baseline.row(for: $0) == nil }
+        return BaselineCheckResult(findings: findings, runs: runs, comparedRuns: compared, withinTolerance: within)
     }
 
     /// How one metric compares.

@@ -122,7 +122,8 @@ public struct Metric: Sendable, Identifiable {
             field: { ReportNumber.fixed($0.driftTotal, 2) }),
         Metric(
             "allocations", unit: "count", .lowerIsBetter, heading: "allocations",
-            definition: "engine allocation requests, as jemalloc's allocation hooks report them, simulator excluded", source: "jemalloc allocation hooks",
+            definition: "engine allocation requests that returned memory (malloc, calloc, realloc, aligned), simulator excluded",
+            source: "FeedSim's C allocation functions, in front of jemalloc",
             inReportTable: true, chartTitle: "engine allocations (lower is better)", comparedByDefault: true,
             inRunTable: true, field: { String($0.allocations.requests) }),
         Metric(

@@ -190,6 +190,24 @@ public struct StrategyComparison: Hashable, Sendable {
         return table
     }
 
+    /// The comparison as JSON for other tools: the variants, and per metric
+    /// its direction and rows, each row's values by variant (the summary's
+    /// text as written, null where the variant has no run) and its best
+    /// variants.
+    public var json: String {
+        JSONDocument.text(of: ComparisonDocument(
+            variants: variants,
+            metrics: tables.map { table in
+                ComparisonDocument.Table(
+                    metric: table.metric, direction: ComparisonDocument.name(of: table.direction),
+                    rows: table.rows.map { row in
+                        ComparisonDocument.Row(
+                            scenario: row.scenario, refreshHz: row.refreshHz,
+                            values: row.cells.map { $0?.value }, bestVariants: bestVariants(in: row))
+                    })
+            }))
+    }
+
     static func markdownEscaped(_ text: String) -> String {
         text.replacingOccurrences(of: "|", with: "\\|")
     }
@@ -226,5 +244,37 @@ enum AlignedText {
         }
         let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")
         return ([line(header), rule] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+/// `feedsim compare --format json`.
+struct ComparisonDocument: Encodable {
+    struct Row: Encodable {
+        var scenario: String
+        var refreshHz: Int
+        /// In `variants` order.
+        var values: [String?]
+        var bestVariants: [String]
+        enum CodingKeys: String, CodingKey {
+            case scenario, refreshHz = "refresh_hz", values, bestVariants = "best_variants"
+        }
+    }
+
+    struct Table: Encodable {
+        var metric: String
+        /// Which way is better: `lower`, `higher` or `neutral`.
+        var direction: String
+        var rows: [Row]
+    }
+
+    var variants: [String]
+    var metrics: [Table]
+
+    static func name(of direction: MetricDirection) -> String {
+        switch direction {
+        case .lowerIsBetter: "lower"
+        case .higherIsBetter: "higher"
+        case .neutral: "neutral"
+        }
     }
 }

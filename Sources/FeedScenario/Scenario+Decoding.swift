@@ -28,10 +28,7 @@ extension Scenario: Decodable {
         guard version == Scenario.schemaVersion else {
             throw c.failure(.schema_version, "expected \(Scenario.schemaVersion), found \(version)")
         }
-        name = try c.decodeNonEmptyString(forKey: .name)
-        guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-            throw c.failure(.name, "expected letters, digits, `-` and `_` only, found \"\(name)\"")
-        }
+        name = try c.decodeName(forKey: .name, per: Scenario.schema)
         description = try c.decodeNonEmptyString(forKey: .description)
         device = try c.decodeNonEmptyString(forKey: .device)
         do {
@@ -351,11 +348,7 @@ extension EngineSettings {
         let c = try decoder.container(keyedBy: Keys.self)
         var name: String? = nil
         if named {
-            let value = try c.decodeNonEmptyString(forKey: .name)
-            guard value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-                throw c.failure(.name, "expected letters, digits, `-` and `_` only, found \"\(value)\"")
-            }
-            name = value
+            name = try c.decodeName(forKey: .name, per: EngineVariant.schema)
         } else if c.contains(.name) {
             throw c.failure(.name, "unknown field `name`; only a variant has a name")
         } else if c.contains(.network) {

@@ -131,6 +131,22 @@ extension KeyedDecodingContainer {
         return value
     }
 
+    /// Decodes a scenario's or variant's name at `key`: no longer than the
+    /// schema's table allows, and of letters, digits, `-` and `_` only.
+    func decodeName(forKey key: Key, per object: ObjectSchema) throws -> String {
+        let value = try decodeNonEmptyString(forKey: key)
+        // Code points, as JSON Schema's maxLength counts them.
+        let length = value.unicodeScalars.count
+        let maxLength = object[key].maxLength
+        guard length <= maxLength else {
+            throw failure(key, "expected at most \(maxLength) characters, found \(length)")
+        }
+        guard value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw failure(key, "expected letters, digits, `-` and `_` only, found \"\(value)\"")
+        }
+        return value
+    }
+
     /// Decodes a non-empty string at `key`.
     func decodeNonEmptyString(forKey key: Key) throws -> String {
         let value = try decode(String.self, forKey: key)

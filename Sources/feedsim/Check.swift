@@ -25,9 +25,16 @@ extension FeedSim {
                 of the baseline (`allocations = 5%`), either followed by `strict`, or \
                 `strict` alone. trace_digest takes only `strict`.
 
+                For CI: --junit writes a JUnit XML file (a testsuite per scenario, a \
+                testcase per run, a failure per regressed metric or missing run), \
+                --summary-markdown a Markdown job summary (failures, improvements, then \
+                the verdict; GitHub's $GITHUB_STEP_SUMMARY takes it as is), and \
+                --format json prints the verdict, counts, runs and findings as JSON \
+                instead of the table. The files are written whatever the verdict.
+
                 Exit codes: 0 no regression, 2 regression or missing run, 64 usage \
                 error (missing folder, bad tolerance), 1 unreadable or malformed \
-                summary.csv.
+                summary.csv or an unwritable output file.
                 """
         )
 
@@ -44,6 +51,22 @@ extension FeedSim {
             name: .customLong("tolerance"),
             help: ArgumentHelp("A tolerance overriding the file, e.g. allocations=5%.", valueName: "metric=value"))
         var toleranceFlags: [String] = []
+
+        /// What standard output shows.
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case text, json
+        }
+
+        @Option(name: .long, help: "Output format: the table and verdict line, or JSON.")
+        var format: Format = .text
+
+        @Option(name: .long, help: ArgumentHelp("Also write the check as JUnit XML to this file.", valueName: "file"))
+        var junit: String?
+
+        @Option(
+            name: .customLong("summary-markdown"),
+            help: ArgumentHelp("Also write a Markdown job summary to this file (e.g. $GITHUB_STEP_SUMMARY).", valueName: "file"))
+        var summaryMarkdown: String?
 
         /// Checks the tolerances and the folders here, so that a usage error
         /// prints this command's usage.
@@ -65,16 +88,34 @@ extension FeedSim {
             }
             let result = BaselineCheck.compare(baseline: baselineSummary, current: currentSummary, tolerances: toleranceSet)
 
-            let custom = toleranceSet.customised
-            if !custom.isEmpty {
-                print("tolerances: " + custom.map { "\($0.metric) = \($0.tolerance)" }.joined(separator: ", "))
+            if let junit { try write(result.junitXML, to: junit) }
+            if let summaryMarkdown { try write(result.summaryMarkdown, to: summaryMarkdown) }
+            switch format {
+            case .json:
+                print(result.json, terminator: "")
+            case .text:
+                let custom = toleranceSet.customised
+                if !custom.isEmpty {
+                    print("tolerances: " + custom.map { "\($0.metric) = \($0.tolerance)" }.joined(separator: ", "))
+                }
+                if !result.findings.isEmpty {
+                    print(result.table)
+                    print()
+                }
+                print(result.verdictLine)
             }
-            if !result.findings.isEmpty {
-                print(result.table)
-                print()
-            }
-            print(result.verdictLine)
             if !result.passed { throw FeedSimExit.regression }
+        }
+
+        /// Writes a report file whole or not at all; a file that cannot be
+        /// written exits 1.
+        private func write(_ text: String, to path: String) throws {
+            do {
+                try AtomicFile.write(text, to: URL(fileURLWithPath: path))
+            } catch {
+                printError("cannot write \(path): \(error.localizedDescription)")
+                throw FeedSimExit.internalFailure
+            }
         }
 
         private func loadTolerances() throws -> ToleranceSet {

@@ -38,7 +38,7 @@ extension FeedSim {
 
         /// The output formats.
         enum Format: String, ExpressibleByArgument, CaseIterable {
-            case table, markdown, csv
+            case table, markdown, csv, json
         }
 
         @Argument(help: ArgumentHelp("Results folder (or its summary.csv, or an explore.csv).", valueName: "dir"))
@@ -83,18 +83,21 @@ extension FeedSim {
                 case .table: text = comparison.terminalText
                 case .markdown: text = comparison.markdown
                 case .csv: text = comparison.csv.text
+                case .json: text = comparison.json
                 }
             case let .seeds(comparison):
                 switch format {
                 case .table: text = comparison.terminalText
                 case .markdown: text = comparison.markdown
                 case .csv: text = comparison.csv.text
+                case .json: text = comparison.json
                 }
             case let .sessions(comparison):
                 switch format {
                 case .table: text = comparison.terminalText
                 case .markdown: text = comparison.markdown
                 case .csv: text = comparison.differencesCSV.text
+                case .json: text = comparison.json
                 }
             }
             guard let output else {

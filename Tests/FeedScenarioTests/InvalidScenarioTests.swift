@@ -157,6 +157,13 @@ struct InvalidScenario: Sendable, CustomTestStringConvertible {
         InvalidScenario("missing name", set: "name", to: nil, expecting: "expected the required field `name`, which is missing"),
         InvalidScenario("a name with spaces", set: "name", to: "fast fling", expecting: "letters, digits, `-` and `_` only, found \"fast fling\""),
         InvalidScenario("a name with a slash", set: "name", to: "../escape", expecting: "letters, digits, `-` and `_` only"),
+        // Names become file names (traces/<scenario>--<variant>--<hz>hz.json).
+        InvalidScenario("a name of 101 characters", set: "name", to: .string(String(repeating: "n", count: 101)),
+                        expecting: "expected at most 100 characters, found 101"),
+        InvalidScenario("a name of 5,000 characters", set: "name", to: .string(String(repeating: "é", count: 5_000)),
+                        expecting: "expected at most 100 characters, found 5000"),
+        InvalidScenario("a variant name of 101 characters", set: "variants", to: [["name": .string(String(repeating: "v", count: 101))]],
+                        errorAt: "$.variants[0].name", expecting: "expected at most 100 characters, found 101"),
         InvalidScenario("a blank description", set: "description", to: "  ", expecting: "expected a non-empty string"),
         InvalidScenario("unknown top-level field", set: "colour", to: "blue", expecting: "unknown field `colour`; expected one of: schema_version, name"),
         InvalidScenario("a script of more than 10,000 steps", set: "script",
@@ -299,6 +306,8 @@ struct InvalidScenarioTests {
         ("script[0].repeat", ["count": 2, "every_ms": 200]),
         ("limits", nil),
         ("engine", nil),
+        ("name", .string(String(repeating: "n", count: 100))),
+        ("variants", [["name": .string(String(repeating: "v", count: 100))]]),
     ] as [(String, JSONValue?)])
     func accepted(_ path: String, _ value: JSONValue?) throws {
         let json = InvalidScenario.base.setting(path, to: value).text

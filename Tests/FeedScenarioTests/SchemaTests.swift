@@ -571,6 +571,7 @@ struct SchemaBound: Sendable {
         "feed.item_height_pt": [Placement("feed.item_height_pt", [("feed.item_height_pt", ["min": 1, "max": 10_000])], isShape: true)],
         "server": [Placement("server", [("server", [:])])],
         "engine_fields": [Placement("engine"), Placement("variants[0]", [("variants", [["name": "v"]])])],
+        "variant": [Placement("variants[0]", [("variants", [["name": "v"]])])],
         "limits": [Placement("limits")],
         "memory": [Placement("memory", [("memory", [:])])],
         "lifecycle": [Placement("lifecycle", [("lifecycle", [:])])],
@@ -654,6 +655,11 @@ struct SchemaBound: Sendable {
                 (.atMinimum, .int(range.lowerBound), .acceptedByBoth), (.belowMinimum, .int(range.lowerBound - 1), outside),
                 (.atMaximum, .int(range.upperBound), .acceptedByBoth), (.aboveMaximum, .int(range.upperBound + 1), outside),
                 (.fraction, .double(Double(range.lowerBound) + 0.5), outside),
+            ]
+        case let .text(_, maxLength?):
+            probes = [
+                (.atMaximum, .string(String(repeating: "n", count: maxLength)), .acceptedByBoth),
+                (.aboveMaximum, .string(String(repeating: "n", count: maxLength + 1)), outside),
             ]
         default:
             let bounds = field.numberBounds
@@ -897,6 +903,7 @@ struct SchemaTests {
             switch kind {
             case let .integer(range): [Double(range.lowerBound), Double(range.upperBound)]
             case let .number(bounds): [bounds.lower, bounds.upper]
+            case let .text(_, maxLength?): [Double(maxLength)]
             case let .oneOf(kinds): kinds.flatMap(bounds)
             case let .array(items): bounds(items.items.kind) + (items.first.map { bounds($0.kind) } ?? [])
             default: []

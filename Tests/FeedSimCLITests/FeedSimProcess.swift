@@ -27,9 +27,23 @@ enum FeedSimProcess {
         }
     }
 
-    /// The `feedsim` binary in the build products folder the tests run from;
-    /// `.build/debug/feedsim` under the package root only when that folder has none.
+    /// Names the `feedsim` binary to run instead of the one built beside the
+    /// tests: scripts/test points it at the release build it makes anyway
+    /// for the timed suite, so the end-to-end tests run the binary users
+    /// get, and a debug one need not be built.
+    static let executableVariable = "FEEDSIM_EXECUTABLE"
+
+    /// The binary `FEEDSIM_EXECUTABLE` names, else the `feedsim` binary in
+    /// the build products folder the tests run from; `.build/debug/feedsim`
+    /// under the package root only when that folder has none.
     static func executableURL() throws(Failure) -> URL {
+        if let named = ProcessInfo.processInfo.environment[executableVariable], !named.isEmpty {
+            let url = URL(fileURLWithPath: named, relativeTo: packageRoot).standardizedFileURL
+            guard FileManager.default.isExecutableFile(atPath: url.path) else {
+                throw .executableNotFound(searched: ["\(executableVariable)=\(named)"])
+            }
+            return url
+        }
         var folders: [URL] = []
         // Linux: `<products>/FeedSimPackageTests.xctest` is the test executable.
         // macOS: `<products>/FeedSimPackageTests.xctest/Contents/MacOS/...` sits

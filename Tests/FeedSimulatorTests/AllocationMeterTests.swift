@@ -105,23 +105,86 @@ struct AllocationMeterTests {
                 let requests = meter.total().requests
                 counted.withLock { $0[index] = requests }
                 withExtendedLifetime(keep) { _ = done.signal() }
-                // The thread never ends: with allocation hooks installed,
-                // jemalloc 5.3 re-initialises a dying thread's data when the
-                // thread frees its last blocks in teardown, corrupting lists
-                // other threads later walk. Parked, it is ended by the
-                // process's exit instead.
-                ParkedThreads.park()
             }.start()
         }
         for _ in blocksPerThread { done.wait() }
         #expect(counted.withLock { $0 } == blocksPerThread.map(UInt64.init))
     }
+
+    @Test("threads end 64 at a time, round after round, while simulations run on other threads: nothing crashes and every run counts the same")
+    func threadsEndWhileRunsAreMeasured() throws {
+        let script = [ScriptStep(atNs: 300_000_000, action: .fling(velocityPtPerS: 8_000, deceleration: .normal))]
+        let request = TestWorld.request(posts: 300, seconds: 2, script: script, frames: false)
+        let simulationThreads = 2
+        let runsPerThread = 8
+        let minimumRounds = 100
+        let finished = Atomic<Int>(0)
+        let counts = Mutex<[AllocationMeter.Count]>([])
+        let failures = Mutex<[String]>([])
+        let runners = (0..<simulationThreads).map { _ in
+            JoinableThread {
+                do {
+                    // The first run on a thread pays the runtime's one-time
+                    // costs; the ones after it are the engine's alone.
+                    _ = try Simulation(request: request).run()
+                    for _ in 0..<runsPerThread {
+                        let allocations = try Simulation(request: request).run().allocations
+                        counts.withLock { $0.append(allocations) }
+                    }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+                finished.add(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        var rounds = 0
+        while rounds < minimumRounds || finished.load(ordering: .sequentiallyConsistent) < simulationThreads {
+            let ending = (0..<64).map { index in
+                JoinableThread {
+                    // Blocks of several sizes, and Foundation's per-thread
+                    // object, which the thread's teardown frees.
+                    var blocks: [[Int]] = []
+                    for size in 0..<24 { blocks.append([Int](repeating: index, count: 1 << (size % 12))) }
+                    blocks.removeAll()
+                    _ = Thread.current.isMainThread
+                }
+            }
+            for thread in ending { thread.join() }
+            rounds += 1
+        }
+        for runner in runners { runner.join() }
+        #expect(failures.withLock { $0 }.isEmpty)
+        let all = counts.withLock { $0 }
+        #expect(all.count == simulationThreads * runsPerThread)
+        #expect(Set(all.map(\.requests)).count == 1, "requests per run: \(all.map(\.requests))")
+        #expect(Set(all.map(\.bytes)).count == 1, "bytes per run: \(all.map(\.bytes))")
+        #expect(all.allSatisfy { $0.requests > 0 })
+        #expect(rounds >= minimumRounds)
+    }
 }
 
-/// Where test threads that must not end wait until the process exits.
-enum ParkedThreads {
-    static let never = DispatchSemaphore(value: 0)
-    static func park() { never.wait() }
+/// A POSIX thread that runs `body` once and can be waited for: Foundation's
+/// `Thread` cannot be joined.
+final class JoinableThread: Sendable {
+    private final class Body: @unchecked Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    private let thread: pthread_t
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { raw in
+            Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
+            return nil
+        }, context)
+        precondition(status == 0, "pthread_create failed: \(status)")
+        self.thread = thread
+    }
+
+    func join() { pthread_join(thread, nil) }
 }
 
 /// Threads wait here until all of them have arrived, spinning on an atomic

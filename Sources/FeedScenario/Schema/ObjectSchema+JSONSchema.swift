@@ -80,8 +80,8 @@ extension ObjectSchema {
         case let .constant(value):
             if case .int = value { return [type("integer"), ("const", value)] }
             return [("const", value)]
-        case let .text(pattern):
-            return [type("string"), ("pattern", .string(pattern))]
+        case let .text(pattern, maxLength):
+            return [type("string")] + (maxLength.map { [("maxLength", OrderedJSON.int($0))] } ?? []) + [("pattern", .string(pattern))]
         case let .choice(values):
             let isWhole = values.allSatisfy { if case .int = $0 { true } else { false } }
             return [type(isWhole ? "integer" : "string"), ("enum", .array(values))]

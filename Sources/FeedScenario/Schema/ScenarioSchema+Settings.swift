@@ -101,7 +101,7 @@ extension EngineVariant {
         keys: EngineSettings.Keys.self, extending: EngineSettings.schema
     ) { key in
         switch key {
-        case .name: .text("Variant name", "Names the variant in reports (the `variant` column); unique among the variants: letters, digits, `-` and `_` only.", pattern: namePattern, required: true)
+        case .name: .text("Variant name", "Names the variant in reports (the `variant` column); unique among the variants: letters, digits, `-` and `_` only, 1…100 characters (it is part of output file names).", pattern: namePattern, maxLength: nameMaxLength, required: true)
         case .network: .object("Variant network", "A network replacing the scenario's for this variant, to compare links.", NetworkSettings.schema)
         default: nil
         }
@@ -228,3 +228,9 @@ extension LatencySpec {
 /// agrees with Swift's `isLetter`/`isNumber` on precomposed letters; the
 /// schema's description lists where the two differ.
 let namePattern = "^[\\w-]+$"
+
+/// The most characters a scenario or variant name may hold: a trace's file
+/// name, `<scenario>--<variant>--<hz>hz.json`, then stays well within the
+/// 255 bytes a file name may have on common file systems (for names in
+/// ASCII; a letter outside ASCII takes two to four bytes).
+let nameMaxLength = 100

@@ -60,7 +60,7 @@ extension Scenario {
     static let schema = ObjectSchema(definition: nil, keys: Keys.self) { key in
         switch key {
         case .schema_version: .constant("Schema version", "The scenario schema version this file is written in; feedsim reads version 1 only.", .int(schemaVersion), required: true)
-        case .name: .text("Scenario name", "Names the scenario in every report (the `scenario` column) and must be unique in a suite: letters, digits, `-` and `_` only.", pattern: namePattern, required: true)
+        case .name: .text("Scenario name", "Names the scenario in every report (the `scenario` column) and must be unique in a suite: letters, digits, `-` and `_` only, 1…100 characters (it is part of output file names).", pattern: namePattern, maxLength: nameMaxLength, required: true)
         case .description: .text("Description", "What the scenario exercises and what a good result looks like. Must not be blank.", pattern: "\\S", required: true)
         case .device: .text("Device profile", "The device profile's name, resolved to `devices/<device>.json` beside the scenario file or in a folder above it (bundled: `iphone-60hz`, `iphone-pro-120hz`). Must not be blank.", pattern: "\\S", examples: ["iphone-60hz", "iphone-pro-120hz"], required: true)
         case .refresh_rates_hz: .array(

@@ -26,8 +26,10 @@ struct SchemaField: Sendable {
         case number(NumberBounds)
         /// Exactly this value.
         case constant(OrderedJSON)
-        /// A string matching the pattern (ECMA-262, as JSON Schema reads it).
-        case text(pattern: String)
+        /// A string matching the pattern (ECMA-262, as JSON Schema reads it),
+        /// of at most `maxLength` characters (Unicode code points, as JSON
+        /// Schema counts them) when there is one.
+        case text(pattern: String, maxLength: Int?)
         /// One of these values.
         case choice([OrderedJSON])
         case boolean
@@ -100,11 +102,12 @@ extension SchemaField {
                     isRequired: required, unit: unit)
     }
 
-    /// A string matching `pattern`.
+    /// A string matching `pattern`, of at most `maxLength` characters.
     static func text(
-        _ title: String, _ description: String, pattern: String, examples: [String] = [], required: Bool = false
+        _ title: String, _ description: String, pattern: String, maxLength: Int? = nil, examples: [String] = [],
+        required: Bool = false
     ) -> SchemaField {
-        SchemaField(title: title, description: description, kind: .text(pattern: pattern), isRequired: required,
+        SchemaField(title: title, description: description, kind: .text(pattern: pattern, maxLength: maxLength), isRequired: required,
                     examples: examples.map(OrderedJSON.string))
     }
 
@@ -192,6 +195,12 @@ extension SchemaField {
         preconditionFailure("`\(name)` is not a number in the schema")
     }
 
+    /// The most characters a text field may hold.
+    var maxLength: Int {
+        guard case let .text(_, maxLength?) = kind else { preconditionFailure("`\(name)` is not a text of bounded length in the schema") }
+        return maxLength
+    }
+
     /// The unit as the decoder's messages write it after a number (` ms`).
     var messageUnit: String { unit.map { " " + $0 } ?? "" }
 
@@ -199,6 +208,7 @@ extension SchemaField {
     var isBounded: Bool {
         switch kind {
         case .integer, .number: true
+        case let .text(_, maxLength): maxLength != nil
         case let .oneOf(shapes): shapes.contains { if case .number = $0 { true } else { false } }
         default: false
         }

@@ -1,11 +1,14 @@
-import CAllocationHooks
+import CAllocationCounter
 
 /// Counts the heap allocations the engine makes, as jemalloc reports them,
 /// and none of the simulator's.
 ///
-/// jemalloc calls its allocation hooks on the thread that made each
-/// request; ours add one to that thread's request counter, and jemalloc keeps
-/// the thread's running total of bytes allocated (`thread.allocatedp`). A
+/// Every allocation request in the process passes through the C library's
+/// allocation functions as `CAllocationCounter` defines them, which add one
+/// to the requesting thread's counter and pass the call on to jemalloc;
+/// jemalloc keeps the thread's running total of bytes allocated
+/// (`thread.allocatedp`). Nothing is installed in jemalloc, so the meter
+/// leaves no state behind that a thread could trip over when it ends. A
 /// meter reads both counters where counting starts and stops — at the edges
 /// of `measure`, and around each `excluding` inside it — and adds up the
 /// differences. Reading is two loads through pointers: no `mallctl`, no
@@ -30,14 +33,18 @@ public final class AllocationMeter {
     private var requestsAtStart: UInt64 = 0
     private var bytesAtStart: UInt64 = 0
 
-    /// Installs the counting hooks in jemalloc (once per process) and
-    /// checks that the thread's counters can be read.
+    /// Checks that an allocation made in this process raises the thread's
+    /// counters: the counting functions are the process's malloc and
+    /// jemalloc served the request.
     ///
     /// - Complexity: O(1).
     public init() throws(AllocationMeterError) {
-        let status = feedsim_allocation_hooks_install()
-        guard status == 0 else { throw .unavailable("experimental.hooks.install (status \(status))") }
-        guard feedsim_thread_allocations_get() != nil else { throw .unavailable("thread.allocatedp") }
+        switch feedsim_allocation_counting_check() {
+        case 0: break
+        case -1: throw .unavailable("counting functions left out of a sanitizer build")
+        case -2: throw .unavailable("an allocation went past the counting functions")
+        default: throw .unavailable("thread.allocatedp")
+        }
     }
 
     /// Runs `body` with its allocations counted as the engine's.
@@ -92,7 +99,8 @@ public final class AllocationMeter {
     }
 }
 
-/// jemalloc is missing, or does not offer the hooks and per-thread counters.
+/// jemalloc is missing, or allocations in this process do not reach the
+/// counting functions and jemalloc.
 public enum AllocationMeterError: Error, CustomStringConvertible {
     case unavailable(String)
 

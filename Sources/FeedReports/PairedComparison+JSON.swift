@@ -1,0 +1,87 @@
+import Foundation
+
+extension PairedComparison {
+    /// The comparison as JSON for other tools (`compare --format json`): the
+    /// bootstrap's settings, the population table and every paired
+    /// difference with its interval and verdict. A number that is not
+    /// finite (no values to summarise) is null.
+    public var json: String { JSONDocument.text(of: PairedDocument(self)) }
+}
+
+extension SeedComparison {
+    /// Every (scenario, refresh rate)'s paired comparison as JSON.
+    public var json: String {
+        JSONDocument.text(of: groups.map { group in
+            SeedGroupDocument(scenario: group.scenario, refreshHz: group.refreshHz, seeds: group.seeds, comparison: PairedDocument(group.comparison))
+        })
+    }
+}
+
+/// `feedsim compare --format json` of a population.
+struct PairedDocument: Encodable {
+    struct Bootstrap: Encodable {
+        var resamples: Int
+        var seed: UInt64
+        var confidence: Double
+    }
+
+    struct Population: Encodable {
+        var variant: String
+        var runs: Int
+        var driftP50Pt, driftP95Pt, driftMaxPt, hitchMeanMsPerS, hitchP95MsPerS, overrunFrames: Double?
+        var violations: Double?
+        var runsWithViolations: Int?
+        enum CodingKeys: String, CodingKey {
+            case variant, runs, driftP50Pt = "drift_p50_pt", driftP95Pt = "drift_p95_pt", driftMaxPt = "drift_max_pt"
+            case hitchMeanMsPerS = "hitch_mean_ms_per_s", hitchP95MsPerS = "hitch_p95_ms_per_s", overrunFrames = "overrun_frames"
+            case violations, runsWithViolations = "runs_with_violations"
+        }
+    }
+
+    struct Difference: Encodable {
+        var metric: String
+        var direction: String
+        var a: String
+        var b: String
+        var pairs: Int
+        var meanA, meanB, meanDifference, intervalLow, intervalHigh: Double?
+        var verdict: String
+        enum CodingKeys: String, CodingKey {
+            case metric, direction, a, b, pairs, meanA = "mean_a", meanB = "mean_b", meanDifference = "mean_difference"
+            case intervalLow = "ci_low", intervalHigh = "ci_high", verdict
+        }
+    }
+
+    var bootstrap: Bootstrap
+    var population: [Population]
+    var differences: [Difference]
+
+    init(_ comparison: PairedComparison) {
+        func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
+        bootstrap = Bootstrap(
+            resamples: comparison.bootstrap.resamples, seed: comparison.bootstrap.seed, confidence: comparison.bootstrap.confidence)
+        population = comparison.population.rows.map { row in
+            Population(
+                variant: row.variant, runs: row.runs, driftP50Pt: finite(row.driftP50), driftP95Pt: finite(row.driftP95),
+                driftMaxPt: finite(row.driftMax), hitchMeanMsPerS: finite(row.hitchMean), hitchP95MsPerS: finite(row.hitchP95),
+                overrunFrames: finite(row.overrunFrames), violations: finite(row.violations), runsWithViolations: row.runsWithViolations)
+        }
+        differences = comparison.differences.map { d in
+            Difference(
+                metric: d.metric, direction: ComparisonDocument.name(of: d.direction), a: d.baseline, b: d.candidate, pairs: d.pairs,
+                meanA: finite(d.baselineMean), meanB: finite(d.candidateMean), meanDifference: finite(d.meanDifference),
+                intervalLow: finite(d.interval?.lower), intervalHigh: finite(d.interval?.upper), verdict: d.verdict.rawValue)
+        }
+    }
+}
+
+/// One (scenario, refresh rate) of multi-seed results.
+struct SeedGroupDocument: Encodable {
+    var scenario: String
+    var refreshHz: Int
+    var seeds: Int
+    var comparison: PairedDocument
+    enum CodingKeys: String, CodingKey {
+        case scenario, refreshHz = "refresh_hz", seeds, comparison
+    }
+}
