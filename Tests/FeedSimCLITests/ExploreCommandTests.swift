@@ -30,6 +30,16 @@ struct ExploreCommandTests {
         #expect(lines.count == 1 + 12 * 5)
         #expect(outputs[0].contains("population"))
         #expect(outputs[0].contains("paired differences"))
+
+        // compare reads explore results, and says so as JSON too.
+        let json = try FeedSimProcess.run(["compare", "out-1", "--format", "json", "--baseline", "none"], in: folder.url)
+        #expect(json.status == 0, "\(json)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let population = try #require(document["population"] as? [[String: Any]])
+        #expect(population.map { $0["variant"] as? String } == ["none", "index_restore", "offset_adjust", "anchor", "virtual_space"])
+        let differences = try #require(document["differences"] as? [[String: Any]])
+        #expect(!differences.isEmpty)
+        #expect(differences.allSatisfy { $0["a"] as? String == "none" && ($0["pairs"] as? Int) == 12 })
     }
 
     @Test("A bad configuration is refused with its file, JSON path and what was expected (exit 65), and nothing is written")
