@@ -209,3 +209,15 @@ struct ExploreReproTests {
         }
     }
 }
+
+@Suite("Explore sessions that crashed")
+struct ExploreCrashTests {
+    @Test("Session 1450 of seed 1: an image decode the killed engine scheduled after its kill ran after the relaunch, into the freed engine")
+    func killedEngineSchedulesNothing() throws {
+        let device = try ExploreFixtures.device()
+        let session = SessionGenerator(config: .defaults, device: device, seed: 1).session(1450)
+        let runs = SessionRunner(device: device).run(session, checkDeterminism: false)
+        #expect(runs.count == ExploreConfig.defaults.strategies.count)
+        #expect(runs.allSatisfy { $0.row != nil })
+    }
+}

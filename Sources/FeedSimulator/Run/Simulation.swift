@@ -32,6 +32,9 @@ public final class Simulation {
         }
     }
 
+    /// The launch of actions a killed app scheduled: none, so they never run.
+    static let killedLaunch = -1
+
     /// Layout passes a frame may take while a resting view settles into
     /// content that its own measuring shrank. Each pass measures the cells
     /// the last one brought into view, so the loop ends by itself well before
@@ -292,17 +295,23 @@ public final class Simulation {
 
     /// Queues `action` to run `delay` ns from now; returns its slot.
     @discardableResult
-    func scheduleAction(after delay: SimTime, _ action: @escaping () -> Void) -> Int {
+    ///
+    /// While the app is terminated, nothing of the app may run: an action
+    /// scheduled then comes from the killed engine finishing what it was
+    /// doing (a decode it queued while the kill unwound) and is never run.
+    /// The world's own actions name their launch (`generation`).
+    func scheduleAction(after delay: SimTime, generation: Int? = nil, _ action: @escaping () -> Void) -> Int {
+        let owner = generation ?? (appState == .terminated ? Simulation.killedLaunch : launchGeneration)
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
             actions[slot] = action
-            slotGeneration[slot] = launchGeneration
+            slotGeneration[slot] = owner
         } else {
             slot = actions.count
             actions.append(action)
             slotSequence.append(0)
-            slotGeneration.append(launchGeneration)
+            slotGeneration.append(owner)
         }
         do {
             slotSequence[slot] = try scheduleReturningSequence(.action(slot), at: now + max(0, delay))
@@ -529,7 +538,7 @@ public final class Simulation {
         appState = .terminated
         launchGeneration += 1
         digest.combine(UInt64(0x6B696C6C))
-        scheduleAction(after: delay + scenario.lifecycle.coldStartNs) { [unowned self] in self.relaunch() }
+        scheduleAction(after: delay + scenario.lifecycle.coldStartNs, generation: launchGeneration) { [unowned self] in self.relaunch() }
     }
 
     /// A cold start: a new engine restores persisted state if it is recent
