@@ -75,9 +75,16 @@ struct FeedStore {
         posts = page.posts + posts[(overlapEnd + 1)...]
     }
 
-    /// Replaces the posts that changed on the server.
+    /// Replaces the posts that changed on the server (like counts, text),
+    /// keeping what the app learned of their images: the server's copy says
+    /// nothing of an image's size the app has since measured.
     mutating func update(_ changed: [Post]) {
-        for post in changed {
+        for var post in changed {
+            if let learned = known[post.id]?.media, learned.sizeKnownAtLayout, var media = post.media,
+               media.pixelWidth == learned.pixelWidth, media.pixelHeight == learned.pixelHeight {
+                media.sizeKnownAtLayout = true
+                post.media = media
+            }
             known[post.id] = post
             if let position = posts.firstIndex(where: { $0.id == post.id }) { posts[position] = post }
         }
