@@ -59,7 +59,7 @@ public struct CalibrationReport: Sendable {
 
         out += "<h2 id=\"fit\">Measured against predicted</h2>\n"
         out += "<ul class=\"legend\"><li><span class=\"swatch\" style=\"background:\(Self.fitColor)\"></span>fitted frame</li>"
-        out += "<li><span class=\"swatch\" style=\"background:\(Self.heldColor)\"></span>held-back frame</li>"
+        out += "<li><span class=\"swatch\" style=\"border:2px solid \(Self.heldColor);box-sizing:border-box\"></span>held-back frame (ring)</li>"
         out += "<li><span class=\"swatch\" style=\"background:\(Self.downColor)\"></span>down-weighted below 0.5</li></ul>\n"
         out += "<figure class=\"wide\">\(ScatterPlot.measuredAgainstPredicted(c).svg)</figure>\n"
 
@@ -115,6 +115,8 @@ struct ScatterPlot {
         var color: String
         var radius: Double
         var points: [(x: Double, y: Double)]
+        /// Drawn as rings, so the marks under them still show.
+        var hollow = false
     }
 
     static let width = 1100.0
@@ -163,7 +165,7 @@ struct ScatterPlot {
         }
         return [
             Series(name: "fitted", color: CalibrationReport.fitColor, radius: 1.5, points: points { !$0.heldBack }),
-            Series(name: "held back", color: CalibrationReport.heldColor, radius: 1.8, points: points(\.heldBack)),
+            Series(name: "held back", color: CalibrationReport.heldColor, radius: 2.2, points: points(\.heldBack), hollow: true),
             Series(name: "down-weighted", color: CalibrationReport.downColor, radius: 2.6, points: points { !$0.heldBack && $0.weight < 0.5 }),
         ]
     }
@@ -201,7 +203,8 @@ struct ScatterPlot {
         for item in series {
             // One mark per pixel: the first point to land there.
             var seen = Set<Int64>()
-            out += "<g class=\"\(HTMLText.identifier(item.name))\" fill=\"\(item.color)\">"
+            let paint = item.hollow ? "fill=\"none\" stroke=\"\(item.color)\" stroke-width=\"1\"" : "fill=\"\(item.color)\""
+            out += "<g class=\"\(HTMLText.identifier(item.name))\" \(paint)>"
             for point in item.points {
                 let px = x(point.x).rounded(), py = y(point.y).rounded()
                 guard seen.insert(Int64(px) * 100_000 + Int64(py)).inserted else { continue }

@@ -296,7 +296,7 @@ public struct Calibration: Sendable {
     }
 
     /// `value` to `significantDigits` significant digits.
-    static func rounded(_ value: Double) -> Double {
+    public static func rounded(_ value: Double) -> Double {
         guard value != 0, value.isFinite else { return value }
         let magnitude = Int((abs(value)).log10Floor)
         let scale = pow10(significantDigits - 1 - magnitude)
