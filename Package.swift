@@ -106,7 +106,10 @@ let package = Package(
         .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario", "FeedSimTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz", "FeedScenario", "FeedSimulator"]),
         .testTarget(name: "CSVCodecTests", dependencies: ["CSVCodec"]),
-        .testTarget(name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"]),
+        .testTarget(
+            name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "FeedSimCLITests",
             dependencies: ["CSVCodec", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],

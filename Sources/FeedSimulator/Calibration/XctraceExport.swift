@@ -34,6 +34,9 @@ public enum XctraceExport {
     /// Reads the frames of the intervals named `signpost` (from `subsystem`
     /// only, when given) out of the export's bytes; `file` names it in messages.
     public static func trace(data: Data, file: String, signpost: String = defaultSignpost, subsystem: String? = nil) throws(CalibrationError) -> CalibrationTrace {
+        guard data.contains(where: { !(" \t\r\n" as String).utf8.contains($0) }) else {
+            throw CalibrationError(file: file, line: 1, problem: "the file is empty; expected the XML xctrace export writes")
+        }
         let reader = TableReader(file: file)
         let parser = XMLParser(data: data)
         parser.delegate = reader
@@ -276,18 +279,18 @@ public enum XctraceExport {
         }
     }
 
-    /// What an XMLParser error code means, for the message.
+    /// What an XMLParser error code means, for the message. The codes are
+    /// libxml2's (`xmlParserErrors`), which XMLParser passes on.
     static func describe(_ code: Int) -> String {
         switch code {
-        case XMLParser.ErrorCode.tagNameMismatchError.rawValue: "an end tag does not match the element it closes"
-        case XMLParser.ErrorCode.prematureDocumentEndError.rawValue: "the document ends inside an element"
-        case XMLParser.ErrorCode.emptyDocumentError.rawValue: "the document is empty"
-        case XMLParser.ErrorCode.lessThanSymbolInAttributeError.rawValue: "a < inside an attribute value"
-        case XMLParser.ErrorCode.attributeNotFinishedError.rawValue, XMLParser.ErrorCode.attributeNotStartedError.rawValue:
-            "an attribute without a quoted value"
-        case XMLParser.ErrorCode.entityRefLoopError.rawValue, XMLParser.ErrorCode.entityReferenceWithoutNameError.rawValue,
-             XMLParser.ErrorCode.entityReferenceMissingSemiError.rawValue, XMLParser.ErrorCode.undeclaredEntityError.rawValue:
-            "a bad entity reference (write & as &amp;)"
+        case 4: "the document is empty"
+        case 5: "the document ends inside an element"
+        case 9: "a character XML does not allow"
+        case 23, 26: "a bad entity reference (write & as &amp;)"
+        case 38: "a < inside an attribute value"
+        case 39, 40, 41: "an attribute without a quoted value"
+        case 76: "an end tag does not match the element it closes"
+        case 77: "a tag is not closed"
         default: "XMLParser error \(code)"
         }
     }
