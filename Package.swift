@@ -112,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FeedSimCLITests",
-            dependencies: ["CSVCodec", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
+            dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -190,8 +190,42 @@ struct ReportTests {
     }
 }
 
+extension ReportTests {
+    @Test("Chromium renders the calibration report offline to a page that is not blank")
+    func calibrationScreenshot() throws {
+        guard let chromium = Tool.find(["chromium", "chromium-browser"]), let python = Tool.find(["python3"]) else {
+            Issue.record("The screenshot test needs headless Chromium and python3: run scripts/bootstrap.")
+            return
+        }
+        let (folder, outcome) = try CalibrateCommandTests.calibratedWithReport()
+        defer { folder.remove() }
+        try #require(outcome.status == 0, "\(outcome)")
+        let png = folder.appending("fit.png")
+        let render = try Tool.run(chromium, [
+            "--headless", "--no-sandbox", "--disable-gpu",
+            "--user-data-dir=\(folder.appending("chromium-profile").path)",
+            "--screenshot=\(png.path)", "--window-size=1280,2400",
+            folder.appending("fit.html").absoluteString,
+        ], in: folder.url, timeout: 120)
+        try #require(render.status == 0 && FileManager.default.fileExists(atPath: png.path), "\(render)")
+        let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/png_stats.py")
+        let stats = try Tool.run(python, [script.path, png.path], in: folder.url, timeout: 300)
+        try #require(stats.status == 0, "\(stats)")
+        struct Stats: Decodable {
+            var width: Int
+            var height: Int
+            var distinct_colors: Int
+            var non_white_fraction: Double
+        }
+        let decoded = try JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8))
+        #expect(decoded.width == 1280 && decoded.height == 2400, "\(decoded)")
+        #expect(decoded.distinct_colors > 10, "plots, bars and text in many colours: \(decoded)")
+        #expect(decoded.non_white_fraction > 0.02, "more than 2% of the page is drawn: \(decoded)")
+    }
+}
+
 /// Running tools other than feedsim from the tests.
-private enum Tool {
+enum Tool {
     /// What a tool did.
     /// The first of `names` found on PATH.
     static func find(_ names: [String]) -> URL? {
