@@ -88,7 +88,8 @@ public struct CalibrationReport: Sendable {
 
         if let check {
             out += "<h2 id=\"check\">Check on \(HTMLText.escape(check.scenario))</h2>\n"
-            out += "<p class=\"hint\">Frame time, ms, nearest rank; \(check.runs) run\(check.runs == 1 ? "" : "s") of the scenario per profile.</p>\n"
+            out += "<p class=\"hint\">Main-thread frame time, ms, nearest rank, with the change against the trace; \(check.runs) run\(check.runs == 1 ? "" : "s") of the scenario per profile. "
+            out += "The scenario's frames are not the trace's: pick one that plays what the trace recorded.</p>\n"
             out += "<table class=\"check\"><thead><tr><th class=\"text\"></th><th>frames</th><th>p50</th><th>p90</th><th>p99</th></tr></thead><tbody>\n"
             for (label, values, frames) in [
                 ("trace", check.trace, check.traceFrames),
@@ -96,7 +97,12 @@ public struct CalibrationReport: Sendable {
                 ("\(baseName) (base)", check.base, check.baseFrames),
             ] {
                 out += "<tr><td class=\"text\">\(HTMLText.escape(label))</td><td>\(frames)</td>"
-                out += values.all.map { "<td>\(ReportNumber.fixed($0, 3))</td>" }.joined() + "</tr>\n"
+                for (value, reference) in zip(values.all, check.trace.all) {
+                    let change = label == "trace" || reference <= 0
+                        ? "" : " (" + (value >= reference ? "+" : "") + ReportNumber.fixed((value / reference - 1) * 100, 1) + "%)"
+                    out += "<td>\(ReportNumber.fixed(value, 3))\(change)</td>"
+                }
+                out += "</tr>\n"
             }
             out += "</tbody></table>\n"
         }
