@@ -36,21 +36,8 @@ public struct CalibrationReport: Sendable {
     public var html: String {
         let c = calibration
         let down = c.downWeighted
-        var out = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>FeedSim calibration: \(HTMLText.escape(trace))</title>
-            <style>
-            \(HTMLReport.css)
-            </style>
-            </head>
-            <body>
-            <h1>Calibration of \(HTMLText.escape(fittedName)) from \(HTMLText.escape(trace))</h1>
-
-            """
+        var out = HTMLReport.pageStart(
+            title: "FeedSim calibration: \(trace)", heading: "Calibration of \(fittedName) from \(trace)")
         out += "<p class=\"lead\">\(c.frames.count) frames: fitted on \(c.fitFrames), \(c.heldBackFrames) held back (every \(c.holdOutEvery)th). "
         out += "Fit: \(HTMLText.escape(c.method.title)); residual scale \(ReportNumber.fixed(c.scaleMs, 3)) ms. "
         out += "R² \(ReportNumber.fixed(c.rSquared, 4)) on fitted frames, \(ReportNumber.fixed(c.heldBackRSquared, 4)) on held-back frames "

@@ -165,25 +165,7 @@ struct ReportTests {
         let report = try FeedSimProcess.run(["report", "out"], in: folder.url)
         try #require(report.status == 0, "\(report)")
 
-        let png = folder.appending("report.png")
-        let render = try Tool.run(chromium, [
-            "--headless", "--no-sandbox", "--disable-gpu",
-            "--user-data-dir=\(folder.appending("chromium-profile").path)",
-            "--screenshot=\(png.path)", "--window-size=1280,2000",
-            folder.appending("out/report.html").absoluteString,
-        ], in: folder.url, timeout: 120)
-        try #require(render.status == 0 && FileManager.default.fileExists(atPath: png.path), "\(render)")
-
-        let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/png_stats.py")
-        let stats = try Tool.run(python, [script.path, png.path], in: folder.url, timeout: 300)
-        try #require(stats.status == 0, "\(stats)")
-        struct Stats: Decodable {
-            var width: Int
-            var height: Int
-            var distinct_colors: Int
-            var non_white_fraction: Double
-        }
-        let decoded = try JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8))
+        let decoded = try Screenshot.stats(of: folder.appending("out/report.html"), chromium: chromium, python: python, in: folder, height: 2000)
         #expect(decoded.width == 1280 && decoded.height == 2000, "\(decoded)")
         #expect(decoded.distinct_colors > 10, "a rendered page has text, bars and lines in many colours: \(decoded)")
         #expect(decoded.non_white_fraction > 0.02, "more than 2% of the page is drawn: \(decoded)")
@@ -200,27 +182,37 @@ extension ReportTests {
         let (folder, outcome) = try CalibrateCommandTests.calibratedWithReport()
         defer { folder.remove() }
         try #require(outcome.status == 0, "\(outcome)")
-        let png = folder.appending("fit.png")
+        let decoded = try Screenshot.stats(of: folder.appending("fit.html"), chromium: chromium, python: python, in: folder, height: 2400)
+        #expect(decoded.width == 1280 && decoded.height == 2400, "\(decoded)")
+        #expect(decoded.distinct_colors > 10, "plots, bars and text in many colours: \(decoded)")
+        #expect(decoded.non_white_fraction > 0.02, "more than 2% of the page is drawn: \(decoded)")
+    }
+}
+
+/// A page rendered by headless Chromium and the PNG's statistics.
+enum Screenshot {
+    struct Stats: Decodable {
+        var width: Int
+        var height: Int
+        var distinct_colors: Int
+        var non_white_fraction: Double
+    }
+
+    /// Renders `page` 1280 px wide and `height` tall into `folder` and reads
+    /// the PNG back with `Fixtures/png_stats.py`.
+    static func stats(of page: URL, chromium: URL, python: URL, in folder: ScratchFolder, height: Int) throws -> Stats {
+        let png = folder.appending(page.deletingPathExtension().lastPathComponent + ".png")
         let render = try Tool.run(chromium, [
             "--headless", "--no-sandbox", "--disable-gpu",
             "--user-data-dir=\(folder.appending("chromium-profile").path)",
-            "--screenshot=\(png.path)", "--window-size=1280,2400",
-            folder.appending("fit.html").absoluteString,
+            "--screenshot=\(png.path)", "--window-size=1280,\(height)",
+            page.absoluteString,
         ], in: folder.url, timeout: 120)
         try #require(render.status == 0 && FileManager.default.fileExists(atPath: png.path), "\(render)")
         let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/png_stats.py")
         let stats = try Tool.run(python, [script.path, png.path], in: folder.url, timeout: 300)
         try #require(stats.status == 0, "\(stats)")
-        struct Stats: Decodable {
-            var width: Int
-            var height: Int
-            var distinct_colors: Int
-            var non_white_fraction: Double
-        }
-        let decoded = try JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8))
-        #expect(decoded.width == 1280 && decoded.height == 2400, "\(decoded)")
-        #expect(decoded.distinct_colors > 10, "plots, bars and text in many colours: \(decoded)")
-        #expect(decoded.non_white_fraction > 0.02, "more than 2% of the page is drawn: \(decoded)")
+        return try JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8))
     }
 }
 
