@@ -54,10 +54,17 @@ let package = Package(
         .target(
             name: "FeedReports",
             dependencies: [
+                "Determinism",
                 "FeedSimulator",
                 "FeedScenario",
                 "CSVCodec",
             ]
+        ),
+        // Random sessions, the properties every run must keep, and the
+        // shrinker that reduces a failing session to a minimal scenario.
+        .target(
+            name: "FeedExplore",
+            dependencies: ["Determinism", "FeedEngine", "FeedScenario", "FeedSimulator", "FeedReports", "CSVCodec"]
         ),
         // prctl(PR_SET_PDEATHSIG) for worker processes, which Swift cannot
         // call directly (a variadic C function).
@@ -66,6 +73,8 @@ let package = Package(
             name: "feedsim",
             dependencies: [
                 "CParentDeath",
+                "Determinism",
+                "FeedExplore",
                 "FeedReports",
                 "FeedSimulator",
                 "FeedScenario",
@@ -106,6 +115,7 @@ let package = Package(
         .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario", "FeedSimTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz", "FeedScenario", "FeedSimulator"]),
         .testTarget(name: "CSVCodecTests", dependencies: ["CSVCodec"]),
+        .testTarget(name: "FeedExploreTests", dependencies: ["FeedExplore", "FeedScenario", "FeedSimulator", "FeedEngine"]),
         .testTarget(
             name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"],
             exclude: ["Fixtures"]

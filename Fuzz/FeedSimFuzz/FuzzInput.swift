@@ -88,9 +88,15 @@ public enum FeedSimFuzz {
     }
 
     private static func compare(_ files: [Data]) {
-        guard let summary = try? SummaryFile(data: file(files, 0), file: "summary.csv"),
-              let comparison = try? StrategyComparison(summary: summary)
-        else { return }
+        guard let summary = try? SummaryFile(data: file(files, 0), file: "summary.csv") else { return }
+        if summary.isMultiSeed {
+            // Fewer resamples than `compare`'s default keep each input fast;
+            // the code paths are the same.
+            guard let comparison = try? SeedComparison(summary: summary, bootstrap: PairedBootstrap(resamples: 200)) else { return }
+            _ = comparison.terminalText + comparison.markdown + comparison.csv.text
+            return
+        }
+        guard let comparison = try? StrategyComparison(summary: summary) else { return }
         _ = comparison.terminalText + comparison.markdown + comparison.csv.text
     }
 
@@ -98,7 +104,7 @@ public enum FeedSimFuzz {
         guard let summary = try? SummaryFile(data: file(files, 0), file: "summary.csv") else { return }
         let drift = files.count > 1 ? try? HTMLReport.readDrift(files[1], file: "drift.csv") : nil
         let frames = files.count > 2 ? try? HTMLReport.readFrames(files[2], file: "frames.csv") : nil
-        _ = HTMLReport(summary: summary, drift: drift, frames: frames).html
+        _ = (try? HTMLReport(summary: summary, drift: drift, frames: frames))?.html
     }
 
     private static func merge(_ files: [Data]) {

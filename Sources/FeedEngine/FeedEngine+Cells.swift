@@ -32,9 +32,11 @@ extension FeedEngine {
         item.post.media = media
         store.setMedia(media, of: item.id)
         viewport.feedWillCommit(.imageSize)
-        let anchor = captureAnchor()
+        // Inside a layout pass, the reader's post is the one they saw as the
+        // pass began: the pass may have measured another one taller since.
+        let anchorIndex = layoutPassAnchor.flatMap { list.index(of: $0.itemID) } ?? captureAnchor()?.index
         let delta = list.replaceItem(at: index, with: item)
-        if let anchor, index < anchor.index, delta != 0 {
+        if let anchorIndex, index < anchorIndex, delta != 0 {
             apply(keeper.heightsChangedAbove(by: delta), from: viewport.contentOffset)
         }
         list.setNeedsLayout()

@@ -70,9 +70,17 @@ extension FeedEngine {
         }
         let outcome = keeper.batchDidApply(batch, list: list)
         if outcome.anchorLost { counters.anchorsLost += 1 }
-        apply(outcome.correction, from: oldOffset)
+        let shortfall = apply(outcome.correction, from: oldOffset)
         let survivor = anchor.flatMap { list.index(of: $0.itemID) != nil ? $0.itemID : nil }
         settleLayout(around: outcome.settleAround ?? survivor)
+        // A move clamped to the content's end as estimated gets what the
+        // cells measured since have added: the end it stopped at has moved.
+        if shortfall != 0 {
+            let offset = viewport.contentOffset
+            if correctOffset(from: offset, to: offset + shortfall) != shortfall {
+                settleLayout(around: outcome.settleAround ?? survivor)
+            }
+        }
         viewport.feedDidCommit(cause)
         _checkInvariants()
     }

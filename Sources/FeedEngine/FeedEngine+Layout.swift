@@ -4,6 +4,8 @@ extension FeedEngine {
     /// cells measured above the reader are corrected per the strategy.
     @discardableResult
     public func layoutVisibleCells() -> Range<Int> {
+        layoutPassAnchor = captureAnchor()
+        defer { layoutPassAnchor = nil }
         let visible = layOutAndCompensate()
         loadMoreIfNeeded(lastVisible: visible.upperBound - 1)
         updatePrefetching(visible: visible)
@@ -108,16 +110,21 @@ extension FeedEngine {
     }
 
     /// Carries out a keeper's correction, from the content offset `oldOffset`.
-    func apply(_ correction: PlaceCorrection, from oldOffset: Double) {
+    /// Applies a keeper's correction. Returns how far a move fell short of
+    /// its target because the content, as laid out now, ended first.
+    @discardableResult
+    func apply(_ correction: PlaceCorrection, from oldOffset: Double) -> Double {
         switch correction {
         case .keepOffset:
-            break
+            return 0
         case let .moveOffset(target):
-            correctOffset(from: oldOffset, to: target)
+            return correctOffset(from: oldOffset, to: target)
         case let .adjustOffset(delta):
             viewport.adjustContentOffset(by: delta)
+            return 0
         case let .shiftOrigin(delta):
             list.shiftOrigin(by: delta)
+            return 0
         }
     }
 
@@ -125,11 +132,14 @@ extension FeedEngine {
     /// (Catbird clamps restored offsets). A correction never takes the
     /// content further past an edge than it already was, and never pulls in
     /// an overscroll the reader is holding: a held pull keeps its stretch.
-    func correctOffset(from oldOffset: Double, to target: Double) {
-        guard target != oldOffset else { return }
+    /// Returns how far the move fell short of `target`.
+    @discardableResult
+    func correctOffset(from oldOffset: Double, to target: Double) -> Double {
+        guard target != oldOffset else { return 0 }
         let range = offsetRange
         let clamped = min(max(target, min(range.lowerBound, oldOffset)), max(range.upperBound, oldOffset))
         if clamped != oldOffset { viewport.adjustContentOffset(by: clamped - oldOffset) }
+        return target - clamped
     }
 
 }

@@ -120,6 +120,11 @@ public final class FeedEngine {
     var keeper: any PositionKeeper
     /// How far the last layout pass moved the content to compensate heights.
     var lastCompensation = 0.0
+    /// The reader's anchor as the current layout pass began: what changes
+    /// the pass sets off (an image delivered as its cell is configured) are
+    /// judged against, since the pass itself changes which post looks
+    /// most visible.
+    var layoutPassAnchor: ScrollAnchor?
 
     /// What the engine did, for reports.
     public struct Counters: Equatable, Sendable {

@@ -51,14 +51,17 @@ public enum ChromeTrace {
 
     /// The file a run's trace goes to, under `traces/`:
     /// `<scenario>--<variant>--<hz>hz.json`, with any character other than a
-    /// letter, a digit, `-`, `_` or `.` replaced by `_`.
-    public static func fileName(for result: RunResult) -> String {
-        fileName(for: SummaryKey(scenario: result.scenario, variant: result.variant, refreshHz: result.refreshHz))
+    /// letter, a digit, `-`, `_` or `.` replaced by `_`; when each scenario
+    /// ran under several seeds (`seeded`), `<scenario>--<variant>--<hz>hz--seed<seed>.json`.
+    public static func fileName(for result: RunResult, seeded: Bool = false) -> String {
+        fileName(for: SummaryKey(scenario: result.scenario, variant: result.variant, refreshHz: result.refreshHz),
+                 seed: seeded ? result.seed : nil)
     }
 
-    /// The file the trace of the run with `key` goes to, under `traces/`.
-    public static func fileName(for key: SummaryKey) -> String {
-        "\(safe(key.scenario))--\(safe(key.variant))--\(key.refreshHz)hz.json"
+    /// The file the trace of the run with `key` goes to, under `traces/`;
+    /// `seed` is given for the runs of `feedsim run --seeds N`.
+    public static func fileName(for key: SummaryKey, seed: UInt64? = nil) -> String {
+        "\(safe(key.scenario))--\(safe(key.variant))--\(key.refreshHz)hz\(seed.map { "--seed\($0)" } ?? "").json"
     }
 
     private static func safe(_ name: String) -> String {

@@ -10,6 +10,13 @@ public typealias HTMLReportError = FileProblem
 /// and per run (when the folder has frames.csv) frame work over time with
 /// the budget, overrun frames and drift records.
 ///
+/// Results that hold a population get distribution plots instead of single
+/// values: with several seeds per run (`feedsim run --seeds N`), each
+/// scenario's charts show every seed's run, lane by variant, with the
+/// population table and the paired differences; an `explore.csv` in the
+/// folder (one row per session and strategy) gets a population section of
+/// its own, the same plots over every session.
+///
 /// The page has inline CSS and inline SVG only: no script, no external
 /// asset, no link off the page, so it opens offline and can be attached to
 /// a CI run. It holds no date and formats every number with fixed decimals:
@@ -43,36 +50,77 @@ public struct HTMLReport: Sendable {
         var frames: [FrameWorkPlot.Frame] = []
     }
 
-    /// The runs, in summary order.
-    public let summary: SummaryFile
-    /// Drift records by run; `nil` when the folder has no drift.csv.
-    let drift: [SummaryKey: [FrameWorkPlot.Drift]]?
-    /// Frames by run; `nil` when the folder has no frames.csv.
-    let frames: [SummaryKey: RunFrames]?
+    /// The file of explore results a folder may hold: summary.csv's columns
+    /// and `violations`, one row per session and strategy.
+    public static let populationFileName = "explore.csv"
 
-    init(summary: SummaryFile, drift: [SummaryKey: [FrameWorkPlot.Drift]]?, frames: [SummaryKey: RunFrames]?) {
-        self.summary = summary
-        self.drift = drift
-        self.frames = frames
+    /// The metrics whose distributions population plots show.
+    static let populationMetrics = [PopulationTable.driftColumn, PopulationTable.hitchColumn, PopulationTable.overrunColumn]
+
+    /// What the drift and frames of one run are filed under: its key, and
+    /// its seed when the files have a `seed` column (`--seeds`).
+    struct RunKey: Hashable {
+        var key: SummaryKey
+        var seed: UInt64?
     }
 
-    /// Reads summary.csv, drift.csv and (if present) frames.csv from the
-    /// results folder `folder`; `name` is how messages name the folder.
+    /// The runs, in summary order; `nil` when the folder has explore
+    /// results only.
+    public let summary: SummaryFile?
+    /// The explore results (explore.csv); `nil` when the folder has none.
+    public let population: SummaryFile?
+    /// Drift records by run; `nil` when the folder has no drift.csv.
+    let drift: [RunKey: [FrameWorkPlot.Drift]]?
+    /// Frames by run; `nil` when the folder has no frames.csv.
+    let frames: [RunKey: RunFrames]?
+    /// Whether drift.csv and frames.csv file their rows by seed too.
+    let seededRuns: Bool
+    /// The explore results' strategies compared, paired by session.
+    let populationComparison: PairedComparison?
+    /// A multi-seed summary's variants compared per scenario and rate,
+    /// paired by seed.
+    let seedComparison: SeedComparison?
+
+    init(
+        summary: SummaryFile?, population: SummaryFile? = nil, drift: [RunKey: [FrameWorkPlot.Drift]]?, frames: [RunKey: RunFrames]?
+    ) throws(HTMLReportError) {
+        self.summary = summary
+        self.population = population
+        self.drift = drift
+        self.frames = frames
+        seededRuns = (drift?.keys.contains { $0.seed != nil } ?? false) || (frames?.keys.contains { $0.seed != nil } ?? false)
+        do throws(StrategyComparisonError) {
+            if let population { populationComparison = try PairedComparison(rows: population.rows) } else { populationComparison = nil }
+            if let summary, summary.isMultiSeed { seedComparison = try SeedComparison(summary: summary) } else { seedComparison = nil }
+        } catch {
+            throw HTMLReportError(file: population?.file ?? summary?.file ?? "", line: nil, problem: error.problem)
+        }
+    }
+
+    /// Reads summary.csv, drift.csv and (if present) frames.csv and
+    /// explore.csv from the results folder `folder`; `name` is how messages
+    /// name the folder. A folder with explore.csv needs no summary.csv.
     public static func load(folder: URL, name: String) throws(HTMLReportError) -> HTMLReport {
         func display(_ file: String) -> String { name.hasSuffix("/") ? name + file : name + "/" + file }
-        let summary: SummaryFile
-        do {
-            summary = try SummaryFile.load(url: folder.appendingPathComponent("summary.csv"), file: display("summary.csv"))
-        } catch {
-            throw HTMLReportError(file: error.file, line: error.line, problem: error.problem)
+        func summaryFile(_ file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(HTMLReportError) -> SummaryFile {
+            do {
+                return try SummaryFile.load(url: folder.appendingPathComponent(file), file: display(file), requiredColumns: requiredColumns)
+            } catch {
+                throw HTMLReportError(file: error.file, line: error.line, problem: error.problem)
+            }
         }
+        let populationURL = folder.appendingPathComponent(populationFileName)
+        let population = FileManager.default.fileExists(atPath: populationURL.path)
+            ? try summaryFile(populationFileName, requiredColumns: PopulationTable.exploreColumns) : nil
+        let summaryURL = folder.appendingPathComponent("summary.csv")
+        let summary = population == nil || FileManager.default.fileExists(atPath: summaryURL.path) ? try summaryFile("summary.csv") : nil
         let driftURL = folder.appendingPathComponent("drift.csv")
         let framesURL = folder.appendingPathComponent("frames.csv")
-        let drift = FileManager.default.fileExists(atPath: driftURL.path)
+        let drift = summary != nil && FileManager.default.fileExists(atPath: driftURL.path)
             ? try readDrift(driftURL, file: display("drift.csv")) : nil
-        let frames = FileManager.default.fileExists(atPath: framesURL.path)
+        let frames = summary != nil && FileManager.default.fileExists(atPath: framesURL.path)
             ? try readFrames(framesURL, file: display("frames.csv")) : nil
-        return HTMLReport(summary: summary, drift: drift, frames: frames)
+        return try HTMLReport(summary: summary, population: population, drift: drift, frames: frames)
     }
 
     // MARK: Reading
@@ -81,7 +129,7 @@ public struct HTMLReport: Sendable {
     /// `required` columns checked.
     private static func rows(
         _ data: Data, file: String, required: [String]
-    ) throws(HTMLReportError) -> [(line: Int, field: (String) -> String)] {
+    ) throws(HTMLReportError) -> (seeded: Bool, rows: [(line: Int, field: (String) -> String)]) {
         let records: [CSVReader.Record]
         do {
             records = try CSVReader.records(data)
@@ -101,22 +149,29 @@ public struct HTMLReport: Sendable {
             throw HTMLReportError(file: file, line: short.line,
                                   problem: "the row has \(short.fields.count) fields but the header has \(header.count) columns")
         }
-        return rows.map { record in
+        return (position[RunReports.seedColumn] != nil, rows.map { record in
             (record.line, { column in
                 let index = position[column]!
                 return index < record.fields.count ? record.fields[index] : ""
             })
-        }
+        })
     }
 
-    private static func key(_ field: (String) -> String, file: String, line: Int) throws(HTMLReportError) -> SummaryKey {
+    private static func key(_ field: (String) -> String, file: String, line: Int, seeded: Bool) throws(HTMLReportError) -> RunKey {
         guard let hz = Int(field("refresh_hz")) else {
             throw HTMLReportError(file: file, line: line, problem: "refresh_hz is \"\(field("refresh_hz"))\", expected a whole number")
         }
         for column in ["scenario", "variant"] where SummaryFile.hasControlCharacter(field(column)) {
             throw HTMLReportError(file: file, line: line, problem: "the \(column) field holds a control character")
         }
-        return SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: hz)
+        var seed: UInt64?
+        if seeded {
+            guard let value = UInt64(field(RunReports.seedColumn)) else {
+                throw HTMLReportError(file: file, line: line, problem: "seed is \"\(field(RunReports.seedColumn).prefix(40))\", expected a whole number")
+            }
+            seed = value
+        }
+        return RunKey(key: SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: hz), seed: seed)
     }
 
     private static func number(_ field: (String) -> String, _ column: String, file: String, line: Int) throws(HTMLReportError) -> Double {
@@ -142,19 +197,20 @@ public struct HTMLReport: Sendable {
         }
     }
 
-    static func readDrift(_ url: URL, file: String) throws(HTMLReportError) -> [SummaryKey: [FrameWorkPlot.Drift]] {
+    static func readDrift(_ url: URL, file: String) throws(HTMLReportError) -> [RunKey: [FrameWorkPlot.Drift]] {
         try readDrift(contents(of: url, file: file), file: file)
     }
 
-    static func readFrames(_ url: URL, file: String) throws(HTMLReportError) -> [SummaryKey: RunFrames] {
+    static func readFrames(_ url: URL, file: String) throws(HTMLReportError) -> [RunKey: RunFrames] {
         try readFrames(contents(of: url, file: file), file: file)
     }
 
     /// Drift records by run from the bytes of a drift.csv.
-    static func readDrift(_ data: Data, file: String) throws(HTMLReportError) -> [SummaryKey: [FrameWorkPlot.Drift]] {
-        var drift: [SummaryKey: [FrameWorkPlot.Drift]] = [:]
-        for (line, field) in try rows(data, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "cause", "drift_pt"]) {
-            let key = try key(field, file: file, line: line)
+    static func readDrift(_ data: Data, file: String) throws(HTMLReportError) -> [RunKey: [FrameWorkPlot.Drift]] {
+        var drift: [RunKey: [FrameWorkPlot.Drift]] = [:]
+        let table = try rows(data, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "cause", "drift_pt"])
+        for (line, field) in table.rows {
+            let key = try key(field, file: file, line: line, seeded: table.seeded)
             let time = try number(field, "time_ms", file: file, line: line)
             let amount: Double?
             switch field("drift_pt") {
@@ -168,10 +224,11 @@ public struct HTMLReport: Sendable {
     }
 
     /// Frames by run from the bytes of a frames.csv.
-    static func readFrames(_ data: Data, file: String) throws(HTMLReportError) -> [SummaryKey: RunFrames] {
-        var frames: [SummaryKey: RunFrames] = [:]
-        for (line, field) in try rows(data, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "work_ms", "budget_ms", "overrun"]) {
-            let key = try key(field, file: file, line: line)
+    static func readFrames(_ data: Data, file: String) throws(HTMLReportError) -> [RunKey: RunFrames] {
+        var frames: [RunKey: RunFrames] = [:]
+        let table = try rows(data, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "work_ms", "budget_ms", "overrun"])
+        for (line, field) in table.rows {
+            let key = try key(field, file: file, line: line, seeded: table.seeded)
             let frame = FrameWorkPlot.Frame(
                 timeMs: try number(field, "time_ms", file: file, line: line),
                 workMs: try number(field, "work_ms", file: file, line: line),
@@ -190,7 +247,7 @@ public struct HTMLReport: Sendable {
     var scenarios: [(name: String, runs: [SummaryRow])] {
         var order: [String] = []
         var runs: [String: [SummaryRow]] = [:]
-        for row in summary.rows {
+        for row in summary?.rows ?? [] {
             if runs[row.key.scenario] == nil { order.append(row.key.scenario) }
             runs[row.key.scenario, default: []].append(row)
         }
@@ -201,16 +258,26 @@ public struct HTMLReport: Sendable {
     public var html: String {
         let scenarios = self.scenarios
         var out = HTMLReport.pageStart(title: "FeedSim report", heading: "FeedSim report")
+        if let populationComparison, let population {
+            out += populationSection(population, comparison: populationComparison)
+        }
+        guard let summary else {
+            out += "</body>\n</html>\n"
+            return out
+        }
         let frameNote = frames == nil
             ? "This folder has no frames.csv, so there are no per-run frame plots: run <code>feedsim run --frames</code> for them. Only the summary table and the per-scenario charts are shown."
             : "Per run: frame work over time with the frame budget, overrun frames in red and drift records as vertical lines."
-        out += "<p class=\"lead\">\(summary.rows.count) run\(summary.rows.count == 1 ? "" : "s") of \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s"). \(frameNote)</p>\n"
+        let seedNote = summary.isMultiSeed
+            ? " Several seeds per run (<code>feedsim run --seeds</code>): each scenario shows the distribution of its seeds' runs, its population table and its variants compared paired by seed."
+            : ""
+        out += "<p class=\"lead\">\(summary.rows.count) run\(summary.rows.count == 1 ? "" : "s") of \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s").\(seedNote) \(frameNote)</p>\n"
         if frames == nil { out += "<p class=\"note missing-frames\">frames.csv not found: per-run frame plots are not shown.</p>\n" }
         if drift == nil { out += "<p class=\"note\">drift.csv not found: drift records are not shown.</p>\n" }
         out += "<nav><strong>Scenarios:</strong> "
         out += scenarios.map { "<a href=\"#\(HTMLReport.scenarioID($0.name))\">\(HTMLText.escape($0.name))</a>" }.joined(separator: " · ")
         out += "</nav>\n"
-        out += summaryTable()
+        out += summaryTable(summary)
         for scenario in scenarios {
             out += scenarioSection(scenario.name, runs: scenario.runs)
         }
@@ -218,27 +285,34 @@ public struct HTMLReport: Sendable {
         return out
     }
 
-    private func summaryTable() -> String {
+    private func summaryTable(_ summary: SummaryFile) -> String {
         var out = "<h2 id=\"summary\">Summary</h2>\n"
         out += "<p class=\"hint\">Hitch ratio bands (Apple): <span class=\"good\">good &lt; \(ReportNumber.fixed(HTMLReport.hitchRatioWarning, 0))</span> "
         out += "<span class=\"warning\">warning \(ReportNumber.fixed(HTMLReport.hitchRatioWarning, 0))–\(ReportNumber.fixed(HTMLReport.hitchRatioCritical, 0))</span> "
         out += "<span class=\"critical\">critical &gt; \(ReportNumber.fixed(HTMLReport.hitchRatioCritical, 0))</span> ms/s. Every column is in summary.csv.</p>\n"
         out += "<div class=\"scroll\"><table class=\"summary\">\n<thead><tr>"
-        out += HTMLReport.tableColumns.map { column in
+        // A multi-seed summary shows each run's seed after its rate.
+        let columns = summary.isMultiSeed
+            ? Array(HTMLReport.tableColumns.prefix(SummaryFile.keyColumns.count)) + [(SummaryFile.seedColumn, "seed")]
+                + HTMLReport.tableColumns.dropFirst(SummaryFile.keyColumns.count)
+            : HTMLReport.tableColumns
+        out += columns.map { column in
             let text = SummaryFile.textColumns.contains(column.column) ? " class=\"text\"" : ""
             return "<th\(text)>\(HTMLText.escape(column.heading))</th>"
         }.joined()
         out += "</tr></thead>\n<tbody>\n"
         for row in summary.rows {
             out += "<tr>"
-            for (column, _) in HTMLReport.tableColumns {
+            for (column, _) in columns {
                 switch column {
                 case "scenario":
                     out += "<td class=\"text\">\(HTMLText.escape(row.key.scenario))</td>"
                 case "variant":
-                    out += "<td class=\"text\"><a href=\"#\(HTMLReport.runID(row.key))\">\(HTMLText.escape(row.key.variant))</a></td>"
+                    out += "<td class=\"text\"><a href=\"#\(runID(row))\">\(HTMLText.escape(row.key.variant))</a></td>"
                 case "refresh_hz":
                     out += "<td>\(row.key.refreshHz)</td>"
+                case SummaryFile.seedColumn:
+                    out += "<td>\(row.seed)</td>"
                 case "trace_digest":
                     out += "<td class=\"text mono\">\(HTMLText.escape(row.value(of: column) ?? ""))</td>"
                 case "hitch_ratio_ms_per_s":
@@ -266,7 +340,16 @@ public struct HTMLReport: Sendable {
         for (i, variant) in variants.enumerated() {
             out += "<li><span class=\"swatch\" style=\"background:\(SVGPlot.color(i))\"></span>\(HTMLText.escape(variant))</li>"
         }
-        out += "</ul>\n<div class=\"charts\">\n"
+        out += "</ul>\n"
+        if let group = seedComparison?.groups.filter({ $0.scenario == name }), !group.isEmpty {
+            out += seedPopulation(runs: runs, variants: variants, rates: rates, groups: group)
+            if frames != nil {
+                for run in runs { out += runSection(run) }
+            }
+            out += "</section>\n"
+            return out
+        }
+        out += "<div class=\"charts\">\n"
         for (column, title) in HTMLReport.chartedMetrics {
             let series = variants.enumerated().map { i, variant in
                 GroupedBarChart.Series(name: variant, color: SVGPlot.color(i), values: rates.map { hz in
@@ -294,9 +377,11 @@ public struct HTMLReport: Sendable {
 
     private func runSection(_ run: SummaryRow) -> String {
         let key = run.key
-        let recorded = frames?[key]
-        let records = drift?[key] ?? []
-        var out = "<section class=\"run\" id=\"\(HTMLReport.runID(key))\">\n<h3>\(HTMLText.escape(key.description))</h3>\n"
+        let filed = RunKey(key: key, seed: seededRuns ? run.seed : nil)
+        let recorded = frames?[filed]
+        let records = drift?[filed] ?? []
+        let name = summary?.isMultiSeed == true ? "\(key.description), seed \(run.seed)" : key.description
+        var out = "<section class=\"run\" id=\"\(runID(run))\">\n<h3>\(HTMLText.escape(name))</h3>\n"
         guard let recorded, !recorded.frames.isEmpty else {
             out += "<p class=\"note\">No frames of this run in frames.csv: nothing rendered.</p>\n</section>\n"
             return out
@@ -305,7 +390,7 @@ public struct HTMLReport: Sendable {
         let durationMs = (run.value(of: "duration_s").flatMap(SummaryFile.parseNumber) ?? 0) * 1000
         let plot = FrameWorkPlot(
             frames: recorded.frames, budgetMs: budget, durationMs: durationMs, drift: records,
-            title: "Frame work over time, \(key.description)")
+            title: "Frame work over time, \(name)")
         let overruns = recorded.frames.filter(\.overrun).count
         let events = records.filter(\.isEvent).count
         out += "<p class=\"hint\">\(recorded.frames.count) frames, \(overruns) overrun (red); \(records.count) drift record\(records.count == 1 ? "" : "s"), \(events) of them drift events (purple; grey moved less than \(ReportNumber.fixed(HTMLReport.driftEventThresholdPt, 0)) pt).</p>\n"
@@ -356,8 +441,14 @@ public struct HTMLReport: Sendable {
 
     static func scenarioID(_ name: String) -> String { "scenario-" + HTMLText.identifier(name) }
 
-    static func runID(_ key: SummaryKey) -> String {
+    static func runID(_ key: SummaryKey, seed: UInt64? = nil) -> String {
         "run-" + HTMLText.identifier(key.scenario) + "." + HTMLText.identifier(key.variant) + ".\(key.refreshHz)"
+            + (seed.map { ".\($0)" } ?? "")
+    }
+
+    /// The id of `run`'s section: with its seed in a multi-seed summary.
+    func runID(_ run: SummaryRow) -> String {
+        HTMLReport.runID(run.key, seed: summary?.isMultiSeed == true ? run.seed : nil)
     }
 
     static let css = """
@@ -387,6 +478,10 @@ public struct HTMLReport: Sendable {
         svg { display: block; max-width: 100%; height: auto; font-family: inherit; }
         details { margin: 4px 0 12px; font-size: 12px; }
         tr.event td { color: #7B3FB5; }
+        td.verdict-better { background: #e3f4e6; text-align: left; }
+        td.verdict-worse { background: #fde2e1; text-align: left; }
+        td.verdict { text-align: left; color: #6e6e73; }
+        .population-tables { display: grid; grid-template-columns: minmax(0, 1fr); gap: 8px; margin: 8px 0; }
         """
 }
 

@@ -14,8 +14,24 @@ public enum RunReports {
 
     public static let driftColumns = [
         "scenario", "variant", "refresh_hz", "time_ms", "cause", "anchor_id",
-        "before_y_pt", "after_y_pt", "drift_pt",
+        "before_y_pt", "after_y_pt", "drift_pt", "clamped_pt",
     ]
+
+    /// The column drift.csv and frames.csv end with when each scenario ran
+    /// under several seeds (`feedsim run --seeds N`), so that every row names
+    /// its run. Without `--seeds` the files keep the columns above, byte for
+    /// byte as before.
+    public static let seedColumn = "seed"
+
+    /// The columns of drift.csv, ending with `seed` when `seeded`.
+    public static func driftColumns(seeded: Bool) -> [String] {
+        driftColumns + (seeded ? [seedColumn] : [])
+    }
+
+    /// The columns of frames.csv, ending with `seed` when `seeded`.
+    public static func frameColumns(seeded: Bool) -> [String] {
+        frameColumns + (seeded ? [seedColumn] : [])
+    }
 
     /// One row per run.
     public static func summary(_ results: [RunResult]) -> CSVTable {
@@ -24,20 +40,21 @@ public enum RunReports {
         return table
     }
 
-    /// One row per rendered frame of every run that kept its frames.
-    public static func frames(_ results: [RunResult]) -> CSVTable {
-        var table = CSVTable(columns: frameColumns)
+    /// One row per rendered frame of every run that kept its frames, each
+    /// ending with its run's seed when `seeded`.
+    public static func frames(_ results: [RunResult], seeded: Bool = false) -> CSVTable {
+        var table = CSVTable(columns: frameColumns(seeded: seeded))
         for r in results {
-            for row in frameRows(r) { table.append(row) }
+            for row in frameRows(r) { table.append(seeded ? row + [String(r.seed)] : row) }
         }
         return table
     }
 
-    /// One row per drift event.
-    public static func drift(_ results: [RunResult]) -> CSVTable {
-        var table = CSVTable(columns: driftColumns)
+    /// One row per drift event, each ending with its run's seed when `seeded`.
+    public static func drift(_ results: [RunResult], seeded: Bool = false) -> CSVTable {
+        var table = CSVTable(columns: driftColumns(seeded: seeded))
         for r in results {
-            for row in driftRows(r) { table.append(row) }
+            for row in driftRows(r) { table.append(seeded ? row + [String(r.seed)] : row) }
         }
         return table
     }
@@ -71,7 +88,21 @@ public enum RunReports {
                     ReportNumber.fixed(event.beforeY, 2),
                     event.afterY.map { ReportNumber.fixed($0, 2) } ?? "",
                     event.drift.map { ReportNumber.fixed($0, 2) } ?? "lost",
+                    ReportNumber.fixed(event.clampedBy, 2),
                 ]
             }
+    }
+}
+
+extension SummaryRow {
+    /// The summary row of `result`, exactly as `summary.csv` would hold it
+    /// and `SummaryFile` read it back, followed by `extra` fields (explore's
+    /// `violations`); `line` is the line it would stand on.
+    public init(_ result: RunResult, extra: [SummaryField] = [], line: Int = 0) {
+        self.init(
+            key: SummaryKey(scenario: result.scenario, variant: result.variant, refreshHz: result.refreshHz),
+            seed: result.seed,
+            metrics: Metric.all.map { SummaryField(name: $0.name, value: $0.value(of: result)) } + extra,
+            line: line)
     }
 }

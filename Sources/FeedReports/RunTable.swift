@@ -6,11 +6,17 @@ public enum RunTable {
     static let shown: [(column: String, heading: String)] =
         SummaryFile.keyHeadings + Metric.all.filter(\.inRunTable).map { ($0.name, $0.heading) }
 
-    /// Renders one line per run.
-    public static func render(_ results: [RunResult]) -> String {
-        let metrics = shown.dropFirst(SummaryFile.keyColumns.count).compactMap { Metric.named($0.column) }
-        let rows = results.map { r in [r.scenario, r.variant, String(r.refreshHz)] + metrics.map { $0.value(of: r) } }
-        return TextGrid.render(header: shown.map(\.heading), rows: rows)
+    /// Renders one line per run, with each run's seed after its key when
+    /// `seeded` (the runs of `feedsim run --seeds N`).
+    public static func render(_ results: [RunResult], seeded: Bool = false) -> String {
+        let keyCount = SummaryFile.keyColumns.count
+        let metrics = shown.dropFirst(keyCount).compactMap { Metric.named($0.column) }
+        let rows = results.map { r in
+            [r.scenario, r.variant, String(r.refreshHz)] + (seeded ? [String(r.seed)] : []) + metrics.map { $0.value(of: r) }
+        }
+        let headings = shown.map(\.heading)
+        let header = seeded ? Array(headings.prefix(keyCount)) + ["seed"] + headings.dropFirst(keyCount) : headings
+        return TextGrid.render(header: header, rows: rows)
     }
 }
 

@@ -34,22 +34,28 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         public var driftRows: Int
         /// Rows the request wrote to frames.csv (0 without `--frames`).
         public var frameRows: Int
+        /// The run's seed, recorded when the suite ran each scenario under
+        /// several seeds (`--seeds`); absent otherwise.
+        public var seed: UInt64?
 
         /// A request from its parts.
-        public init(index: Int, scenario: String, variant: String, refreshHz: Int, driftRows: Int, frameRows: Int) {
+        public init(
+            index: Int, scenario: String, variant: String, refreshHz: Int, driftRows: Int, frameRows: Int, seed: UInt64? = nil
+        ) {
             self.index = index
             self.scenario = scenario
             self.variant = variant
             self.refreshHz = refreshHz
             self.driftRows = driftRows
             self.frameRows = frameRows
+            self.seed = seed
         }
 
         /// The request's key, as summary.csv identifies its run.
         public var key: SummaryKey { SummaryKey(scenario: scenario, variant: variant, refreshHz: refreshHz) }
 
         enum CodingKeys: String, CodingKey {
-            case index, scenario, variant
+            case index, scenario, variant, seed
             case refreshHz = "refresh_hz"
             case driftRows = "drift_rows"
             case frameRows = "frame_rows"
@@ -92,18 +98,22 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         public var seedOverride: UInt64?
         /// Whether `--frames` was given.
         public var frames: Bool
+        /// `--seeds`, if each scenario ran under that many seeds.
+        public var seeds: Int?
 
         /// Inputs from their parts.
-        public init(files: [InputFile], seedOverride: UInt64?, frames: Bool) {
+        public init(files: [InputFile], seedOverride: UInt64?, frames: Bool, seeds: Int? = nil) {
             self.files = files
             self.seedOverride = seedOverride
             self.frames = frames
+            self.seeds = seeds
         }
 
         /// FNV-1a 64 over the file contents in order (scenario and device
-        /// hashes and the device names), the seed override and the frames
-        /// flag, as 16 hex digits. Paths are left out: the same suite checked
-        /// out in two different folders gives the same results.
+        /// hashes and the device names), the seed override, the frames flag
+        /// and `--seeds` (when given: a suite without it hashes as before),
+        /// as 16 hex digits. Paths are left out: the same suite checked out
+        /// in two different folders gives the same results.
         public var hash: String {
             var text = "feedsim-shard-inputs \(ShardManifest.currentFormat)\n"
             for file in files {
@@ -111,21 +121,24 @@ public struct ShardManifest: Codable, Sendable, Equatable {
             }
             text += "seed \(seedOverride.map(String.init) ?? "scenario")\n"
             text += "frames \(frames ? 1 : 0)\n"
+            if let seeds { text += "seeds \(seeds)\n" }
             return FNV1a64.hex(FNV1a64.hash(Data(text.utf8)))
         }
 
         enum CodingKeys: String, CodingKey {
-            case files, frames
+            case files, frames, seeds
             case seedOverride = "seed_override"
         }
 
         /// Writes `seed_override` as `null` when there is none, so the
-        /// manifest always shows every input.
+        /// manifest always shows every input; `seeds` only when given, so a
+        /// suite run without it writes the manifest it always did.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(files, forKey: .files)
             try c.encode(seedOverride, forKey: .seedOverride)
             try c.encode(frames, forKey: .frames)
+            try c.encodeIfPresent(seeds, forKey: .seeds)
         }
     }
 
@@ -303,7 +316,7 @@ public struct ShardPart: Sendable {
             guard tracesIsFolder.boolValue else { throw ShardMergeError("\(folder)/\(ChromeTrace.folder) is a file, expected a folder") }
             var files: [TraceFile] = []
             for request in manifest.requests {
-                let name = ChromeTrace.fileName(for: request.key)
+                let name = ChromeTrace.fileName(for: request.key, seed: request.seed)
                 guard let data = try read("\(ChromeTrace.folder)/\(name)") else {
                     throw ShardMergeError("\(folder) has a \(ChromeTrace.folder) folder but no \(ChromeTrace.folder)/\(name); its --trace run did not finish")
                 }
@@ -359,6 +372,7 @@ public enum ShardMerge {
         let total = first.manifest.totalRequests
         let hash = first.manifest.inputsHash
         let frames = first.manifest.inputs.frames
+        let seeded = first.manifest.inputs.seeds != nil
         let traced = first.traces != nil
         guard n >= 1, total >= 0 else {
             throw ShardMergeError("\(first.folder)/\(ShardManifest.fileName) says \(total) requests in \(n) parts; expected at least 1 part")
@@ -372,7 +386,7 @@ public enum ShardMerge {
             guard m.shardCount == n else { throw differs("shard count", "\(m.shardCount)", "\(n)") }
             guard m.totalRequests == total else { throw differs("total requests", "\(m.totalRequests)", "\(total)") }
             guard m.inputsHash == hash, m.inputs.hash == hash else {
-                throw differs("inputs hash (scenario files, device profiles, --seed, --frames)", m.inputsHash, hash)
+                throw differs("inputs hash (scenario files, device profiles, --seed, --seeds, --frames)", m.inputsHash, hash)
             }
             guard m.inputs.frames == frames else {
                 throw differs("--frames", m.inputs.frames ? "given" : "not given", frames ? "given" : "not given")
@@ -421,8 +435,8 @@ public enum ShardMerge {
         for part in parts { splits.append(try PartRows(part)) }
         var cursors = Array(repeating: 0, count: parts.count)
         var summary = CSVLines.header(RunReports.summaryColumns)
-        var drift = CSVLines.header(RunReports.driftColumns)
-        var frameText = CSVLines.header(RunReports.frameColumns)
+        var drift = CSVLines.header(RunReports.driftColumns(seeded: seeded))
+        var frameText = CSVLines.header(RunReports.frameColumns(seeded: seeded))
         var traces: [TraceFile] = []
         for index in 0..<total {
             let p = owner[index]!
@@ -453,13 +467,23 @@ public enum ShardMerge {
             guard requests.map(\.index) == requests.map(\.index).sorted() else {
                 throw ShardMergeError("\(part.folder)/\(ShardManifest.fileName) lists its requests out of order")
             }
+            let seeded = part.manifest.inputs.seeds != nil
+            if seeded, let unseeded = requests.first(where: { $0.seed == nil }) {
+                throw ShardMergeError("\(part.folder)/\(ShardManifest.fileName) was run with --seeds but gives request \(unseeded.index) no seed")
+            }
+            // summary.csv has its seed in the fourth column; drift.csv and
+            // frames.csv, under --seeds, in the last.
             summary = try CSVLines(part.summary, file: "\(part.folder)/summary.csv", columns: RunReports.summaryColumns,
-                                   blocks: requests.map { ($0.key, 1) })
-            drift = try CSVLines(part.drift, file: "\(part.folder)/drift.csv", columns: RunReports.driftColumns,
-                                 blocks: requests.map { ($0.key, $0.driftRows) })
+                                   blocks: requests.map { ($0.key, 1) }, seeds: seeded ? requests.map(\.seed) : nil, seedColumn: 3)
+            let driftColumns = RunReports.driftColumns(seeded: seeded)
+            drift = try CSVLines(part.drift, file: "\(part.folder)/drift.csv", columns: driftColumns,
+                                 blocks: requests.map { ($0.key, $0.driftRows) }, seeds: seeded ? requests.map(\.seed) : nil,
+                                 seedColumn: driftColumns.count - 1)
             if let data = part.frames {
-                frames = try CSVLines(data, file: "\(part.folder)/frames.csv", columns: RunReports.frameColumns,
-                                      blocks: requests.map { ($0.key, $0.frameRows) })
+                let frameColumns = RunReports.frameColumns(seeded: seeded)
+                frames = try CSVLines(data, file: "\(part.folder)/frames.csv", columns: frameColumns,
+                                      blocks: requests.map { ($0.key, $0.frameRows) }, seeds: seeded ? requests.map(\.seed) : nil,
+                                      seedColumn: frameColumns.count - 1)
             }
         }
     }
@@ -479,7 +503,12 @@ private struct CSVLines {
         Array(CSVTable.line(columns).utf8)
     }
 
-    init(_ data: Data, file: String, columns: [String], blocks sizes: [(key: SummaryKey, rows: Int)]) throws(ShardMergeError) {
+    /// Cuts `data` into `sizes`' blocks; with `seeds` (one per block), each
+    /// row's field at `seedColumn` must also be its block's seed.
+    init(
+        _ data: Data, file: String, columns: [String], blocks sizes: [(key: SummaryKey, rows: Int)],
+        seeds: [UInt64?]? = nil, seedColumn: Int = 0
+    ) throws(ShardMergeError) {
         bytes = [UInt8](data)
         let newline = UInt8(ascii: "\n")
         guard bytes.isEmpty || bytes.last == newline else {
@@ -494,14 +523,14 @@ private struct CSVLines {
             throw ShardMergeError("\(file): its \(ShardManifest.fileName) gives \(bad.key) \(bad.rows) rows, which the file cannot hold")
         }
         var reader = CSVReader(bytes)
-        var records: [(line: Int, key: [String], bytes: Range<Int>)] = []
+        var records: [(line: Int, key: [String], seed: String, bytes: Range<Int>)] = []
         do {
             _ = try reader.next()
             while let record = try reader.next() {
                 guard record.fields.count == columns.count else {
                     throw ShardMergeError("\(file):\(record.line): the row has \(record.fields.count) fields but the header has \(columns.count) columns")
                 }
-                records.append((record.line, Array(record.fields.prefix(3)), record.bytes))
+                records.append((record.line, Array(record.fields.prefix(3)), record.fields[seedColumn], record.bytes))
             }
         } catch let error as CSVReadError {
             throw ShardMergeError("\(file):\(error.line): \(error.problem)")
@@ -518,10 +547,12 @@ private struct CSVLines {
             throw ShardMergeError("\(file):\(line): the file has \(records.count) rows but its \(ShardManifest.fileName) accounts for \(expected)")
         }
         var row = 0
-        for (key, rows) in sizes {
+        for (block, (key, rows)) in sizes.enumerated() {
             let fields = [key.scenario, key.variant, String(key.refreshHz)]
-            for record in records[row..<(row + rows)] where record.key != fields {
-                throw ShardMergeError("\(file):\(record.line): the row is not one of \(key) as its \(ShardManifest.fileName) says")
+            let seed = seeds?[block].map { String($0) }
+            for record in records[row..<(row + rows)] where record.key != fields || (seed != nil && record.seed != seed) {
+                let run = seed.map { "\(key), seed \($0)" } ?? "\(key)"
+                throw ShardMergeError("\(file):\(record.line): the row is not one of \(run) as its \(ShardManifest.fileName) says")
             }
             let end = row + rows < records.count ? records[row + rows].bytes.lowerBound : bytes.count
             blocks.append((row < records.count ? records[row].bytes.lowerBound : bytes.count)..<end)

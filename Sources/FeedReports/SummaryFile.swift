@@ -29,6 +29,12 @@ public struct SummaryKey: Hashable, Comparable, Sendable, CustomStringConvertibl
     public var description: String { "\(scenario) / \(variant) @ \(refreshHz) Hz" }
 }
 
+/// What identifies one run of a multi-seed summary: its key and its seed.
+struct SummaryRunID: Hashable {
+    var key: SummaryKey
+    var seed: UInt64
+}
+
 /// One value of a summary row: the column's name and the field exactly as
 /// the file holds it.
 public struct SummaryField: Hashable, Sendable {
@@ -87,7 +93,7 @@ public struct SummaryFileError: FileDiagnostic, Equatable, Sendable {
         case badHeader
         /// A row has too many fields.
         case badRow
-        /// Two rows share a (scenario, variant, refresh_hz) key.
+        /// Two rows share a (scenario, variant, refresh_hz) key and a seed.
         case duplicateKey
         /// A numeric column holds something that is not a number, or a
         /// text column holds something malformed.
@@ -116,8 +122,9 @@ public struct SummaryFileError: FileDiagnostic, Equatable, Sendable {
 ///
 /// The file must have every column of `RunReports.summaryColumns` (in any
 /// order; further columns are kept as metrics and ignored by the baseline
-/// check), one row per key, numbers in the numeric columns and a
-/// 16-hex-digit `trace_digest`.
+/// check), one row per key and seed, numbers in the numeric columns and a
+/// 16-hex-digit `trace_digest`. A key has several rows, one per seed, in
+/// the results of `feedsim run --seeds N` (`isMultiSeed`).
 public struct SummaryFile: Sendable {
     /// The columns that identify a run.
     public static let keyColumns = ["scenario", "variant", "refresh_hz"]
@@ -141,14 +148,18 @@ public struct SummaryFile: Sendable {
     public let columns: [String]
     /// The rows, in file order.
     public let rows: [SummaryRow]
+    /// The first row of each key.
     private let index: [SummaryKey: Int]
+    /// Whether some key has rows for more than one seed.
+    public let isMultiSeed: Bool
 
     /// The metric columns (all but the key columns and `seed`), in file order.
     public var metricColumns: [String] {
         columns.filter { !SummaryFile.keyColumns.contains($0) && $0 != SummaryFile.seedColumn }
     }
 
-    /// The row with `key`, if the file has one.
+    /// The row with `key`, if the file has one; the first of them in a
+    /// multi-seed file.
     ///
     /// - Complexity: O(1) on average.
     public func row(for key: SummaryKey) -> SummaryRow? {
@@ -156,8 +167,11 @@ public struct SummaryFile: Sendable {
     }
 
     /// Reads the file at `url`; `file` names it in messages (defaults to
-    /// the path).
-    public static func load(url: URL, file: String? = nil) throws(SummaryFileError) -> SummaryFile {
+    /// the path). The file must have `requiredColumns` (by default every
+    /// column of summary.csv; explore.csv lacks the allocation counts).
+    public static func load(
+        url: URL, file: String? = nil, requiredColumns: [String] = RunReports.summaryColumns
+    ) throws(SummaryFileError) -> SummaryFile {
         let name = file ?? url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -173,16 +187,16 @@ public struct SummaryFile: Sendable {
             throw SummaryFileError(kind: .unreadable, file: name, line: nil,
                                    problem: "cannot read the file (\(error.localizedDescription))")
         }
-        return try SummaryFile(data: data, file: name)
+        return try SummaryFile(data: data, file: name, requiredColumns: requiredColumns)
     }
 
     /// Parses the bytes of a summary file; `file` names it in messages.
     ///
     /// The bytes must be UTF-8 without a byte-order mark, as `feedsim run`
     /// writes them; the first line that is not is named.
-    public init(data: Data, file: String) throws(SummaryFileError) {
+    public init(data: Data, file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(SummaryFileError) {
         try SummaryFile.checkText(data, file: file)
-        try self.init(utf8: [UInt8](data), file: file)
+        try self.init(utf8: [UInt8](data), file: file, requiredColumns: requiredColumns)
     }
 
     /// Fails, naming the first line that is not UTF-8, unless `data` is
@@ -204,12 +218,12 @@ public struct SummaryFile: Sendable {
     }
 
     /// Parses CSV `text`; `file` names it in messages.
-    public init(text: String, file: String) throws(SummaryFileError) {
-        try self.init(utf8: Array(text.utf8), file: file)
+    public init(text: String, file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(SummaryFileError) {
+        try self.init(utf8: Array(text.utf8), file: file, requiredColumns: requiredColumns)
     }
 
     /// Parses the CSV records of `bytes`, which are UTF-8.
-    private init(utf8 bytes: [UInt8], file: String) throws(SummaryFileError) {
+    private init(utf8 bytes: [UInt8], file: String, requiredColumns: [String]) throws(SummaryFileError) {
         self.file = file
         var reader = CSVReader(bytes)
         func next() throws(SummaryFileError) -> CSVReader.Record? {
@@ -230,18 +244,23 @@ public struct SummaryFile: Sendable {
                 throw SummaryFileError(kind: .badHeader, file: file, line: 1, problem: "the header repeats the column \"\(column)\"")
             }
         }
-        let missing = RunReports.summaryColumns.filter { !seen.contains($0) }
+        // The key columns and the seed identify a row in any file.
+        let needed = SummaryFile.keyColumns + [SummaryFile.seedColumn]
+            + requiredColumns.filter { !SummaryFile.keyColumns.contains($0) && $0 != SummaryFile.seedColumn }
+        let missing = needed.filter { !seen.contains($0) }
         guard missing.isEmpty else {
+            let source = requiredColumns == RunReports.summaryColumns ? "a summary.csv written by `feedsim run`" : "a file written by feedsim"
             throw SummaryFileError(
                 kind: .badHeader, file: file, line: 1,
-                problem: "missing required column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); "
-                    + "is this a summary.csv written by `feedsim run`?")
+                problem: "missing required column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); is this \(source)?")
         }
         self.columns = header
 
         let position = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
         var rows: [SummaryRow] = []
         var index: [SummaryKey: Int] = [:]
+        var runs: [SummaryRunID: Int] = [:]
+        var isMultiSeed = false
         while let record = try next() {
             let fields = record.fields, line = record.line
             if fields.allSatisfy(\.isEmpty) { continue }
@@ -249,20 +268,25 @@ public struct SummaryFile: Sendable {
                 throw SummaryFileError(kind: .badRow, file: file, line: line,
                                        problem: "the row has \(extra + 1) fields but the header has \(header.count) columns")
             }
-            let row = try SummaryFile.row(fields, header: header, position: position, file: file, line: line)
-            if let first = index[row.key] {
+            let row = try SummaryFile.row(
+                fields, header: header, position: position, numericColumns: Set(RunReports.summaryColumns + requiredColumns),
+                file: file, line: line)
+            let run = SummaryRunID(key: row.key, seed: row.seed)
+            if let first = runs[run] {
                 throw SummaryFileError(kind: .duplicateKey, file: file, line: line,
                                        problem: "duplicate row for \(row.key); the first is on line \(rows[first].line)")
             }
-            index[row.key] = rows.count
+            runs[run] = rows.count
+            if index[row.key] == nil { index[row.key] = rows.count } else { isMultiSeed = true }
             rows.append(row)
         }
         self.rows = rows
         self.index = index
+        self.isMultiSeed = isMultiSeed
     }
 
     private static func row(
-        _ fields: [String], header: [String], position: [String: Int], file: String, line: Int
+        _ fields: [String], header: [String], position: [String: Int], numericColumns: Set<String>, file: String, line: Int
     ) throws(SummaryFileError) -> SummaryRow {
         func field(_ column: String) -> String {
             let i = position[column]!
@@ -286,7 +310,7 @@ public struct SummaryFile: Sendable {
         var metrics: [SummaryField] = []
         for (i, column) in header.enumerated() where !keyColumns.contains(column) && column != seedColumn {
             let value = i < fields.count ? fields[i] : ""
-            let required = RunReports.summaryColumns.contains(column)
+            let required = numericColumns.contains(column)
             if column == traceDigestColumn {
                 guard value.count == traceDigestLength, value.allSatisfy(\.isHexDigit) else {
                     throw bad("trace_digest is \"\(value)\", expected \(traceDigestLength) hex digits")

@@ -447,7 +447,7 @@ extension ScriptStep: Decodable {
     /// The most repetitions one step may ask for: all of them.
     static let maximumRepeatCount = maximumExpandedSteps
 
-    enum ActionName: String, CaseIterable {
+    enum ActionName: String, CodingKey, CaseIterable {
         case drag, fling, refresh, new_posts, tap_new_posts, scroll_to_top, like, content_updates, rotate, text_size
         case background, terminate, memory_warning, scroll_to, pull, remove_posts
     }

@@ -57,6 +57,12 @@ extension FeedSim {
             let toleranceSet = try loadTolerances()
             let baselineSummary = try SummaryInput.load(baseline, option: "--baseline")
             let currentSummary = try SummaryInput.load(current, option: "--current")
+            // The check compares one run per (scenario, variant, refresh_hz);
+            // with several seeds per run it would silently use the first.
+            for summary in [baselineSummary, currentSummary] where summary.isMultiSeed {
+                printError("\(summary.file) holds several seeds per run (`feedsim run --seeds`); check compares one run per scenario, variant and rate. Compare seeds with `feedsim compare`, or check a run without --seeds.")
+                throw FeedSimExit.usage
+            }
             let result = BaselineCheck.compare(baseline: baselineSummary, current: currentSummary, tolerances: toleranceSet)
 
             let custom = toleranceSet.customised

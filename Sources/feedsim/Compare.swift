@@ -15,6 +15,22 @@ extension FeedSim {
                 neutral metrics): `*` in the table, **bold** in Markdown, and named in \
                 the `best_variant` column of the CSV (ties joined by `;`).
 
+                Results with several seeds per run (`feedsim run --seeds N`) are \
+                compared paired instead, per (scenario, refresh_hz): each variant's run \
+                under a seed is matched with the other variant's run under the same \
+                seed. For each variant a population table (runs, p50/p95/max of \
+                drift_max_pt, mean and p95 of hitch_ratio_ms_per_s, overrun frames in \
+                all); for each metric and pair of variants (A, B) the pairs, the means, \
+                the mean difference B - A and its 95% percentile bootstrap interval \
+                (--resamples resamples of the pairs, seeded by --bootstrap-seed), and a \
+                verdict: better or worse when the interval excludes 0, "no difference \
+                shown" when it contains 0, "too few pairs" under 2 pairs. The CSV holds \
+                the differences.
+
+                Explore results (a folder with explore.csv and no summary.csv, or the \
+                explore.csv file itself) are compared the same way over every session, \
+                each session paired across the strategies.
+
                 Exit codes: 0 success, 64 usage error (missing folder, unknown \
                 metric), 1 unreadable or malformed summary.csv or unwritable output.
                 """
@@ -25,7 +41,7 @@ extension FeedSim {
             case table, markdown, csv
         }
 
-        @Argument(help: ArgumentHelp("Results folder (or its summary.csv).", valueName: "dir"))
+        @Argument(help: ArgumentHelp("Results folder (or its summary.csv, or an explore.csv).", valueName: "dir"))
         var folder: String = "results/latest"
 
         @Option(
@@ -41,19 +57,45 @@ extension FeedSim {
         @Option(name: .long, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
         var output: String?
 
+        @Option(name: .long, help: ArgumentHelp(
+            "Multi-seed results: compare every other variant with this one (default: every pair of variants).",
+            valueName: "variant"))
+        var baseline: String?
+
+        @Option(name: .long, help: "Multi-seed results: bootstrap resamples of the pairs.")
+        var resamples: Int = PairedBootstrap.defaultResamples
+
+        @Option(name: .customLong("bootstrap-seed"), help: "Multi-seed results: the seed of the bootstrap's resampling.")
+        var bootstrapSeed: UInt64 = PairedBootstrap.defaultSeed
+
         /// Checks the folder and the metric names here, so that a usage error
         /// prints this command's usage.
         func validate() throws {
+            guard resamples >= 1 else { throw ValidationError("--resamples must be at least 1, got \(resamples).") }
             _ = try comparison()
         }
 
         func run() throws {
-            let comparison = try comparison()
             let text: String
-            switch format {
-            case .table: text = comparison.terminalText
-            case .markdown: text = comparison.markdown
-            case .csv: text = comparison.csv.text
+            switch try comparison() {
+            case let .single(comparison):
+                switch format {
+                case .table: text = comparison.terminalText
+                case .markdown: text = comparison.markdown
+                case .csv: text = comparison.csv.text
+                }
+            case let .seeds(comparison):
+                switch format {
+                case .table: text = comparison.terminalText
+                case .markdown: text = comparison.markdown
+                case .csv: text = comparison.csv.text
+                }
+            case let .sessions(comparison):
+                switch format {
+                case .table: text = comparison.terminalText
+                case .markdown: text = comparison.markdown
+                case .csv: text = comparison.differencesCSV.text
+                }
             }
             guard let output else {
                 print(text, terminator: "")
@@ -68,12 +110,54 @@ extension FeedSim {
             print("wrote \(output)")
         }
 
-        private func comparison() throws -> StrategyComparison {
+        /// One run per key, side by side; several seeds per key, paired per
+        /// scenario; or explore results, paired per session.
+        enum Comparison {
+            case single(StrategyComparison)
+            case seeds(SeedComparison)
+            case sessions(PairedComparison)
+        }
+
+        /// The explore.csv `folder` names: the file itself, or the file in a
+        /// folder that has no summary.csv.
+        private var exploreFile: String? {
+            let url = URL(fileURLWithPath: folder)
+            if url.lastPathComponent == HTMLReport.populationFileName { return folder }
+            let explore = url.appendingPathComponent(HTMLReport.populationFileName).path
+            let summary = url.appendingPathComponent(SummaryInput.fileName).path
+            return FileManager.default.fileExists(atPath: explore) && !FileManager.default.fileExists(atPath: summary) ? explore : nil
+        }
+
+        private func comparison() throws -> Comparison {
+            let bootstrap = PairedBootstrap(resamples: resamples, seed: bootstrapSeed)
+            if let exploreFile {
+                let population: SummaryFile
+                do {
+                    population = try SummaryFile.load(
+                        url: URL(fileURLWithPath: exploreFile), file: exploreFile, requiredColumns: PopulationTable.exploreColumns)
+                } catch {
+                    printError("invalid explore results: \(error)")
+                    throw FeedSimExit.internalFailure
+                }
+                do {
+                    return .sessions(try PairedComparison(
+                        summary: population, metrics: metrics.isEmpty ? nil : metrics, baseline: baseline, bootstrap: bootstrap))
+                } catch {
+                    throw ValidationError(error.description)
+                }
+            }
             let summary = try SummaryInput.load(folder, option: nil)
             do {
-                return try StrategyComparison(
-                    summary: summary, metrics: metrics.isEmpty ? StrategyComparison.defaultMetrics : metrics)
-            } catch {
+                guard summary.isMultiSeed else {
+                    if baseline != nil {
+                        throw ValidationError("--baseline pairs the runs of multi-seed results; \(summary.file) has one seed per run (see `feedsim run --seeds`).")
+                    }
+                    return .single(try StrategyComparison(
+                        summary: summary, metrics: metrics.isEmpty ? StrategyComparison.defaultMetrics : metrics))
+                }
+                return .seeds(try SeedComparison(
+                    summary: summary, metrics: metrics.isEmpty ? nil : metrics, baseline: baseline, bootstrap: bootstrap))
+            } catch let error as StrategyComparisonError {
                 throw ValidationError(error.description)
             }
         }

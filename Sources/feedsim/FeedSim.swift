@@ -10,7 +10,7 @@ struct FeedSim: ParsableCommand {
             Exit codes: 0 success, 64 usage error, 65 invalid scenario or calibration trace, \
             2 regression found by `check`, 1 internal failure.
             """,
-        subcommands: [Run.self, RunOne.self, Check.self, Compare.self, Merge.self, Report.self, Metrics.self, Schema.self, Calibrate.self],
+        subcommands: [Run.self, RunOne.self, Explore.self, ExploreWorker.self, Check.self, Compare.self, Merge.self, Report.self, Metrics.self, Schema.self, Calibrate.self],
         defaultSubcommand: nil
     )
 }

@@ -39,6 +39,16 @@ extension FeedSim {
         }
 
         func run() throws {
+            let exploreParts = parts.filter {
+                FileManager.default.fileExists(atPath: URL(fileURLWithPath: $0).appendingPathComponent(ExploreOutcome.manifestName).path)
+            }
+            if !exploreParts.isEmpty {
+                guard exploreParts.count == parts.count else {
+                    printError("cannot merge: \(exploreParts[0]) is a part of `feedsim explore` and some parts are not")
+                    throw FeedSimExit.usage
+                }
+                return try mergeExploration()
+            }
             let merged: ShardMerge.Output
             do {
                 var loaded: [ShardPart] = []
@@ -66,6 +76,29 @@ extension FeedSim {
             }
             print("merged \(parts.count) part\(parts.count == 1 ? "" : "s"), \(merged.requestCount) runs")
             print("wrote \(out)/summary.csv, \(out)/drift.csv\(merged.frames == nil ? "" : ", \(out)/frames.csv")\(merged.traces == nil ? "" : ", \(out)/\(ChromeTrace.folder)/")")
+        }
+    
+        /// The parts of a sharded `feedsim explore`: explore.csv, violations.csv
+        /// and failures/ as one exploration writes them.
+        private func mergeExploration() throws {
+            let whole: ExploreOutcome
+            do {
+                var loaded: [(folder: String, outcome: ExploreOutcome)] = []
+                for part in parts {
+                    let url = URL(fileURLWithPath: part).appendingPathComponent(ExploreOutcome.manifestName)
+                    do {
+                        loaded.append((part, try JSONDecoder().decode(ExploreOutcome.self, from: Data(contentsOf: url))))
+                    } catch {
+                        throw ValidationError("\(url.relativePath): not an explore part (\(error))")
+                    }
+                }
+                whole = try ExploreOutcome.merged(loaded)
+            } catch {
+                printError("cannot merge: \(error)")
+                throw FeedSimExit.usage
+            }
+            print("merged \(parts.count) part\(parts.count == 1 ? "" : "s") of an exploration, \(whole.results.count) sessions")
+            _ = try whole.write(to: out, baseline: nil, manifest: false, interruption: nil)
         }
     }
 }

@@ -16,6 +16,14 @@ extension FeedSim {
                 cause. Long runs are drawn with at most one point per pixel column: the \
                 frame with the most work in it.
 
+                Results that hold a population get a population page: with several \
+                seeds per run (`feedsim run --seeds N`) each scenario shows, per metric \
+                (largest drift, hitch ratio, overrun frames), the distribution of its \
+                seeds' runs with a lane per variant, its population table and its \
+                variants' paired differences; an explore.csv in the folder (`feedsim \
+                explore`) gets a population section over every session, the same way. \
+                A folder with explore.csv needs no summary.csv.
+
                 The file holds inline CSS and SVG only (no scripts, no external assets) \
                 and opens offline; the same folder always gives the same bytes.
 
@@ -35,7 +43,10 @@ extension FeedSim {
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw ValidationError("No such folder: \(folder). Give a results folder written by `feedsim run --out`.")
             }
-            _ = try SummaryInput.locate(folder, option: nil)
+            let explore = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent(HTMLReport.populationFileName)
+            if !FileManager.default.fileExists(atPath: explore.path) {
+                _ = try SummaryInput.locate(folder, option: nil)
+            }
         }
 
         func run() throws {

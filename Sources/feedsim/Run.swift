@@ -25,6 +25,12 @@ extension FeedSim {
                 traces/<scenario>--<variant>--<hz>hz.json, staged and renamed with the \
                 other files (open it in ui.perfetto.dev or chrome://tracing).
 
+                With --seeds N every run is repeated under N seeds: the scenario's seed \
+                (or --seed S) and the N-1 after it. Each run is a row of summary.csv \
+                with its own seed; drift.csv and frames.csv end with a seed column, and \
+                trace files with --seed<S>. `feedsim compare` then pairs the variants \
+                by seed and gives a bootstrap interval of each difference.
+
                 SIGINT (Ctrl-C) or SIGTERM stops the workers and exits 130 or 143 with \
                 one line on stderr; the output folder is left exactly as it was (the \
                 files are written to temporary names first and renamed together last).
@@ -46,6 +52,11 @@ extension FeedSim {
         @Option(name: .long, help: "Seed for every run, replacing each scenario's own.")
         var seed: UInt64?
 
+        @Option(name: .long, help: ArgumentHelp(
+            "Repeat every run under N seeds: the scenario's seed (or --seed) and the N-1 after it. Adds a seed column to drift.csv and frames.csv.",
+            valueName: "n"))
+        var seeds: Int?
+
         @Option(name: .long, help: "Runs to execute at once, each in its own process. Output is the same for any value.")
         var jobs: Int = 1
 
@@ -61,6 +72,7 @@ extension FeedSim {
 
         func validate() throws {
             guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
+            if let seeds, seeds < 1 { throw ValidationError("--seeds must be at least 1, got \(seeds).") }
             try shard?.validate()
         }
 
@@ -71,9 +83,11 @@ extension FeedSim {
             let files = try ScenarioFiles.collect(paths)
             let scenarios = try ScenarioFiles.load(files)
             let suite = scenarios.flatMap { RunRequest.expand($0, seedOverride: seed, recordFrames: frames, recordTimeline: trace) }
+                .flatMap { $0.repeated(seeds: seeds ?? 1) }
             let plan = try shard.map {
-                try ShardPlan($0, suite: suite, files: files, scenarios: scenarios, seedOverride: seed, frames: frames)
+                try ShardPlan($0, suite: suite, files: files, scenarios: scenarios, seedOverride: seed, frames: frames, seeds: seeds)
             }
+            let seeded = seeds != nil
             let requests = plan?.requests ?? suite
             let progress = Progress(total: requests.count, quiet: quiet)
             let results: [RunResult]
@@ -94,14 +108,17 @@ extension FeedSim {
             var output = StagedFiles()
             do {
                 try output.stage(RunReports.summary(results).text, to: folder.appendingPathComponent("summary.csv"))
-                try output.stage(RunReports.drift(results).text, to: folder.appendingPathComponent("drift.csv"))
+                try output.stage(RunReports.drift(results, seeded: seeded).text, to: folder.appendingPathComponent("drift.csv"))
                 // Files this run does not write are removed, so the folder
                 // never mixes this run's results with an earlier run's.
-                try output.stage(frames ? RunReports.frames(results).text : nil, orRemove: folder.appendingPathComponent("frames.csv"))
+                try output.stage(
+                    frames ? RunReports.frames(results, seeded: seeded).text : nil, orRemove: folder.appendingPathComponent("frames.csv"))
                 // Staged with the reports: renamed into place together, or not at all.
                 try output.stageTraces(
                     trace ? results.compactMap { result in
-                        ChromeTrace.render(result).map { TraceFile(name: ChromeTrace.fileName(for: result), data: Data($0.utf8)) }
+                        ChromeTrace.render(result).map {
+                            TraceFile(name: ChromeTrace.fileName(for: result, seeded: seeded), data: Data($0.utf8))
+                        }
                     } : nil,
                     in: folder)
                 try ShardPlan.stage(plan?.manifest(results: results), in: folder, output: &output)
@@ -118,8 +135,20 @@ extension FeedSim {
                 printError("cannot write results to \(out): \(error.localizedDescription)")
                 throw FeedSimExit.internalFailure
             }
-            print(RunTable.render(results))
+            print(RunTable.render(results, seeded: seeded))
             print("wrote \(out)/summary.csv, \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")\(trace ? ", \(out)/\(ChromeTrace.folder)/" : "")\(plan == nil ? "" : ", \(out)/\(ShardManifest.fileName)")")
+        }
+    }
+}
+
+extension RunRequest {
+    /// This request under `seeds` seeds, in order: its own seed and the
+    /// `seeds − 1` after it (wrapping past `UInt64.max`).
+    func repeated(seeds: Int) -> [RunRequest] {
+        (0..<UInt64(seeds)).map { offset in
+            var request = self
+            request.seed = seed &+ offset
+            return request
         }
     }
 }

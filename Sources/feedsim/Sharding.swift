@@ -56,12 +56,15 @@ struct ShardPlan {
     let requests: [RunRequest]
     /// What the suite was run from.
     let inputs: ShardManifest.Inputs
+    /// Whether each scenario ran under several seeds (`--seeds`), so each
+    /// request's seed goes into the manifest.
+    var seeded: Bool { inputs.seeds != nil }
 
     /// Picks part `spec` out of `suite`, the requests expanded from
     /// `scenarios` (loaded from `files`, in order), and hashes the inputs
     /// now, as they are when the runs start.
     init(_ spec: ShardSpec, suite: [RunRequest], files: [(url: URL, name: String)], scenarios: [LoadedScenario],
-         seedOverride: UInt64?, frames: Bool) throws {
+         seedOverride: UInt64?, frames: Bool, seeds: Int? = nil) throws {
         self.spec = spec
         self.total = suite.count
         self.indices = spec.indices(of: suite.count)
@@ -78,7 +81,7 @@ struct ShardPlan {
                 path: file.name, fnv1a64: try ShardPlan.hash(file.url), device: device,
                 deviceFnv1a64: try ShardPlan.hash(deviceURL)))
         }
-        self.inputs = ShardManifest.Inputs(files: entries, seedOverride: seedOverride, frames: frames)
+        self.inputs = ShardManifest.Inputs(files: entries, seedOverride: seedOverride, frames: frames, seeds: seeds)
     }
 
     /// The manifest, given the result of each request (request order).
@@ -86,7 +89,8 @@ struct ShardPlan {
         let entries = zip(indices, zip(requests, results)).map { index, pair in
             ShardManifest.Request(
                 index: index, scenario: pair.0.loaded.scenario.name, variant: pair.0.variant,
-                refreshHz: pair.0.refreshHz, driftRows: pair.1.drift.count, frameRows: pair.1.frames.count)
+                refreshHz: pair.0.refreshHz, driftRows: pair.1.drift.count, frameRows: pair.1.frames.count,
+                seed: seeded ? pair.0.seed : nil)
         }
         return ShardManifest(shard: spec.shard, shardCount: spec.count, totalRequests: total, inputs: inputs, requests: entries)
     }

@@ -1,3 +1,4 @@
+import CSVCodec
 import Foundation
 import FeedSimTestSupport
 import Testing
@@ -31,14 +32,49 @@ private let smallScenario = """
     """
 
 /// A scratch folder with the small scenario run into `out/` (with
-/// `--frames` when `frames`).
-private func runSmallScenario(frames: Bool) throws -> ScratchFolder {
+/// `--frames` when `frames`, and `extra` arguments).
+func runSmallScenario(frames: Bool, extra: [String] = []) throws -> ScratchFolder {
     let folder = try ScratchFolder(prefix: "feedsim-report")
     try folder.copyDeviceProfiles()
     try folder.write(smallScenario, to: "small.json")
-    let outcome = try FeedSimProcess.run(["run", "small.json", "--quiet", "--out", "out"] + (frames ? ["--frames"] : []), in: folder.url)
+    let outcome = try FeedSimProcess.run(
+        ["run", "small.json", "--quiet", "--out", "out"] + (frames ? ["--frames"] : []) + extra, in: folder.url)
     try #require(outcome.status == 0, "\(outcome)")
     return folder
+}
+
+/// A scratch folder with the small scenario run under `seeds` seeds into
+/// `out/`, and explore results made from its summary in `exploreFolder`.
+func populationFolder(seeds: Int, exploreFolder: String) throws -> ScratchFolder {
+    let folder = try runSmallScenario(frames: false, extra: ["--seeds", String(seeds)])
+    try folder.write(try exploreResults(fromSummary: String(contentsOf: folder.appending("out/summary.csv"), encoding: .utf8)),
+                     to: "\(exploreFolder)/\(HTMLReport.populationFileName)")
+    return folder
+}
+
+/// Explore results made from the multi-seed summary `text`, in explore.csv's
+/// shape: each seed a session (`session-<seed>`), no allocation counts, and a
+/// last column `violations` that counts a drift above 1 pt under any variant
+/// but `none`.
+func exploreResults(fromSummary text: String) throws -> String {
+    let summary = try SummaryFile(text: text, file: "summary.csv")
+    let columns = summary.columns.filter { $0 != "allocations" && $0 != "allocated_bytes" }
+    var table = CSVTable(columns: columns + [PopulationTable.violationsColumn])
+    for row in summary.rows {
+        let drift = row.value(of: "drift_max_pt").flatMap(Double.init) ?? 0
+        let violations = row.key.variant != "none" && drift > 1 ? "1" : "0"
+        let fields = columns.map { column -> String in
+            switch column {
+            case "scenario": return "session-\(row.seed)"
+            case "variant": return row.key.variant
+            case "refresh_hz": return String(row.key.refreshHz)
+            case "seed": return String(row.seed)
+            default: return row.value(of: column) ?? ""
+            }
+        }
+        table.append(fields + [violations])
+    }
+    return table.text
 }
 
 /// The number of occurrences of `needle` in `text`.
@@ -147,6 +183,59 @@ struct ReportTests {
         #expect(scale.ticks.first == 0)
     }
 
+    @Test("multi-seed results: per scenario a distribution plot per metric and the paired differences, every run filed by its seed, same bytes twice")
+    func multiSeedReport() throws {
+        let folder = try runSmallScenario(frames: true, extra: ["--seeds", "3"])
+        defer { folder.remove() }
+        let first = try FeedSimProcess.run(["report", "out", "--out", "first.html"], in: folder.url)
+        try #require(first.status == 0, "\(first)")
+        let second = try FeedSimProcess.run(["report", "out", "--out", "second.html"], in: folder.url)
+        try #require(second.status == 0, "\(second)")
+        let html = try String(contentsOf: folder.appending("first.html"), encoding: .utf8)
+        #expect(try Data(contentsOf: folder.appending("second.html")) == Data(html.utf8))
+        #expect(count("<svg class=\"distribution-plot\"", in: html) == HTMLReport.populationMetrics.count)
+        #expect(count("<svg class=\"bar-chart\"", in: html) == 0, "a scenario with seeds shows distributions, not one run's bars")
+        #expect(html.contains("<table class=\"differences\">") && html.contains("report-small @ 60 Hz, 3 seeds: paired by seed"))
+        #expect(html.contains("<th>seed</th>"))
+        for variant in ["none", "anchor"] {
+            for seed in 7...9 {
+                #expect(count("id=\"run-report-small.\(variant).60.\(seed)\"", in: html) == 1, "\(variant) seed \(seed)")
+                #expect(html.contains("Frame work over time, report-small / \(variant) @ 60 Hz, seed \(seed)"))
+            }
+        }
+        #expect(count("<svg class=\"frame-plot\"", in: html) == 6)
+        #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"))
+    }
+
+    @Test("explore.csv alone gives a population section: plots per metric, the population table with violations, the paired differences")
+    func exploreOnly() throws {
+        let folder = try populationFolder(seeds: 5, exploreFolder: "explore")
+        defer { folder.remove() }
+        let report = try FeedSimProcess.run(["report", "explore"], in: folder.url)
+        try #require(report.status == 0, "\(report)")
+        let html = try String(contentsOf: folder.appending("explore/report.html"), encoding: .utf8)
+        #expect(html.contains("<h2>Population: 5 sessions × 2 strategies</h2>"))
+        #expect(count("<svg class=\"distribution-plot\"", in: html) == HTMLReport.populationMetrics.count)
+        #expect(html.contains("<th>runs with violations</th>") && html.contains("<table class=\"differences\">"))
+        #expect(!html.contains("id=\"summary\""), "no summary.csv, no summary table")
+        #expect(html.contains("<td class=\"text\">drift_max_pt</td>") && !html.contains("<td class=\"text\">allocations</td>"),
+                "explore results have no allocation counts, so the default metrics leave them out")
+
+        let empty = try FeedSimProcess.run(["report", "nothing-here"], in: folder.url)
+        #expect(empty.status == 64, "\(empty)")
+    }
+
+    @Test("a distribution plot has at most one dot per pixel column, however many runs, and its percentiles are nearest-rank")
+    func distributionBucketing() {
+        let values = (0..<100_000).map { Double($0 % 1000) / 10 }
+        let plot = DistributionPlot(title: "t", unit: "pt", lanes: [DistributionPlot.Lane(name: "a", color: "#000", values: values)])
+        #expect(plot.columns(plot.lanes[0]).count <= Int(DistributionPlot.plotWidth) + 1)
+        #expect(plot.columns(plot.lanes[0]).reduce(0) { $0 + $1.runs } == values.count)
+        #expect(count("<circle", in: plot.svg) == plot.columns(plot.lanes[0]).count)
+        // Median of 0.0 … 99.9, each 100 times: rank 50,000 is 49.9.
+        #expect(plot.svg.contains("median 49.900"))
+    }
+
     @Test("Chromium renders the report offline to a page that is not blank")
     func screenshot() throws {
         guard let chromium = Tool.find(["chromium", "chromium-browser"]) else {
@@ -164,8 +253,44 @@ struct ReportTests {
         defer { folder.remove() }
         let report = try FeedSimProcess.run(["report", "out"], in: folder.url)
         try #require(report.status == 0, "\(report)")
+        try ReportTests.expectRendered(folder.appending("out/report.html"), in: folder, chromium: chromium, python: python)
+    }
 
-        let decoded = try Screenshot.stats(of: folder.appending("out/report.html"), chromium: chromium, python: python, in: folder, height: 2000)
+    @Test("Chromium renders the population page of multi-seed and explore results")
+    func populationScreenshot() throws {
+        guard let chromium = Tool.find(["chromium", "chromium-browser"]), let python = Tool.find(["python3"]) else {
+            Issue.record("No chromium or python3 on PATH: run scripts/bootstrap (Debian: apt-get install chromium fonts-liberation).")
+            return
+        }
+        let folder = try populationFolder(seeds: 6, exploreFolder: "out")
+        defer { folder.remove() }
+        let report = try FeedSimProcess.run(["report", "out"], in: folder.url)
+        try #require(report.status == 0, "\(report)")
+        try ReportTests.expectRendered(folder.appending("out/report.html"), in: folder, chromium: chromium, python: python)
+    }
+
+    /// Renders `page` in headless Chromium and checks the screenshot is a
+    /// drawn page, not a blank one; the PNG stays in `folder` as report.png.
+    static func expectRendered(_ page: URL, in folder: ScratchFolder, chromium: URL, python: URL) throws {
+        let png = folder.appending("report.png")
+        let render = try Tool.run(chromium, [
+            "--headless", "--no-sandbox", "--disable-gpu",
+            "--user-data-dir=\(folder.appending("chromium-profile").path)",
+            "--screenshot=\(png.path)", "--window-size=1280,2000",
+            page.absoluteString,
+        ], in: folder.url, timeout: 120)
+        try #require(render.status == 0 && FileManager.default.fileExists(atPath: png.path), "\(render)")
+
+        let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/png_stats.py")
+        let stats = try Tool.run(python, [script.path, png.path], in: folder.url, timeout: 300)
+        try #require(stats.status == 0, "\(stats)")
+        struct Stats: Decodable {
+            var width: Int
+            var height: Int
+            var distinct_colors: Int
+            var non_white_fraction: Double
+        }
+        let decoded = try JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8))
         #expect(decoded.width == 1280 && decoded.height == 2000, "\(decoded)")
         #expect(decoded.distinct_colors > 10, "a rendered page has text, bars and lines in many colours: \(decoded)")
         #expect(decoded.non_white_fraction > 0.02, "more than 2% of the page is drawn: \(decoded)")
@@ -182,37 +307,7 @@ extension ReportTests {
         let (folder, outcome) = try CalibrateCommandTests.calibratedWithReport()
         defer { folder.remove() }
         try #require(outcome.status == 0, "\(outcome)")
-        let decoded = try Screenshot.stats(of: folder.appending("fit.html"), chromium: chromium, python: python, in: folder, height: 2400)
-        #expect(decoded.width == 1280 && decoded.height == 2400, "\(decoded)")
-        #expect(decoded.distinct_colors > 10, "plots, bars and text in many colours: \(decoded)")
-        #expect(decoded.non_white_fraction > 0.02, "more than 2% of the page is drawn: \(decoded)")
-    }
-}
-
-/// A page rendered by headless Chromium and the PNG's statistics.
-enum Screenshot {
-    struct Stats: Decodable {
-        var width: Int
-        var height: Int
-        var distinct_colors: Int
-        var non_white_fraction: Double
-    }
-
-    /// Renders `page` 1280 px wide and `height` tall into `folder` and reads
-    /// the PNG back with `Fixtures/png_stats.py`.
-    static func stats(of page: URL, chromium: URL, python: URL, in folder: ScratchFolder, height: Int) throws -> Stats {
-        let png = folder.appending(page.deletingPathExtension().lastPathComponent + ".png")
-        let render = try Tool.run(chromium, [
-            "--headless", "--no-sandbox", "--disable-gpu",
-            "--user-data-dir=\(folder.appending("chromium-profile").path)",
-            "--screenshot=\(png.path)", "--window-size=1280,\(height)",
-            page.absoluteString,
-        ], in: folder.url, timeout: 120)
-        try #require(render.status == 0 && FileManager.default.fileExists(atPath: png.path), "\(render)")
-        let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/png_stats.py")
-        let stats = try Tool.run(python, [script.path, png.path], in: folder.url, timeout: 300)
-        try #require(stats.status == 0, "\(stats)")
-        return try JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8))
+        try ReportTests.expectRendered(folder.appending("fit.html"), in: folder, chromium: chromium, python: python)
     }
 }
 

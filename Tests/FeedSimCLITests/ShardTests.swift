@@ -4,7 +4,7 @@ import Testing
 
 /// Two small scenarios, three runs in all (one has two variants), so that
 /// three parts each get one run and two parts get a different share.
-private enum SmallSuite {
+enum SmallSuite {
     static func scenario(_ name: String, seed: Int, variants: [String]) -> String {
         let list = variants.map { "{ \"name\": \"\($0)\", \"position_strategy\": \"\($0)\" }" }.joined(separator: ", ")
         return """

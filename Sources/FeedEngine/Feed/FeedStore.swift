@@ -6,6 +6,9 @@ struct FeedStore {
     private(set) var posts: [Post] = []
     /// Posts known for threading (page posts and their thread context). Only looked up.
     private(set) var known: [PostID: Post] = [:]
+
+    /// Whether the post is known, from a page or as thread context.
+    func knows(_ id: PostID) -> Bool { known[id] != nil }
     /// Where the next page starts; `nil` before the first page and at the end.
     private(set) var cursor: FeedCursor?
     /// Whether the server said there is nothing after the last post.

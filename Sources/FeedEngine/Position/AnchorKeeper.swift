@@ -5,6 +5,13 @@
 /// the next surviving post below it (up to `fallbackDepth`) takes its place.
 public struct AnchorKeeper: PositionKeeper {
     public static let name = "anchor"
+    /// Every change but a refresh: a refresh restores the anchor captured
+    /// while the reader pulled, where the reader was then, not where the
+    /// pull's bounce has taken them since (Catbird's design).
+    public static let heldCauses: Set<ChangeCause> = [
+        .newPosts, .append, .contentUpdate, .removal, .heightChange, .imageSize,
+        .widthChange, .textSizeChange, .likeRollback, .restore,
+    ]
     public init() {}
 
     /// How many items below a lost anchor are tried as its replacement.

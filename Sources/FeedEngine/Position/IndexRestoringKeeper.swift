@@ -3,6 +3,11 @@
 /// After inserts or deletions above, that index holds another post.
 public struct IndexRestoringKeeper: PositionKeeper {
     public static let name = "index_restore"
+    /// Changes that keep every post at its index: heights measured above,
+    /// a relayout, content updated in place, a relaunch.
+    public static let heldCauses: Set<ChangeCause> = [
+        .contentUpdate, .heightChange, .imageSize, .widthChange, .textSizeChange, .likeRollback, .restore,
+    ]
     public init() {}
 
     public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {

@@ -1,24 +1,52 @@
-/// `offset_adjust`: contentOffset moves by the height inserted above the
-/// first visible post less the height deleted above it, and by the height
-/// change of cells measured above it.
+/// `offset_adjust`: contentOffset moves by the height that arrives above the
+/// first visible post less the height that leaves from above it, and by the
+/// height change of cells measured above it. A post moved across the reader
+/// (the thread tuner pulling a parent above its new reply) counts as a
+/// deletion where it was and an insertion where it lands, as UIKit's batch
+/// updates treat a move.
 public struct OffsetAdjustingKeeper: PositionKeeper {
     public static let name = "offset_adjust"
+    /// Only the changes that keep every row where it is: cells measured
+    /// above, a relayout, content updated in place. Through inserts and
+    /// removals (new posts, refreshes, pages, deletions, a restore) it adds
+    /// heights as the commit lays them out, and rows still at their
+    /// estimate, rows the thread tuner re-roles (a root drawn tighter once
+    /// it has a reply) and images whose size arrives late change that sum
+    /// after the fact: `feedsim explore` finds sessions where the reader
+    /// moves by hundreds of points. It never looks at the reader's post, so
+    /// it cannot promise more.
+    public static let heldCauses: Set<ChangeCause> = [
+        .contentUpdate, .heightChange, .widthChange, .textSizeChange, .likeRollback,
+    ]
     public init() {}
 
-    /// The height leaving above the first visible item, in the old layout.
-    private var removedAbove = 0.0
+    /// The height leaving from above the first visible item by deletion, in
+    /// the old layout.
+    private var deletedAbove = 0.0
+    /// The old index and height of every moved item, by its new index.
+    private var movedFrom: [Int: (index: Int, height: Double)] = [:]
 
     public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
-        removedAbove = 0
+        deletedAbove = 0
+        movedFrom.removeAll(keepingCapacity: true)
         guard let anchor = batch.anchor else { return }
-        for index in batch.changes.deletes where index < anchor.index { removedAbove += list.layout.height(of: index) }
+        for index in batch.changes.deletes where index < anchor.index { deletedAbove += list.layout.height(of: index) }
+        for move in batch.changes.moves { movedFrom[move.to] = (move.from, list.layout.height(of: move.from)) }
     }
 
     public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
         guard let anchor = batch.anchor, let newIndex = list.index(of: anchor.itemID) else { return PlaceOutcome(.keepOffset) }
-        var inserted = 0.0
-        for index in batch.changes.inserts where index < newIndex { inserted += list.layout.height(of: index) }
-        return PlaceOutcome(.moveOffset(to: batch.offset + inserted - removedAbove))
+        var arrived = 0.0
+        var left = deletedAbove
+        for index in batch.changes.inserts where index < newIndex { arrived += list.layout.height(of: index) }
+        for move in batch.changes.moves {
+            guard let old = movedFrom[move.to] else { continue }
+            let wasAbove = old.index < anchor.index
+            let isAbove = move.to < newIndex
+            if isAbove && !wasAbove { arrived += list.layout.height(of: move.to) }
+            if wasAbove && !isAbove { left += old.height }
+        }
+        return PlaceOutcome(.moveOffset(to: batch.offset + arrived - left))
     }
 
     public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {

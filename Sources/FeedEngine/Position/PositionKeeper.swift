@@ -10,6 +10,13 @@ public protocol PositionKeeper {
     static var name: String { get }
     init()
 
+    /// The changes this strategy promises to hold the reader through: after
+    /// each, the post the reader looked at is where it was (within 1 pt),
+    /// unless it was removed or the content had to be clamped at an edge.
+    /// `feedsim explore` checks every run against this claim, so a strategy
+    /// declares only what it keeps. Default: none.
+    static var heldCauses: Set<ChangeCause> { get }
+
     /// The coordinate space the list must lay out in, or `nil` for the one
     /// the engine was configured with.
     var coordinateSpace: CoordinateSpace? { get }
@@ -88,6 +95,7 @@ public struct PlaceOutcome: Equatable, Sendable {
 }
 
 extension PositionKeeper {
+    public static var heldCauses: Set<ChangeCause> { [] }
     public var coordinateSpace: CoordinateSpace? { nil }
     public var usesPullAnchor: Bool { false }
     public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {}

@@ -9,13 +9,20 @@ import Synchronization
 public struct PositionStrategy: Hashable, Sendable, CustomStringConvertible {
     /// The name scenarios and reports use.
     public let name: String
+    /// The changes the strategy promises to hold the reader through
+    /// (`PositionKeeper.heldCauses`).
+    public let heldCauses: Set<ChangeCause>
     private let makeKeeper: @Sendable () -> any PositionKeeper
 
     /// The strategy that `Keeper` implements, named `Keeper.name`.
     public init<Keeper: PositionKeeper>(_: Keeper.Type) {
         name = Keeper.name
+        heldCauses = Keeper.heldCauses
         makeKeeper = { Keeper() }
     }
+
+    /// The changes the strategy holds the reader through, in `ChangeCause` order.
+    public var heldCausesInOrder: [ChangeCause] { ChangeCause.allCases.filter(heldCauses.contains) }
 
     /// A new keeper for one engine.
     public func makePositionKeeper() -> any PositionKeeper { makeKeeper() }

@@ -1,6 +1,6 @@
 /// A JSON value whose objects keep their members in the order written, so
 /// that a document built from it prints the same text every time.
-indirect enum OrderedJSON: Sendable {
+public indirect enum OrderedJSON: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -14,7 +14,7 @@ indirect enum OrderedJSON: Sendable {
     /// The value as JSON text, two spaces per level, every member and item on
     /// its own line (the layout of Python's `json.dumps(indent=2)`), no
     /// trailing newline.
-    var text: String {
+    public var text: String {
         var out = ""
         write(to: &out, indent: "")
         return out
@@ -59,10 +59,10 @@ indirect enum OrderedJSON: Sendable {
 
 extension OrderedJSON: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
-    init(booleanLiteral value: Bool) { self = .bool(value) }
-    init(integerLiteral value: Int) { self = .int(value) }
-    init(floatLiteral value: Double) { self = .number(value) }
-    init(stringLiteral value: String) { self = .string(value) }
-    init(arrayLiteral elements: OrderedJSON...) { self = .array(elements) }
-    init(dictionaryLiteral elements: (String, OrderedJSON)...) { self = .object(elements) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: OrderedJSON...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, OrderedJSON)...) { self = .object(elements) }
 }

@@ -321,9 +321,7 @@ public struct Calibration: Sendable {
     /// The value at rank ⌈p·n⌉ (1-based) of `sorted`, as frame percentiles
     /// are taken elsewhere.
     static func nearestRank(_ sorted: [Double], _ p: Double) -> Double {
-        guard !sorted.isEmpty else { return .nan }
-        let rank = Int((p * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
+        NearestRank.percentile(sorted, p) ?? .nan
     }
 
     /// `value` with `decimals` digits after the point, "n/a" when not a number.

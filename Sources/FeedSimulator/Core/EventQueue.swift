@@ -76,6 +76,14 @@ public enum SimulationLimitError: Error, Equatable, CustomStringConvertible, Sen
     case queueFull(capacity: Int, time: SimTime)
     case eventInPast(now: SimTime, time: SimTime)
 
+    /// When the run stopped.
+    public var stoppedAt: SimTime {
+        switch self {
+        case let .eventLimit(_, time), let .timeLimit(_, time), let .queueFull(_, time): time
+        case let .eventInPast(now, _): now
+        }
+    }
+
     public var description: String {
         switch self {
         case let .eventLimit(limit, time):

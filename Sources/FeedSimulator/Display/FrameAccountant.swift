@@ -120,6 +120,9 @@ public struct FrameAccountant: Sendable {
         self.keepsRecords = keepsRecords
     }
 
+    /// Frames rendered so far: the index the next frame will have.
+    public var framesRendered: Int { summary.frames }
+
     /// Whether a frame can start at `time` (the main thread is not busy).
     public func canStartFrame(at time: SimTime) -> Bool { time >= mainThreadFreeAt }
 
@@ -204,8 +207,6 @@ public struct FrameAccountant: Sendable {
 
     /// The nearest-rank percentile: the value at rank ⌈p·n⌉ (1-based).
     static func nearestRank(_ sorted: [SimTime], _ p: Double) -> SimTime {
-        guard !sorted.isEmpty else { return 0 }
-        let rank = Int((p * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
+        NearestRank.percentile(sorted, p) ?? 0
     }
 }

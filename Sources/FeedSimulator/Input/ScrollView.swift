@@ -73,6 +73,25 @@ public struct ScrollView: Sendable {
         keepContentUnderFinger()
     }
 
+    /// A resting view whose content shrank under it (cells measured shorter
+    /// than estimated) settles to the nearest edge, as UIScrollView clamps
+    /// its offset when its content size changes. Returns whether it moved.
+    public mutating func settleIntoExtent() -> Bool {
+        guard motion == .resting else { return false }
+        let settled = min(max(contentOffset, minOffset), maxOffset)
+        guard settled != contentOffset else { return false }
+        contentOffset = settled
+        return true
+    }
+
+    /// Moves an animated scroll's destination by `delta` points; any other
+    /// motion is left as it is.
+    public mutating func shiftDestination(by delta: Double) {
+        if case let .animating(startTime, from, to, duration) = motion {
+            motion = .animating(startTime: startTime, from: from, to: to + delta, duration: duration)
+        }
+    }
+
     /// Moves the content by `delta` points without disturbing the motion in
     /// progress: a drag keeps tracking the finger from the new place, a
     /// deceleration keeps its velocity (UIKit's contentOffset adjustment
@@ -118,6 +137,14 @@ public struct ScrollView: Sendable {
     }
 
     public var isResting: Bool { motion == .resting }
+
+    /// In an animated scroll to a place the reader chose (a status-bar tap,
+    /// an animated `scroll_to`).
+    public var isAnimatingScroll: Bool {
+        if case .animating = motion { return true }
+        return false
+    }
+
 
     /// Starts following a finger at `time`; stops any deceleration or bounce.
     public mutating func beginDrag(at time: SimTime, trajectory: [TrajectorySample], release: ReleaseBehaviour, rate: Double) {

@@ -33,6 +33,8 @@ struct DriftMeter {
         var anchor: Capture
         /// Where the anchor would be had nothing changed.
         var reference: Reference
+        /// Why no strategy can be held to it, known at the commit.
+        var excuse: DriftRecord.Excuse?
     }
 
     enum Reference {
@@ -79,16 +81,30 @@ struct DriftMeter {
         if let pending {
             var now = view
             now.advance(to: time)
-            unshown.append(measure(pending, at: time, list: list, contentOffset: now.contentOffset))
+            unshown.append(measure(pending, at: time, list: list, view: now))
         }
         pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .motion(view)) }
     }
 
+    /// The reader is about to move the content themselves (a touch, a tap on
+    /// the status bar, a jump to a place): a change still waiting for its
+    /// frame is measured now, so that it is charged only its own movement
+    /// and not the reader's.
+    mutating func readerWillMove(view: ScrollView, list: FeedListView, at time: SimTime) {
+        guard let pending else { return }
+        var now = view
+        now.advance(to: time)
+        unshown.append(measure(pending, at: time, list: list, view: now))
+        self.pending = nil
+    }
+
     /// The app relaunched and is about to put content on screen: judged
     /// against where the reader last saw `anchor` before the app was killed.
-    mutating func relaunchWillCommit(_ cause: ChangeCause, anchor: Capture?) {
+    /// `stale` when the state the app restores was saved before changes the
+    /// reader saw.
+    mutating func relaunchWillCommit(_ cause: ChangeCause, anchor: Capture?, stale: Bool) {
         unshown.removeAll()
-        pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .screen) }
+        pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .screen, excuse: stale ? .staleSnapshot : nil) }
     }
 
     /// The app was killed: what it had not shown, the reader never saw.
@@ -99,42 +115,104 @@ struct DriftMeter {
 
     /// A frame is on screen with the scroll view at `contentOffset`: every
     /// change it shows is measured.
-    mutating func frameShown(at time: SimTime, list: FeedListView, contentOffset: Double) {
+    mutating func frameShown(at time: SimTime, list: FeedListView, view: ScrollView) {
         for var record in unshown {
             record.time = time
             records.append(record)
         }
         unshown.removeAll(keepingCapacity: true)
         if let pending {
-            records.append(measure(pending, at: time, list: list, contentOffset: contentOffset))
+            records.append(measure(pending, at: time, list: list, view: view))
             self.pending = nil
         }
     }
 
     /// Records a change made within a frame (cells measured above the
     /// anchor) from the anchor captured before it, after the scroll view moved.
-    mutating func record(_ cause: ChangeCause, at time: SimTime, before: Capture, list: FeedListView, contentOffset: Double) {
-        records.append(DriftRecord(
-            time: time, cause: cause.rawValue, anchorID: before.itemID, beforeY: before.screenY,
-            afterY: DriftMeter.screenY(of: before.itemID, list: list, contentOffset: contentOffset)))
+    mutating func record(_ cause: ChangeCause, at time: SimTime, before: Capture, list: FeedListView, view: ScrollView) {
+        // A finger on the content holds it where it was, past an edge too.
+        let held = view.isDragging ? before.contentY - before.screenY : nil
+        var record = DriftMeter.record(
+            cause, at: time, anchor: before.itemID, beforeY: before.screenY,
+            reach: DriftMeter.reach(of: view, holdingAt: held, overscroll: (0, 0)), list: list, view: view)
+        if view.isAnimatingScroll { record.excuse = .animatedScroll }
+        records.append(record)
     }
 
-    private func measure(_ change: PendingChange, at time: SimTime, list: FeedListView, contentOffset: Double) -> DriftRecord {
+    private func measure(_ change: PendingChange, at time: SimTime, list: FeedListView, view: ScrollView) -> DriftRecord {
         let beforeY: Double
+        let reach: ClosedRange<Double>
+        var excuse = change.excuse
         switch change.reference {
-        case var .motion(view):
-            view.advance(to: time)
-            beforeY = change.anchor.contentY - view.contentOffset
+        case var .motion(reference):
+            if reference.isAnimatingScroll { excuse = .animatedScroll }
+            // A finger, a fling, a bounce or an animation is the reader's own
+            // motion, and it meets the content as the change left it: a fling
+            // heading for the old end goes on into posts appended below, and
+            // a finger stretching the content past the old end drags it
+            // freely once posts arrive there. The reference therefore moves
+            // against the new edges, expressed in the old coordinates
+            // (shifted by how far the change moved the anchor in the
+            // content). A resting view keeps the old ones: a clamp forced by
+            // the change is the change's, not the reader's.
+            if !reference.isResting, let index = list.index(of: change.anchor.itemID) {
+                let shift = list.minY(of: index) - change.anchor.contentY
+                reference.setContentExtent(minY: list.contentMinY - shift, maxY: list.contentMaxY - shift)
+                // An animated scroll (a status-bar tap) goes to a place in
+                // the content as it now is: the top, not where the top was.
+                reference.shiftDestination(by: -shift)
+            }
+            reference.advance(to: time)
+            beforeY = change.anchor.contentY - reference.contentOffset
+            // How far past its old edges the reader's own motion (a bounce,
+            // a finger) had the content: no correction may pull that in.
+            let overscroll = (top: max(0, reference.minOffset - reference.contentOffset),
+                              bottom: max(0, reference.contentOffset - reference.maxOffset))
+            reach = DriftMeter.reach(
+                of: view, holdingAt: reference.isDragging ? reference.contentOffset : nil, overscroll: overscroll)
         case .screen:
             beforeY = change.anchor.screenY
+            reach = DriftMeter.reach(of: view, holdingAt: nil, overscroll: (0, 0))
         }
-        return DriftRecord(
-            time: time, cause: change.cause.rawValue, anchorID: change.anchor.itemID, beforeY: beforeY,
-            afterY: DriftMeter.screenY(of: change.anchor.itemID, list: list, contentOffset: contentOffset))
+        var record = DriftMeter.record(change.cause, at: time, anchor: change.anchor.itemID, beforeY: beforeY, reach: reach, list: list, view: view)
+        record.excuse = excuse
+        return record
     }
 
-    /// The item's screen y, or `nil` when it is gone.
-    private static func screenY(of id: PostID, list: FeedListView, contentOffset: Double) -> Double? {
-        list.index(of: id).map { list.minY(of: $0) - contentOffset }
+    /// The offsets the content can be at in the frame that shows a change:
+    /// between its edges, past them by the overscroll the reader's own motion
+    /// had, and, under a finger, wherever the finger holds it (a correction
+    /// may leave the content where the finger has it, past a moved edge).
+    private static func reach(of view: ScrollView, holdingAt held: Double?, overscroll: (top: Double, bottom: Double)) -> ClosedRange<Double> {
+        var lowest = view.minOffset - overscroll.top
+        var highest = view.maxOffset + overscroll.bottom
+        if let held {
+            lowest = min(lowest, held)
+            highest = max(highest, held)
+        }
+        return lowest...highest
+    }
+
+    /// The record of a change that moved `anchor` from `beforeY` to where it
+    /// is now, with how far holding it was out of reach.
+    ///
+    /// Holding the anchor at `beforeY` needs contentOffset at
+    /// `anchorY − beforeY`. When that offset lies outside `reach` (the
+    /// content is shorter than the viewport, or the change left too little
+    /// content below or above), even a perfect strategy moves the anchor by
+    /// the distance to the reach: that distance is the record's `clampedBy`.
+    private static func record(
+        _ cause: ChangeCause, at time: SimTime, anchor: PostID, beforeY: Double, reach: ClosedRange<Double>,
+        list: FeedListView, view: ScrollView
+    ) -> DriftRecord {
+        guard let index = list.index(of: anchor) else {
+            return DriftRecord(time: time, cause: cause.rawValue, anchorID: anchor, beforeY: beforeY, afterY: nil)
+        }
+        let anchorY = list.minY(of: index)
+        let needed = anchorY - beforeY
+        let clampedBy = needed < reach.lowerBound ? reach.lowerBound - needed : needed > reach.upperBound ? needed - reach.upperBound : 0
+        return DriftRecord(
+            time: time, cause: cause.rawValue, anchorID: anchor, beforeY: beforeY,
+            afterY: anchorY - view.contentOffset, clampedBy: clampedBy)
     }
 }

@@ -11,6 +11,9 @@ public struct RunRequest: Sendable {
     public var recordFrames: Bool
     /// Record the run's timeline (for a trace file).
     public var recordTimeline: Bool
+    /// Check the engine's invariants at every data commit and the scroll
+    /// view's at every frame, and report what broke (`feedsim explore`).
+    public var checkInvariants = false
 
     public init(
         loaded: LoadedScenario, refreshHz: Int, seed: UInt64, variant: String = "default", recordFrames: Bool,
@@ -60,13 +63,38 @@ public struct DriftRecord: Sendable, Equatable, Codable {
     public var beforeY: Double
     /// Its screen y after; `nil` when the change removed the anchor (lost).
     public var afterY: Double?
+    /// How far holding the anchor was out of reach, in points: the content
+    /// could not be put where the anchor stays still without passing an edge
+    /// (or the content was shorter than the viewport). 0 when a strategy
+    /// could have held it exactly.
+    public var clampedBy: Double
+    /// Why no strategy can be held to this record, if a reason applies.
+    public var excuse: Excuse?
 
-    public init(time: SimTime, cause: String, anchorID: PostID, beforeY: Double, afterY: Double?) {
+    /// Why a record is not held against a strategy that claims its cause.
+    public enum Excuse: String, Sendable, Codable {
+        /// The change landed while an animated scroll the reader asked for
+        /// (a status-bar tap, an animated `scroll_to`) carried the content to
+        /// its destination: the reader is not reading a place then.
+        case animatedScroll = "animated_scroll"
+        /// A relaunch restored state saved before later changes the reader
+        /// saw, or before the reader moved on (the app saves when a scroll
+        /// ends and when it leaves the screen; a kill loses what happened
+        /// since).
+        case staleSnapshot = "stale_snapshot"
+    }
+
+    public init(
+        time: SimTime, cause: String, anchorID: PostID, beforeY: Double, afterY: Double?, clampedBy: Double = 0,
+        excuse: Excuse? = nil
+    ) {
         self.time = time
         self.cause = cause
         self.anchorID = anchorID
         self.beforeY = beforeY
         self.afterY = afterY
+        self.clampedBy = clampedBy
+        self.excuse = excuse
     }
 
     /// `afterY − beforeY`; `nil` for a lost anchor.
@@ -74,6 +102,14 @@ public struct DriftRecord: Sendable, Equatable, Codable {
     public var isLost: Bool { afterY == nil }
     /// A drift event: the anchor moved by at least 1 pt, or was lost.
     public var isEvent: Bool { drift.map { abs($0) >= DriftMeter.eventThreshold } ?? true }
+    /// Whether a strategy that holds this record's cause failed here: the
+    /// anchor survived and moved more than 1 pt beyond what the content's
+    /// edges forced, and nothing excuses it. A lost anchor is its own event,
+    /// not a miss.
+    public var isMissedHold: Bool {
+        guard excuse == nil else { return false }
+        return drift.map { abs($0) > clampedBy + DriftMeter.eventThreshold } ?? false
+    }
 }
 
 /// Everything one run measured.
@@ -102,6 +138,9 @@ public struct RunResult: Sendable, Equatable, Codable {
     public var traceDigest: TraceDigest
     /// The run's timeline, when the request asked for it.
     public var timeline: Timeline?
+    /// Invariants found broken, when the request asked for the checks; at
+    /// most `InvariantFailure.limit` of them.
+    public var invariantFailures: [InvariantFailure] = []
 
     /// Drift events: anchors moved by at least 1 pt, or lost.
     public var driftEvents: Int { drift.reduce(0) { $0 + ($1.isEvent ? 1 : 0) } }
@@ -109,4 +148,21 @@ public struct RunResult: Sendable, Equatable, Codable {
     public var driftMax: Double { drift.compactMap { $0.drift.map(abs) }.max() ?? 0 }
     /// Σ |drift| over anchors that survived, in points.
     public var driftTotal: Double { drift.compactMap { $0.drift.map(abs) }.reduce(0, +) }
+}
+
+/// An invariant of the engine or the world found broken during a run.
+public struct InvariantFailure: Sendable, Equatable, Codable {
+    /// The most a run reports: after the first few, the rest say nothing new.
+    public static let limit = 20
+
+    public var time: SimTime
+    /// The index of the frame being rendered, or of the next one.
+    public var frame: Int
+    public var message: String
+
+    public init(time: SimTime, frame: Int, message: String) {
+        self.time = time
+        self.frame = frame
+        self.message = message
+    }
 }

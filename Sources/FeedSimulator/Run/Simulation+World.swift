@@ -12,11 +12,21 @@ extension Simulation: FeedViewport {
     }
 
     public func feedWillCommit(_ cause: ChangeCause) {
+        commitDepth += 1
+        // A change inside another's commit (an image delivered from the
+        // cache while the commit lays out its cells) is part of that commit:
+        // the drift of both is measured once, from before the outer one. One
+        // set off by a frame's layout is the frame's.
+        guard commitDepth == 1 else { return }
+        if layingOutFrame {
+            if frameLayoutChange == nil, !cause.isUserAction { frameLayoutChange = cause }
+            return
+        }
         meter.excluding {
             if let relaunch = relaunchCapture, cause == .restore || cause == .initialLoad {
                 // The first content after a relaunch: judged against where
                 // the reader left the feed.
-                driftMeter.relaunchWillCommit(cause, anchor: relaunch)
+                driftMeter.relaunchWillCommit(cause, anchor: relaunch, stale: cause == .restore && persistedIsStale)
                 relaunchCapture = nil
             } else if !cause.isUserAction {
                 driftMeter.changeWillCommit(cause, anchor: captureAnchor(), view: scrollView, list: engine.listView, at: now)
@@ -25,11 +35,14 @@ extension Simulation: FeedViewport {
     }
 
     public func feedDidCommit(_ cause: ChangeCause) {
+        commitDepth -= 1
+        if appState == .foreground { commitsSincePersist += 1 }
         meter.excluding {
             scrollView.setContentExtent(minY: engine.listView.contentMinY, maxY: engine.listView.contentMaxY)
             timeline?.noteDataCommit(cause)
             digest.combine(UInt64(ChangeCause.allCases.firstIndex(of: cause) ?? 0))
             digest.combine(scrollView.contentOffset)
+            if request.checkInvariants { checkEngineInvariants() }
         }
     }
 }
@@ -110,6 +123,12 @@ extension Simulation {
         case .drag, .fling, .tapNewPosts, .scrollToTop, .scrollTo, .pull, .like, .rotate, .textSize, .refresh:
             guard appState == .foreground else { return }
         case .newPosts, .contentUpdates, .removePosts, .background, .terminate, .memoryWarning:
+            break
+        }
+        switch action {
+        case .drag, .fling, .tapNewPosts, .scrollToTop, .scrollTo, .pull:
+            meter.excluding { driftMeter.readerWillMove(view: scrollView, list: engine.listView, at: now) }
+        default:
             break
         }
         switch action {

@@ -32,6 +32,13 @@ public final class Simulation {
         }
     }
 
+    /// Layout passes a frame may take while a resting view settles into
+    /// content that its own measuring shrank. Each pass measures the cells
+    /// the last one brought into view, so the loop ends by itself well before
+    /// this (a feed estimated far too tall shrinks by a screen or so a pass);
+    /// the bound only keeps a broken layout from spinning.
+    static let settlePasses = 1_000
+
     /// The most events that may wait at once.
     static let queueCapacity = 1_000_000
 
@@ -111,6 +118,21 @@ public final class Simulation {
     var launchGeneration = 0
     var slotGeneration: [Int] = []
     var wasResting = true
+    /// Data commits in progress: more than one when a change happens inside
+    /// another's commit.
+    var commitDepth = 0
+    /// Data commits since the app last saved its state.
+    var commitsSincePersist = 0
+    /// Where the content was when the app last saved its state.
+    var offsetAtPersist = Double.nan
+    /// Whether the state a relaunch restores misses changes the reader saw.
+    var persistedIsStale = false
+    /// Whether a frame's layout pass is running.
+    var layingOutFrame = false
+    /// The first change the current frame's layout set off, if any.
+    var frameLayoutChange: ChangeCause?
+    /// Invariants found broken, when the request asks for the checks.
+    var invariantFailures: [InvariantFailure] = []
 
     /// Where the app is in its lifecycle.
     enum AppState: Equatable {
@@ -306,16 +328,33 @@ public final class Simulation {
             engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
             let changed = driftMeter.hasPendingChange
             let before = changed ? nil : captureAnchor()
-            let visible = engine.layoutVisibleCells()
+            // Changes the layout itself sets off (an image from the memory
+            // cache whose size was unknown, delivered as its cell is
+            // configured) belong to this frame, judged from before it.
+            frameLayoutChange = nil
+            layingOutFrame = true
+            var visible = engine.layoutVisibleCells()
+            var measuredAbove = list.measuredAboveAnchorInLastPass
+            meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
+            // Cells measured shorter than estimated can leave a resting view
+            // past the content's new end: it settles to the edge and lays out
+            // again in the same frame, as UIKit does in one layout pass.
+            var passes = 1
+            while passes < Simulation.settlePasses, meter.excluding({ scrollView.settleIntoExtent() }) {
+                visible = engine.layoutVisibleCells()
+                measuredAbove = measuredAbove || list.measuredAboveAnchorInLastPass
+                meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
+                passes += 1
+            }
+            layingOutFrame = false
             meter.excluding {
-                scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY)
                 if changed {
-                    driftMeter.frameShown(at: now, list: list, contentOffset: scrollView.contentOffset)
-                } else if list.measuredAboveAnchorInLastPass, let before, before.wasDisplayed {
+                    driftMeter.frameShown(at: now, list: list, view: scrollView)
+                } else if measuredAbove || frameLayoutChange != nil, let before, before.wasDisplayed {
                     // Only a cell the reader saw can be seen to move: a rect
                     // scrolled into fresh content is measured before it is
                     // ever shown.
-                    driftMeter.record(.heightChange, at: now, before: before, list: list, contentOffset: scrollView.contentOffset)
+                    driftMeter.record(frameLayoutChange ?? .heightChange, at: now, before: before, list: list, view: scrollView)
                 }
             }
             return visible
@@ -355,8 +394,32 @@ public final class Simulation {
         digest.combine(offset)
         digest.combine(visible.lowerBound)
         digest.combine(visible.upperBound)
+        if request.checkInvariants { checkScrollInvariants(frame: record.frame) }
         noteRest()
         checkMemory()
+    }
+
+    /// The scroll view's invariants after a frame: a finite offset, and
+    /// content at rest within its edges.
+    private func checkScrollInvariants(frame: Int) {
+        let offset = scrollView.contentOffset
+        if !offset.isFinite {
+            noteInvariantFailure("contentOffset is \(offset)", frame: frame)
+        } else if scrollView.isResting,
+                  offset < scrollView.minOffset - DriftMeter.eventThreshold || offset > scrollView.maxOffset + DriftMeter.eventThreshold {
+            noteInvariantFailure(
+                "the content rests at offset \(offset), outside its edges \(scrollView.minOffset)...\(scrollView.maxOffset)", frame: frame)
+        }
+    }
+
+    /// The engine's invariants, after a data commit.
+    func checkEngineInvariants() {
+        for problem in engine.invariantViolations() { noteInvariantFailure(problem, frame: accountant.framesRendered) }
+    }
+
+    private func noteInvariantFailure(_ message: String, frame: Int) {
+        guard invariantFailures.count < InvariantFailure.limit else { return }
+        invariantFailures.append(InvariantFailure(time: now, frame: frame, message: message))
     }
 
     /// What the render server draws with `visible` on screen: a layer tree
@@ -375,6 +438,8 @@ public final class Simulation {
     /// when it goes to the background.
     func persist() {
         guard !engine.posts.isEmpty else { return }
+        commitsSincePersist = 0
+        offsetAtPersist = scrollView.contentOffset
         persisted = meter.measure { engine.snapshot() }
     }
 
@@ -406,6 +471,9 @@ public final class Simulation {
     func terminate(relaunchAfter delay: SimTime) {
         timeline?.mark("terminate", at: now)
         if appState == .foreground { captureAtTermination = captureAnchor() }
+        // What was saved misses what changed since, and where the reader
+        // went since (a kill mid-fling).
+        persistedIsStale = commitsSincePersist > 0 || !scrollView.isResting || scrollView.contentOffset != offsetAtPersist
         driftMeter.discardUnshown()
         appState = .terminated
         launchGeneration += 1
@@ -423,6 +491,9 @@ public final class Simulation {
         relaunchCapture = captureAtTermination
         if let snapshot = persisted, now - snapshot.savedAt <= scenario.lifecycle.restoreMaxAgeNs {
             engine.restore(from: snapshot)
+            // What is on screen now is what was saved.
+            commitsSincePersist = 0
+            offsetAtPersist = scrollView.contentOffset
         } else {
             engine.start()
         }
@@ -455,6 +526,7 @@ public final class Simulation {
             imageHitRate: engine.imageHitRate,
             eventsProcessed: eventsProcessed,
             traceDigest: digest,
-            timeline: timeline?.timeline)
+            timeline: timeline?.timeline,
+            invariantFailures: invariantFailures)
     }
 }

@@ -1,0 +1,78 @@
+import FeedScenario
+
+/// A piece of an exploration one worker process does: sessions to run, and
+/// failures to shrink. It travels as JSON on the worker's standard input,
+/// and its result as JSON on its standard output.
+public struct ExploreJob: Codable, Sendable {
+    /// The explore seed: session `i` is `SessionGenerator(seed).session(i)`.
+    public var seed: UInt64
+    /// Sessions to run, by index.
+    public var sessions: [Int]
+    /// Failures to shrink: the session and the violation to keep.
+    public var shrink: [Violation.Located]
+
+    public init(seed: UInt64, sessions: [Int] = [], shrink: [Violation.Located] = []) {
+        self.seed = seed
+        self.sessions = sessions
+        self.shrink = shrink
+    }
+
+    /// What a job found.
+    public struct Result: Codable, Sendable {
+        public var sessions: [SessionResult]
+        public var shrunk: [ShrunkFailure]
+    }
+
+    /// One session's runs, one per strategy, in the configuration's order.
+    public struct SessionResult: Codable, Sendable {
+        public var index: Int
+        public var runs: [SessionRunner.StrategyRun]
+    }
+
+    /// A failure shrunk to a small scenario that fails the same way.
+    public struct ShrunkFailure: Codable, Sendable {
+        /// The session it was found in.
+        public var session: Int
+        /// The violation as first found.
+        public var found: Violation
+        /// The violation the shrunk scenario shows.
+        public var violation: Violation
+        /// The shrunk scenario, written as a scenario file (its name and
+        /// description are the caller's to set).
+        public var scenario: String
+        public var stepsBefore: Int
+        public var stepsAfter: Int
+        public var runs: Int
+    }
+
+    /// Does the job in this process.
+    public func perform(config: ExploreConfig, device: DeviceProfile) throws -> Result {
+        let generator = SessionGenerator(config: config, device: device, seed: seed)
+        let runner = SessionRunner(device: device)
+        let results = sessions.map { index in
+            let check = config.determinismEvery > 0 && index % config.determinismEvery == 0
+            return SessionResult(index: index, runs: runner.run(generator.session(index), checkDeterminism: check))
+        }
+        let shrinker = Shrinker(runner: runner, budget: config.shrinkRuns)
+        let shrunk = shrink.map { located in
+            let result = shrinker.shrink(generator.session(located.session), keeping: located.violation)
+            return ShrunkFailure(
+                session: located.session, found: located.violation, violation: result.violation, scenario: result.scenario.fileText,
+                stepsBefore: result.stepsBefore, stepsAfter: result.scenario.script.count, runs: result.runs)
+        }
+        return Result(sessions: results, shrunk: shrunk)
+    }
+}
+
+extension Violation {
+    /// A violation with the index of the session it was found in.
+    public struct Located: Codable, Sendable {
+        public var session: Int
+        public var violation: Violation
+
+        public init(session: Int, violation: Violation) {
+            self.session = session
+            self.violation = violation
+        }
+    }
+}

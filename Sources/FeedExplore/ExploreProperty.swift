@@ -1,0 +1,105 @@
+import FeedEngine
+import FeedReports
+import FeedSimulator
+
+/// What every explored run must satisfy.
+public enum ExploreProperty: String, Codable, Sendable, CaseIterable, Comparable {
+    /// After every change its strategy claims (`PositionKeeper.heldCauses`),
+    /// the anchor moved at most 1 pt beyond what the content's edges forced,
+    /// unless it was removed.
+    case drift
+    /// The engine's invariants (`FeedEngine.invariantViolations()`) and the
+    /// scroll view's held at every commit and frame.
+    case invariant
+    /// The run finished inside its limits (events, simulated time, queue).
+    case limit
+    /// The run, made twice, gave the same result.
+    case determinism
+
+    public static func < (a: Self, b: Self) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// A property one run broke, and where.
+public struct Violation: Codable, Sendable, Equatable {
+    public var property: ExploreProperty
+    /// The session (its scenario name).
+    public var session: String
+    /// The strategy the run used (its variant).
+    public var strategy: String
+    /// For drift, the change's cause; empty otherwise.
+    public var cause: String
+    /// The time of the frame where it broke, in simulated nanoseconds
+    /// (frames.csv's `time_ms` names the same frame); for a limit, when the
+    /// run stopped.
+    public var timeNs: Int64
+    public var detail: String
+
+    public init(property: ExploreProperty, session: String, strategy: String, cause: String = "", timeNs: Int64, detail: String) {
+        self.property = property
+        self.session = session
+        self.strategy = strategy
+        self.cause = cause
+        self.timeNs = timeNs
+        self.detail = detail
+    }
+
+    /// What a shrunk session must still break to count as the same failure:
+    /// the property, the strategy and, for drift, the cause.
+    public var identity: Identity { Identity(property: property, strategy: strategy, cause: cause) }
+
+    public struct Identity: Codable, Sendable, Hashable, Comparable {
+        public var property: ExploreProperty
+        public var strategy: String
+        public var cause: String
+
+        public init(property: ExploreProperty, strategy: String, cause: String) {
+            self.property = property
+            self.strategy = strategy
+            self.cause = cause
+        }
+
+        public static func < (a: Self, b: Self) -> Bool {
+            (a.property, a.strategy, a.cause) < (b.property, b.strategy, b.cause)
+        }
+
+        /// A file-name-safe label: `drift-anchor-image_size`.
+        public var label: String {
+            ([property.rawValue, strategy] + (cause.isEmpty ? [] : [cause])).joined(separator: "-")
+        }
+    }
+
+    /// One line for a person: what broke, where and when.
+    public var sentence: String {
+        "\(session) under \(strategy): \(property.rawValue)\(cause.isEmpty ? "" : " (\(cause))") at \(ReportNumber.milliseconds(timeNs)) ms: \(detail)"
+    }
+}
+
+private func points(_ value: Double) -> String { ReportNumber.fixed(value, 2) }
+
+extension Violation {
+    /// The drift property on one run: every record of a cause the strategy
+    /// holds, where the anchor survived and moved more than 1 pt beyond
+    /// what the edges forced.
+    static func drift(in result: RunResult, strategy: PositionStrategy) -> [Violation] {
+        result.drift.compactMap { record in
+            guard let cause = ChangeCause(rawValue: record.cause), strategy.heldCauses.contains(cause), record.isMissedHold,
+                  let drift = record.drift
+            else { return nil }
+            return Violation(
+                property: .drift, session: result.scenario, strategy: strategy.name, cause: record.cause, timeNs: record.time,
+                detail: "post \(record.anchorID) moved \(points(drift)) pt (from y \(points(record.beforeY)) to \(points(record.afterY ?? 0)) pt)"
+                    + (record.clampedBy > 0 ? "; the edges forced \(points(record.clampedBy)) pt of it" : ""))
+        }
+    }
+
+    /// The invariant property: what the run found broken.
+    static func invariants(in result: RunResult, strategy: PositionStrategy) -> [Violation] {
+        result.invariantFailures.map {
+            Violation(
+                property: .invariant, session: result.scenario, strategy: strategy.name, timeNs: $0.time,
+                detail: "\($0.message) (frame \($0.frame))")
+        }
+    }
+}

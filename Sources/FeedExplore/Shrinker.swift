@@ -1,0 +1,334 @@
+import FeedEngine
+import FeedScenario
+
+/// Shrinks a failing session to a small one that fails the same way.
+///
+/// A candidate counts only if it breaks the same property under the same
+/// strategy with the same cause (`Violation.Identity`): a shrinker that
+/// accepted any failure would wander off to a smaller, different bug and
+/// lose the one it was given (Hypothesis and QuickCheck keep the failure's
+/// identity the same way). In order, until a whole round changes nothing
+/// or the budget of runs is spent:
+/// 1. script steps, by delta debugging (Zeller and Hildebrandt,
+///    "Simplifying and Isolating Failure-Inducing Input", 2002);
+/// 2. each step's numbers towards simpler values, and its time earlier;
+/// 3. the run's length, the feed's size and options, the network and the
+///    engine options towards their defaults.
+public struct Shrinker: Sendable {
+    public let runner: SessionRunner
+    /// The most candidate runs one shrink may make.
+    public let budget: Int
+
+    public init(runner: SessionRunner, budget: Int) {
+        self.runner = runner
+        self.budget = budget
+    }
+
+    public struct Result: Sendable {
+        /// The smallest failing scenario found, with one variant: the strategy.
+        public var scenario: Scenario
+        /// The violation it still shows.
+        public var violation: Violation
+        public var stepsBefore: Int
+        public var runs: Int
+    }
+
+    /// Shrinks `scenario` keeping `violation`'s identity. The scenario keeps
+    /// only the failing strategy's variant.
+    public func shrink(_ scenario: Scenario, keeping violation: Violation) -> Result {
+        var state = State(shrinker: self, identity: violation.identity)
+        var current = scenario
+        current.variants = scenario.variants.filter { $0.name == violation.strategy }
+        var found = violation
+        if let again = state.failure(current) {
+            found = again
+        } else {
+            // The failure needs the other variants' company (it cannot: runs
+            // are independent) or is not reproducible; keep it as found.
+            return Result(scenario: current, violation: violation, stepsBefore: scenario.script.count, runs: state.runs)
+        }
+        var progress = true
+        while progress, state.hasBudget {
+            progress = false
+            for pass in Shrinker.passes {
+                for candidate in pass(current) where Shrinker.size(of: candidate) < Shrinker.size(of: current) {
+                    guard state.hasBudget else { break }
+                    if let failure = state.failure(candidate) {
+                        current = candidate
+                        found = failure
+                        progress = true
+                        break
+                    }
+                }
+            }
+            if let smaller = state.deltaDebugSteps(current) {
+                current = smaller.0
+                found = smaller.1
+                progress = true
+            }
+        }
+        return Result(scenario: current, violation: found, stepsBefore: scenario.script.count, runs: state.runs)
+    }
+
+    /// How big a scenario is, compared lexicographically: steps first, then
+    /// options away from their defaults, posts, length, and last the sum of
+    /// the script's numbers. A candidate is tried only if it is smaller, so
+    /// every accepted change shrinks the scenario and shrinking ends.
+    static func size(of scenario: Scenario) -> (Int, Int, Int, Int64, Double) {
+        let feed = scenario.feed
+        let d = FeedSettings.defaults
+        var options = [
+            feed.pageSize != d.pageSize, feed.mediaFraction != FeedSettings.defaultMediaFraction,
+            feed.mediaSizeKnownFraction != d.mediaSizeKnownFraction, feed.replyFraction != d.replyFraction,
+            feed.repostFraction != d.repostFraction, feed.textLength != FeedSettings.defaultTextLength,
+            scenario.network.profile != NetworkSettings.defaults.profile, !scenario.network.offlineWindows.isEmpty,
+        ].filter { $0 }.count
+        switch feed.itemHeight {
+        case .content: break
+        case .fixed: options += 1
+        case .uniform: options += 2
+        }
+        let engines = [scenario.engine] + scenario.variants.map(\.engine)
+        let e = EngineSettings.defaults
+        for engine in engines {
+            options += [
+                engine.estimatedItemHeightPt != e.estimatedItemHeightPt, engine.newPostsPolicy != e.newPostsPolicy,
+                engine.debounceNs != e.debounceNs, engine.memoryWarningPolicy != e.memoryWarningPolicy,
+                engine.imageDecode != e.imageDecode, engine.diffAlgorithm != e.diffAlgorithm,
+            ].filter { $0 }.count
+        }
+        let numbers = scenario.script.reduce(0.0) { $0 + Double($1.atNs) / 1e6 + magnitude(of: $1.action) }
+        return (scenario.script.count, options, feed.postCount, scenario.durationNs, numbers)
+    }
+
+    /// The sum of an action's numbers, in its file's units, plus one for
+    /// each option away from its default.
+    static func magnitude(of action: ScriptAction) -> Double {
+        switch action {
+        case let .drag(trajectory, release, deceleration):
+            trajectory.reduce(0) { $0 + abs($1.displacementPt) + Double($1.timeNs) / 1e6 }
+                + (release == .fling ? 0 : 1) + (deceleration == .normal ? 0 : 1)
+        case let .fling(velocity, deceleration): abs(velocity) + (deceleration == .normal ? 0 : 1)
+        case let .pull(distance, duration, hold): distance + Double(duration + hold) / 1e6
+        case let .newPosts(count, push): Double(count) + (push ? 0 : 1)
+        case let .removePosts(count, _, push): Double(count) + (push ? 0 : 1)
+        case let .contentUpdates(count): Double(count)
+        case let .scrollTo(.post(index), animated): Double(index) + (animated ? 1 : 0)
+        case let .scrollTo(.offset(offset), animated): offset + (animated ? 1 : 0)
+        case let .background(duration): Double(duration) / 1e9
+        case let .terminate(after): Double(after) / 1e9
+        case let .textSize(scale): abs(scale - 1)
+        case let .rotate(width, height): width + height
+        case .refresh, .tapNewPosts, .scrollToTop, .like, .memoryWarning: 0
+        }
+    }
+
+    /// Runs candidates and counts them.
+    struct State {
+        let shrinker: Shrinker
+        let identity: Violation.Identity
+        var runs = 0
+
+        var hasBudget: Bool { runs < shrinker.budget }
+
+        /// The violation of the same identity `candidate` shows, if any.
+        mutating func failure(_ candidate: Scenario) -> Violation? {
+            guard hasBudget else { return nil }
+            runs += 1
+            let checkDeterminism = identity.property == .determinism
+            for run in shrinker.runner.run(candidate, checkDeterminism: checkDeterminism) {
+                if let match = run.violations.first(where: { $0.identity == identity }) { return match }
+            }
+            return nil
+        }
+
+        /// ddmin over the script: remove chunks, then finer chunks, keeping
+        /// any removal after which the failure stays. Returns the smaller
+        /// scenario if it removed anything.
+        mutating func deltaDebugSteps(_ scenario: Scenario) -> (Scenario, Violation)? {
+            var current = scenario
+            var found: Violation?
+            var granularity = 2
+            while current.script.count >= 1, hasBudget {
+                let steps = current.script
+                let chunk = (steps.count + granularity - 1) / granularity
+                var removed = false
+                var start = 0
+                while start < steps.count, hasBudget {
+                    var candidate = current
+                    candidate.script = Array(steps[..<start]) + Array(steps[min(steps.count, start + chunk)...])
+                    if let failure = failure(candidate) {
+                        current = candidate
+                        found = failure
+                        removed = true
+                        break
+                    }
+                    start += chunk
+                }
+                if removed {
+                    granularity = max(granularity - 1, 2)
+                } else {
+                    guard granularity < steps.count else { break }
+                    granularity = min(steps.count, granularity * 2)
+                }
+            }
+            return found.map { (current, $0) }
+        }
+    }
+
+    /// Ways to make a scenario simpler, each giving candidates simplest first.
+    typealias Pass = @Sendable (Scenario) -> [Scenario]
+
+    static let passes: [Pass] = [simplerSteps, earlierSteps, shorterRun, smallerFeed, plainerFeed, plainerWorld]
+
+    /// Each step's action with simpler numbers.
+    static let simplerSteps: Pass = { scenario in
+        var candidates: [Scenario] = []
+        for (index, step) in scenario.script.enumerated() {
+            for action in simpler(step.action) where action != step.action {
+                var candidate = scenario
+                candidate.script[index].action = action
+                candidates.append(candidate)
+            }
+        }
+        return candidates
+    }
+
+    /// Steps moved to whole seconds, or to the step before them.
+    static let earlierSteps: Pass = { scenario in
+        var candidates: [Scenario] = []
+        for (index, step) in scenario.script.enumerated() {
+            let previous = index == 0 ? 0 : scenario.script[index - 1].atNs
+            for time in [previous, step.atNs / 1_000_000_000 * 1_000_000_000] where time < step.atNs && time >= previous {
+                var candidate = scenario
+                candidate.script[index].atNs = time
+                candidates.append(candidate)
+            }
+        }
+        return candidates
+    }
+
+    /// The run ending a few seconds after its last step.
+    static let shorterRun: Pass = { scenario in
+        let lastStep = scenario.script.last?.lastNs ?? 0
+        let second: Int64 = 1_000_000_000
+        return [lastStep + 2 * second, lastStep + 5 * second, scenario.durationNs / 2]
+            .map { ($0 + second - 1) / second * second }
+            .filter { $0 < scenario.durationNs && $0 > lastStep && $0 >= second }
+            .map { duration in
+                var candidate = scenario
+                candidate.durationNs = duration
+                return candidate
+            }
+    }
+
+    /// Fewer posts: the fewest first.
+    static let smallerFeed: Pass = { scenario in
+        let count = scenario.feed.postCount
+        return [1, 3, 10, 30, count / 2, count * 3 / 4].filter { $0 < count && $0 >= 1 }.map { posts in
+            var candidate = scenario
+            candidate.feed.postCount = posts
+            for (index, step) in candidate.script.enumerated() {
+                if case let .scrollTo(.post(postIndex), animated) = step.action, postIndex >= posts {
+                    candidate.script[index].action = .scrollTo(target: .post(index: posts - 1), animated: animated)
+                }
+            }
+            return candidate
+        }
+    }
+
+    /// The feed's options at their defaults, one at a time.
+    static let plainerFeed: Pass = { scenario in
+        let d = FeedSettings.defaults
+        let edits: [(inout FeedSettings) -> Void] = [
+            { $0.pageSize = d.pageSize }, { $0.mediaFraction = 0 }, { $0.mediaSizeKnownFraction = d.mediaSizeKnownFraction },
+            { $0.replyFraction = d.replyFraction }, { $0.repostFraction = d.repostFraction }, { $0.itemHeight = .content },
+            { $0.itemHeight = .fixed(100) }, { $0.mediaFraction = FeedSettings.defaultMediaFraction },
+        ]
+        return edits.compactMap { edit in
+            var candidate = scenario
+            edit(&candidate.feed)
+            return candidate.feed == scenario.feed ? nil : candidate
+        }
+    }
+
+    /// The network at Wi-Fi with no offline window, and the engine's
+    /// options (but its strategy) at their defaults, one at a time.
+    static let plainerWorld: Pass = { scenario in
+        let d = EngineSettings.defaults
+        var candidates: [Scenario] = []
+        if scenario.network != .defaults {
+            var candidate = scenario
+            candidate.network = .defaults
+            candidates.append(candidate)
+            if !scenario.network.offlineWindows.isEmpty {
+                candidate = scenario
+                candidate.network.offlineWindows = []
+                candidates.append(candidate)
+            }
+        }
+        let edits: [(inout EngineSettings) -> Void] = [
+            { $0.estimatedItemHeightPt = d.estimatedItemHeightPt }, { $0.newPostsPolicy = d.newPostsPolicy },
+            { $0.debounceNs = d.debounceNs }, { $0.memoryWarningPolicy = d.memoryWarningPolicy },
+            { $0.imageDecode = d.imageDecode }, { $0.diffAlgorithm = d.diffAlgorithm },
+        ]
+        for edit in edits {
+            var candidate = scenario
+            edit(&candidate.engine)
+            for index in candidate.variants.indices { edit(&candidate.variants[index].engine) }
+            if candidate.variants.map(\.engine) != scenario.variants.map(\.engine) { candidates.append(candidate) }
+        }
+        return candidates
+    }
+
+    /// Simpler versions of `action`, simplest first.
+    static func simpler(_ action: ScriptAction) -> [ScriptAction] {
+        func halves(_ value: Double, unit: Double) -> [Double] {
+            let rounded = (value / unit).rounded() * unit
+            return [rounded, (value / 2 / unit).rounded() * unit].filter { $0 != 0 }
+        }
+        switch action {
+        case let .drag(trajectory, release, deceleration):
+            guard let last = trajectory.last else { return [] }
+            var options: [ScriptAction] = []
+            for distance in halves(last.displacementPt, unit: 100) {
+                options.append(.drag(
+                    trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: last.timeNs, displacementPt: distance)],
+                    release: release, deceleration: deceleration))
+            }
+            let plain = [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: 300_000_000, displacementPt: last.displacementPt)]
+            options.append(.drag(trajectory: plain, release: release, deceleration: deceleration))
+            options.append(.drag(trajectory: trajectory, release: .stop, deceleration: .normal))
+            options.append(.drag(trajectory: trajectory, release: release, deceleration: .normal))
+            return options
+        case let .fling(velocity, deceleration):
+            return halves(velocity, unit: 1000).map { .fling(velocityPtPerS: $0, deceleration: deceleration) }
+                + [.fling(velocityPtPerS: velocity, deceleration: .normal)]
+        case let .pull(distance, duration, hold):
+            return [.pull(distancePt: 100, durationNs: duration, holdNs: hold), .pull(distancePt: distance, durationNs: 300_000_000, holdNs: hold),
+                    .pull(distancePt: distance, durationNs: duration, holdNs: 0)]
+        case let .newPosts(count, push):
+            return [.newPosts(count: 1, push: push), .newPosts(count: max(1, count / 2), push: push), .newPosts(count: count, push: true)]
+        case let .removePosts(count, place, push):
+            return [.removePosts(count: 1, place: place, push: push), .removePosts(count: max(1, count / 2), place: place, push: push),
+                    .removePosts(count: count, place: place, push: true)]
+        case let .contentUpdates(count):
+            return [.contentUpdates(count: 1), .contentUpdates(count: max(1, count / 2))]
+        case let .scrollTo(target, animated):
+            var options: [ScriptAction] = [.scrollTo(target: target, animated: false)]
+            switch target {
+            case let .post(index): options.append(.scrollTo(target: .post(index: index / 2), animated: animated))
+            case let .offset(offset): options += halves(offset, unit: 1000).map { .scrollTo(target: .offset($0), animated: animated) }
+            }
+            return options
+        case .background:
+            return [.background(durationNs: 1_000_000_000)]
+        case .terminate:
+            return [.terminate(relaunchAfterNs: 0)]
+        case .textSize(let scale):
+            return scale > 1 ? [.textSize(scale: 2)] : []
+        case .refresh, .tapNewPosts, .scrollToTop, .like, .memoryWarning, .rotate:
+            return []
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import CSVCodec
+
+extension PairedComparison {
+    /// Decimals of the means, differences and interval ends.
+    static let decimals = 3
+
+    /// The headings of the differences table, one per column.
+    static let differenceHeadings = ["metric", "A", "B", "pairs", "mean A", "mean B", "B − A", "CI low", "CI high", "B vs A"]
+
+    /// One line saying what the intervals are.
+    public var intervalNote: String {
+        "B − A is the mean paired difference; its \(ReportNumber.fixed(bootstrap.confidence * 100, 0))% interval is a percentile bootstrap "
+            + "(\(bootstrap.resamples) resamples of the pairs, seed \(bootstrap.seed)). "
+            + "B is better or worse when the interval excludes 0; \"\(PairedVerdict.noDifferenceShown.rawValue)\" when it contains 0."
+    }
+
+    /// The fields of one difference as the text formats write them.
+    func fields(_ difference: Difference) -> [String] {
+        let d = PairedComparison.decimals
+        return [
+            difference.metric, difference.baseline, difference.candidate, String(difference.pairs),
+            ReportNumber.fixed(difference.baselineMean, d), ReportNumber.fixed(difference.candidateMean, d),
+            ReportNumber.fixed(difference.meanDifference, d),
+            difference.interval.map { ReportNumber.fixed($0.lower, d) } ?? "-",
+            difference.interval.map { ReportNumber.fixed($0.upper, d) } ?? "-",
+            difference.verdict.rawValue,
+        ]
+    }
+
+    /// What the text formats say when there is no difference to show.
+    static let noDifferences = "no paired differences: the runs have one variant, or not the baseline variant"
+
+    /// The population table, then the differences, as aligned terminal
+    /// text; ends with a line break.
+    public var terminalText: String {
+        var out = population.terminalText + "\n"
+        guard !differences.isEmpty else { return out + PairedComparison.noDifferences + "\n" }
+        out += "paired differences (\(intervalNote))\n"
+        out += AlignedText.render(
+            header: PairedComparison.differenceHeadings,
+            alignments: [.left, .left, .left] + Array(repeating: .right, count: 6) + [.left],
+            rows: differences.map(fields)) + "\n"
+        return out
+    }
+
+    /// The population table, then the differences, as Markdown tables;
+    /// ends with a line break.
+    public var markdown: String {
+        guard !differences.isEmpty else { return population.markdown + "\n" + PairedComparison.noDifferences + "\n" }
+        var lines = [population.markdown, intervalNote, ""]
+        lines.append("| " + PairedComparison.differenceHeadings.joined(separator: " | ") + " |")
+        lines.append("| --- | --- | --- |" + String(repeating: " ---: |", count: 6) + " --- |")
+        for difference in differences {
+            let cells = fields(difference)
+            let escaped = cells.prefix(3).map(StrategyComparison.markdownEscaped) + cells.dropFirst(3)
+            lines.append("| " + escaped.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The columns of `differencesCSV`.
+    public static let differenceColumns = [
+        "metric", "direction", "variant_a", "variant_b", "pairs", "mean_a", "mean_b", "mean_difference",
+        "ci_low", "ci_high", "confidence", "resamples", "bootstrap_seed", "verdict",
+    ]
+
+    /// The differences as CSV (`differenceColumns`), one line per metric
+    /// and variant pair; `ci_low` and `ci_high` are empty without an
+    /// interval.
+    public var differencesCSV: CSVTable {
+        var table = CSVTable(columns: PairedComparison.differenceColumns)
+        for row in differenceRows { table.append(row) }
+        return table
+    }
+
+    /// The lines of `differencesCSV`, without its header.
+    var differenceRows: [[String]] {
+        let d = PairedComparison.decimals
+        return differences.map { difference in
+            [
+                difference.metric, difference.direction.rawValue, difference.baseline, difference.candidate,
+                String(difference.pairs),
+                ReportNumber.fixed(difference.baselineMean, d), ReportNumber.fixed(difference.candidateMean, d),
+                ReportNumber.fixed(difference.meanDifference, d),
+                difference.interval.map { ReportNumber.fixed($0.lower, d) } ?? "",
+                difference.interval.map { ReportNumber.fixed($0.upper, d) } ?? "",
+                ReportNumber.fixed(bootstrap.confidence, 2), String(bootstrap.resamples), String(bootstrap.seed),
+                difference.verdict.rawValue,
+            ]
+        }
+    }
+}
+
+extension PopulationTable {
+    /// The headings of the table, with the violation columns when the
+    /// results have them.
+    var headings: [String] {
+        ["variant", "runs", "drift p50 pt", "drift p95 pt", "drift max pt", "hitch mean ms/s", "hitch p95 ms/s", "overruns"]
+            + (hasViolations ? ["violations", "runs with violations"] : [])
+    }
+
+    /// One row's fields as the text formats write them.
+    func fields(_ row: Row) -> [String] {
+        [
+            row.variant, String(row.runs),
+            ReportNumber.fixed(row.driftP50, 2), ReportNumber.fixed(row.driftP95, 2), ReportNumber.fixed(row.driftMax, 2),
+            ReportNumber.fixed(row.hitchMean, 3), ReportNumber.fixed(row.hitchP95, 3),
+            ReportNumber.fixed(row.overrunFrames, 0),
+        ] + (hasViolations
+            ? [ReportNumber.fixed(row.violations ?? 0, 0), String(row.runsWithViolations ?? 0)]
+            : [])
+    }
+
+    /// The table as aligned terminal text under a title line; ends with a
+    /// line break.
+    public var terminalText: String {
+        let title = "population (nearest-rank percentiles over each variant's runs)"
+        return title + "\n" + AlignedText.render(
+            header: headings, alignments: [.left] + Array(repeating: .right, count: headings.count - 1),
+            rows: rows.map(fields)) + "\n"
+    }
+
+    /// The table in Markdown; ends with a line break.
+    public var markdown: String {
+        var lines = ["| " + headings.joined(separator: " | ") + " |"]
+        lines.append("| --- |" + String(repeating: " ---: |", count: headings.count - 1))
+        for row in rows {
+            var cells = fields(row)
+            cells[0] = StrategyComparison.markdownEscaped(cells[0])
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The CSV columns, with `violations` and `runs_with_violations` when
+    /// the results have them.
+    public var columns: [String] {
+        ["variant", "runs", "drift_p50_pt", "drift_p95_pt", "drift_max_pt", "hitch_mean_ms_per_s", "hitch_p95_ms_per_s", "overrun_frames"]
+            + (hasViolations ? ["violations", "runs_with_violations"] : [])
+    }
+
+    /// The table as CSV (`columns`), one line per variant.
+    public var csv: CSVTable {
+        var table = CSVTable(columns: columns)
+        for row in rows { table.append(fields(row)) }
+        return table
+    }
+}

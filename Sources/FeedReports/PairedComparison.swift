@@ -1,0 +1,278 @@
+/// What matches a run of one variant with a run of another: the same
+/// scenario (for `feedsim explore`, the same session), refresh rate and
+/// seed. Two runs with the same key shared every random draw, so their
+/// difference is the variants' difference alone.
+public struct PairKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The scenario's name (a session's name in explore results).
+    public var scenario: String
+    /// The display refresh rate in hertz.
+    public var refreshHz: Int
+    /// The run's seed.
+    public var seed: UInt64
+
+    /// A key from its parts.
+    public init(scenario: String, refreshHz: Int, seed: UInt64) {
+        self.scenario = scenario
+        self.refreshHz = refreshHz
+        self.seed = seed
+    }
+
+    /// The key of `row`.
+    public init(_ row: SummaryRow) {
+        self.init(scenario: row.key.scenario, refreshHz: row.key.refreshHz, seed: row.seed)
+    }
+
+    /// Orders by scenario, refresh rate, then seed.
+    public static func < (lhs: PairKey, rhs: PairKey) -> Bool {
+        (lhs.scenario, lhs.refreshHz, lhs.seed) < (rhs.scenario, rhs.refreshHz, rhs.seed)
+    }
+
+    /// The key as people read it: `scenario @ 60 Hz, seed 7`.
+    public var description: String { "\(scenario) @ \(refreshHz) Hz, seed \(seed)" }
+}
+
+/// What a paired comparison says of variant B against variant A on one
+/// metric, read from the bootstrap interval of the mean difference B − A.
+public enum PairedVerdict: String, Hashable, Sendable, CaseIterable {
+    /// The interval lies wholly on the metric's good side of 0.
+    case better = "better"
+    /// The interval lies wholly on the metric's bad side of 0.
+    case worse = "worse"
+    /// The interval contains 0: the pairs do not show B differs from A.
+    case noDifferenceShown = "no difference shown"
+    /// A neutral metric whose interval lies wholly above 0.
+    case higher = "higher"
+    /// A neutral metric whose interval lies wholly below 0.
+    case lower = "lower"
+    /// Fewer than `PairedComparison.minimumPairs` pairs: nothing is shown.
+    case tooFewPairs = "too few pairs"
+
+    /// The verdict of an interval of B − A for a metric going `direction`.
+    public init(interval: ConfidenceInterval, direction: MetricDirection) {
+        if interval.contains(0) {
+            self = .noDifferenceShown
+            return
+        }
+        let above = interval.lower > 0
+        switch direction {
+        case .lowerIsBetter: self = above ? .worse : .better
+        case .higherIsBetter: self = above ? .better : .worse
+        case .neutral: self = above ? .higher : .lower
+        }
+    }
+}
+
+/// Variants compared over a population of paired runs: for each metric and
+/// each pair of variants (A, B), the mean of A, the mean of B, the mean
+/// paired difference B − A with its seeded bootstrap interval, and a
+/// verdict; and for each variant, its population table.
+///
+/// Runs are paired by `PairKey` (scenario, refresh rate, seed): the
+/// multi-seed results of `feedsim run --seeds N` pair each seed of a
+/// scenario, explore results (one scenario per session) pair each session.
+/// A pair counts for a metric when both runs have a finite number in its
+/// column. Variants come in the order they first appear; with a baseline,
+/// each other variant is compared with it, otherwise every pair (A, B)
+/// with A first. The same rows, metrics and bootstrap always give the same
+/// result, and the same bytes in every format.
+public struct PairedComparison: Hashable, Sendable {
+    /// The metrics compared when none are chosen: those `compare` shows by
+    /// default, with the largest drift and the hitch ratio always among them.
+    public static let defaultMetrics: [String] = Metric.all
+        .filter { $0.comparedByDefault || $0.name == "drift_max_pt" || $0.name == "hitch_ratio_ms_per_s" }
+        .map(\.name)
+    /// Fewer pairs than this give no interval and no verdict: one pair is
+    /// an anecdote, and its "interval" would be a single point.
+    public static let minimumPairs = 2
+
+    /// B against A on one metric.
+    public struct Difference: Hashable, Sendable {
+        /// The summary column.
+        public var metric: String
+        /// Which way is better.
+        public var direction: MetricDirection
+        /// Variant A, the one compared against.
+        public var baseline: String
+        /// Variant B.
+        public var candidate: String
+        /// Pairs in which both runs have a number for the metric.
+        public var pairs: Int
+        /// The mean of A over those pairs (`nan` with no pairs).
+        public var baselineMean: Double
+        /// The mean of B over those pairs (`nan` with no pairs).
+        public var candidateMean: Double
+        /// The mean of B − A over the pairs (`nan` with no pairs).
+        public var meanDifference: Double
+        /// The bootstrap interval of the mean difference; `nil` with fewer
+        /// than `minimumPairs` pairs.
+        public var interval: ConfidenceInterval?
+        /// What the interval says of B against A.
+        public var verdict: PairedVerdict
+    }
+
+    /// The variants, in order of first appearance.
+    public let variants: [String]
+    /// The metrics compared, in the order chosen.
+    public let metrics: [String]
+    /// The bootstrap the intervals come from.
+    public let bootstrap: PairedBootstrap
+    /// One difference per metric and variant pair: metric by metric, the
+    /// variant pairs in order within each.
+    public let differences: [Difference]
+    /// Each variant's population.
+    public let population: PopulationTable
+
+    /// Compares the variants of `rows`, paired by `PairKey`, on `metrics`
+    /// (repeats ignored; `nil`: those of `defaultMetrics` the rows have, so
+    /// explore results, which leave out the allocation counts, compare on
+    /// the rest). With `baseline`, every other variant is compared with it;
+    /// otherwise every pair of variants.
+    ///
+    /// - Throws: `StrategyComparisonError` when a metric named is not a
+    ///   column of the rows, two rows of a variant share a pair key, or
+    ///   `baseline` is not one of the variants.
+    /// - Complexity: O(*r* · *m* + *p* · *B* · *n*) for *r* rows, *m*
+    ///   metrics, *p* variant pairs and *B* resamples of *n* pairs.
+    public init(
+        rows: [SummaryRow], metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap()
+    ) throws(StrategyComparisonError) {
+        try self.init(rows: rows, metrics: metrics, baseline: baseline, bootstrap: bootstrap, requireBaseline: true)
+    }
+
+    /// As the public initializer; without `requireBaseline`, rows that do
+    /// not have the baseline variant give no differences instead of an
+    /// error (one scenario of many may lack it).
+    init(
+        rows: [SummaryRow], metrics: [String]?, baseline: String?, bootstrap: PairedBootstrap, requireBaseline: Bool
+    ) throws(StrategyComparisonError) {
+        var available: [String] = []
+        var knownColumns: Set<String> = []
+        for row in rows {
+            for field in row.metrics where knownColumns.insert(field.name).inserted { available.append(field.name) }
+        }
+        var chosen: [String] = []
+        let wanted = metrics ?? PairedComparison.defaultMetrics.filter(knownColumns.contains)
+        for metric in wanted where !chosen.contains(metric) {
+            guard knownColumns.contains(metric) else {
+                throw StrategyComparisonError(
+                    problem: "the results have no metric \"\(metric)\"; choose from: \(available.joined(separator: ", "))")
+            }
+            chosen.append(metric)
+        }
+
+        var variants: [String] = []
+        var runs: [String: [PairKey: SummaryRow]] = [:]
+        var order: [String: [PairKey]] = [:]
+        for row in rows {
+            let variant = row.key.variant
+            if runs[variant] == nil { variants.append(variant) }
+            let key = PairKey(row)
+            if let first = runs[variant]?[key] {
+                throw StrategyComparisonError(
+                    problem: "two runs of variant \(variant) for \(key), on lines \(first.line) and \(row.line); each run must be in the results once")
+            }
+            runs[variant, default: [:]][key] = row
+            order[variant, default: []].append(key)
+        }
+        let variantPairs: [(String, String)]
+        if let baseline, !variants.contains(baseline), !requireBaseline {
+            variantPairs = []
+        } else if let baseline {
+            guard variants.contains(baseline) else {
+                throw StrategyComparisonError(
+                    problem: "the results have no variant \"\(baseline)\"; choose from: \(variants.joined(separator: ", "))")
+            }
+            variantPairs = variants.filter { $0 != baseline }.map { (baseline, $0) }
+        } else {
+            variantPairs = variants.indices.flatMap { i in variants[(i + 1)...].map { (variants[i], $0) } }
+        }
+
+        // Each comparison's paired values; comparisons over the same pairs
+        // are bootstrapped together (they would draw the same indices).
+        struct Paired {
+            var baselineValues: [Double] = []
+            var candidateValues: [Double] = []
+        }
+        var paired: [[Paired]] = []
+        for metric in chosen {
+            paired.append(variantPairs.map { a, b in
+                var values = Paired()
+                for key in order[a] ?? [] {
+                    guard let rowB = runs[b]?[key],
+                          let x = runs[a]?[key]?.value(of: metric).flatMap(SummaryFile.parseNumber), x.isFinite,
+                          let y = rowB.value(of: metric).flatMap(SummaryFile.parseNumber), y.isFinite
+                    else { continue }
+                    values.baselineValues.append(x)
+                    values.candidateValues.append(y)
+                }
+                return values
+            })
+        }
+        let intervals = PairedComparison.intervals(
+            paired.flatMap { $0.map { zip($0.candidateValues, $0.baselineValues).map { $0 - $1 } } }, bootstrap: bootstrap)
+
+        var differences: [Difference] = []
+        for (m, metric) in chosen.enumerated() {
+            let direction = SummaryMetrics.direction(of: metric)
+            for (p, (a, b)) in variantPairs.enumerated() {
+                let values = paired[m][p]
+                let n = values.baselineValues.count
+                let interval = intervals[m * variantPairs.count + p]
+                let meanA = PairedComparison.mean(values.baselineValues)
+                let meanB = PairedComparison.mean(values.candidateValues)
+                let meanDifference = PairedComparison.mean(zip(values.candidateValues, values.baselineValues).map { $0 - $1 })
+                differences.append(Difference(
+                    metric: metric, direction: direction, baseline: a, candidate: b, pairs: n,
+                    baselineMean: meanA, candidateMean: meanB, meanDifference: meanDifference, interval: interval,
+                    verdict: interval.map { PairedVerdict(interval: $0, direction: direction) } ?? .tooFewPairs))
+            }
+        }
+        self.variants = variants
+        self.metrics = chosen
+        self.bootstrap = bootstrap
+        self.differences = differences
+        self.population = PopulationTable(rows: rows)
+    }
+
+    /// Compares the variants of every row of `summary` (see
+    /// `init(rows:metrics:baseline:bootstrap:)`); errors name the file.
+    public init(
+        summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap()
+    ) throws(StrategyComparisonError) {
+        do {
+            try self.init(rows: summary.rows, metrics: metrics, baseline: baseline, bootstrap: bootstrap)
+        } catch {
+            throw StrategyComparisonError(problem: "\(summary.file): \(error.problem)")
+        }
+    }
+
+    /// The differences of `metric`, in variant-pair order.
+    public func differences(of metric: String) -> [Difference] {
+        differences.filter { $0.metric == metric }
+    }
+
+    /// The interval of each sample's mean, `nil` for a sample with fewer
+    /// than `minimumPairs` values. Samples of one size are bootstrapped
+    /// together, which gives each the interval it would get alone.
+    static func intervals(_ samples: [[Double]], bootstrap: PairedBootstrap) -> [ConfidenceInterval?] {
+        var result: [ConfidenceInterval?] = Array(repeating: nil, count: samples.count)
+        var sizes: [Int] = []
+        var bySize: [Int: [Int]] = [:]
+        for (i, sample) in samples.enumerated() where sample.count >= minimumPairs {
+            if bySize[sample.count] == nil { sizes.append(sample.count) }
+            bySize[sample.count, default: []].append(i)
+        }
+        for size in sizes {
+            let members = bySize[size]!
+            let table = (0..<size).map { row in members.map { samples[$0][row] } }
+            let found = bootstrap.intervals(ofMeans: table, columns: members.count)!
+            for (member, interval) in zip(members, found) { result[member] = interval }
+        }
+        return result
+    }
+
+    /// The arithmetic mean, `nan` for no values.
+    static func mean(_ values: [Double]) -> Double {
+        values.isEmpty ? .nan : values.reduce(0, +) / Double(values.count)
+    }
+}

@@ -1,0 +1,93 @@
+import FeedSimulator
+
+/// Each variant over a population of runs: how many runs, the nearest-rank
+/// p50, p95 and largest of the largest drift, the mean and p95 of the hitch
+/// ratio, the overrun frames in all, and, when the results have a
+/// `violations` column (explore results), the violations in all and the
+/// runs with at least one.
+///
+/// Variants come in the order they first appear. Percentiles are
+/// `NearestRank` percentiles, as every other percentile of the project; a
+/// run whose value is not a finite number counts as a run but not in that
+/// column's statistics.
+public struct PopulationTable: Hashable, Sendable {
+    /// The column of explore results holding a run's violation count.
+    public static let violationsColumn = "violations"
+    /// The column whose distribution the drift statistics describe.
+    public static let driftColumn = "drift_max_pt"
+    /// The column whose distribution the hitch statistics describe.
+    public static let hitchColumn = "hitch_ratio_ms_per_s"
+    /// The column summed as overruns.
+    public static let overrunColumn = "overrun_frames"
+    /// The columns a file of explore results must have to be read as a
+    /// population (explore.csv leaves out summary.csv's allocation counts):
+    /// the key columns, the seed, the table's metrics and `violations`.
+    public static let exploreColumns = SummaryFile.keyColumns + [SummaryFile.seedColumn]
+        + [driftColumn, hitchColumn, overrunColumn, violationsColumn]
+
+    /// One variant's population.
+    public struct Row: Hashable, Sendable {
+        /// The variant.
+        public var variant: String
+        /// Its runs.
+        public var runs: Int
+        /// Nearest-rank median of `drift_max_pt`, pt (`nan` with no values).
+        public var driftP50: Double
+        /// Nearest-rank 95th percentile of `drift_max_pt`, pt.
+        public var driftP95: Double
+        /// Largest `drift_max_pt`, pt.
+        public var driftMax: Double
+        /// Mean of `hitch_ratio_ms_per_s`, ms/s.
+        public var hitchMean: Double
+        /// Nearest-rank 95th percentile of `hitch_ratio_ms_per_s`, ms/s.
+        public var hitchP95: Double
+        /// Σ `overrun_frames` (a whole number; kept as a `Double` so that no
+        /// value a file can hold overflows it).
+        public var overrunFrames: Double
+        /// Σ `violations`; `nil` when the results have no such column.
+        public var violations: Double?
+        /// Runs with at least one violation; `nil` without the column.
+        public var runsWithViolations: Int?
+    }
+
+    /// One row per variant, in order of first appearance.
+    public let rows: [Row]
+    /// Whether the results have a `violations` column.
+    public let hasViolations: Bool
+
+    /// The population table of `rows`.
+    ///
+    /// - Complexity: O(*r* log *r*) for *r* rows.
+    public init(rows summaryRows: [SummaryRow]) {
+        var variants: [String] = []
+        var byVariant: [String: [SummaryRow]] = [:]
+        for row in summaryRows {
+            if byVariant[row.key.variant] == nil { variants.append(row.key.variant) }
+            byVariant[row.key.variant, default: []].append(row)
+        }
+        let hasViolations = summaryRows.contains { $0.value(of: PopulationTable.violationsColumn) != nil }
+        self.hasViolations = hasViolations
+        self.rows = variants.map { variant in
+            let runs = byVariant[variant]!
+            func values(_ column: String) -> [Double] {
+                runs.compactMap { $0.value(of: column).flatMap(SummaryFile.parseNumber) }.filter(\.isFinite).sorted()
+            }
+            func total(_ column: String) -> Double {
+                values(column).reduce(0, +)
+            }
+            let drift = values(PopulationTable.driftColumn)
+            let hitch = values(PopulationTable.hitchColumn)
+            let violations = values(PopulationTable.violationsColumn)
+            return Row(
+                variant: variant, runs: runs.count,
+                driftP50: NearestRank.percentile(drift, 0.50) ?? .nan,
+                driftP95: NearestRank.percentile(drift, 0.95) ?? .nan,
+                driftMax: drift.last ?? .nan,
+                hitchMean: PairedComparison.mean(hitch),
+                hitchP95: NearestRank.percentile(hitch, 0.95) ?? .nan,
+                overrunFrames: total(PopulationTable.overrunColumn),
+                violations: hasViolations ? total(PopulationTable.violationsColumn) : nil,
+                runsWithViolations: hasViolations ? violations.count { $0 > 0 } : nil)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import CSVCodec
+
+/// The variants of multi-seed results (`feedsim run --seeds N`) compared
+/// per scenario and refresh rate, each variant's runs paired by seed: one
+/// `PairedComparison` per (scenario, refresh_hz), in the order the summary
+/// first lists them.
+public struct SeedComparison: Hashable, Sendable {
+    /// One scenario at one refresh rate.
+    public struct Group: Hashable, Sendable {
+        /// The scenario's name.
+        public var scenario: String
+        /// The refresh rate in hertz.
+        public var refreshHz: Int
+        /// The distinct seeds of its runs.
+        public var seeds: Int
+        /// Its variants compared, paired by seed.
+        public var comparison: PairedComparison
+    }
+
+    /// The groups, in order of first appearance.
+    public let groups: [Group]
+    /// The bootstrap every interval comes from.
+    public let bootstrap: PairedBootstrap
+
+    /// Compares the variants of each (scenario, refresh_hz) of `summary` on
+    /// `metrics` (`nil`: the default metrics the summary has), paired by
+    /// seed (see `PairedComparison`).
+    ///
+    /// With `baseline`, a group without that variant has its population
+    /// table but no differences.
+    ///
+    /// - Throws: `StrategyComparisonError` when a metric is not a column of
+    ///   the summary or `baseline` is a variant of no group.
+    public init(
+        summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap()
+    ) throws(StrategyComparisonError) {
+        if let baseline, !summary.rows.contains(where: { $0.key.variant == baseline }) {
+            var variants: [String] = []
+            for row in summary.rows where !variants.contains(row.key.variant) { variants.append(row.key.variant) }
+            throw StrategyComparisonError(
+                problem: "\(summary.file) has no variant \"\(baseline)\"; choose from: \(variants.joined(separator: ", "))")
+        }
+        for metric in metrics ?? [] where !summary.metricColumns.contains(metric) {
+            throw StrategyComparisonError(
+                problem: "\(summary.file) has no metric \"\(metric)\"; choose from: " + summary.metricColumns.joined(separator: ", "))
+        }
+        struct ScenarioRate: Hashable {
+            var scenario: String
+            var refreshHz: Int
+        }
+        var order: [ScenarioRate] = []
+        var rows: [ScenarioRate: [SummaryRow]] = [:]
+        for row in summary.rows {
+            let group = ScenarioRate(scenario: row.key.scenario, refreshHz: row.key.refreshHz)
+            if rows[group] == nil { order.append(group) }
+            rows[group, default: []].append(row)
+        }
+        var groups: [Group] = []
+        for group in order {
+            let members = rows[group]!
+            let comparison: PairedComparison
+            do {
+                comparison = try PairedComparison(
+                    rows: members, metrics: metrics, baseline: baseline, bootstrap: bootstrap, requireBaseline: false)
+            } catch {
+                throw StrategyComparisonError(
+                    problem: "\(summary.file), \(group.scenario) @ \(group.refreshHz) Hz: \(error.problem)")
+            }
+            groups.append(Group(
+                scenario: group.scenario, refreshHz: group.refreshHz, seeds: Set(members.map(\.seed)).count,
+                comparison: comparison))
+        }
+        self.groups = groups
+        self.bootstrap = bootstrap
+    }
+
+    /// The group's title: `scenario @ 60 Hz, 20 seeds`.
+    static func title(_ group: Group) -> String {
+        "\(group.scenario) @ \(group.refreshHz) Hz, \(group.seeds) seed\(group.seeds == 1 ? "" : "s")"
+    }
+
+    /// Each group's population and differences as terminal text, a blank
+    /// line between groups; ends with a line break.
+    public var terminalText: String {
+        groups.map { group in
+            "== \(SeedComparison.title(group)) ==\n" + group.comparison.terminalText
+        }.joined(separator: "\n")
+    }
+
+    /// A Markdown section per group; ends with a line break.
+    public var markdown: String {
+        groups.map { group in
+            "### \(StrategyComparison.markdownEscaped(SeedComparison.title(group)))\n\n" + group.comparison.markdown
+        }.joined(separator: "\n")
+    }
+
+    /// The differences of every group as CSV: `scenario, refresh_hz, seeds`
+    /// and then `PairedComparison.differenceColumns`.
+    public var csv: CSVTable {
+        var table = CSVTable(columns: ["scenario", "refresh_hz", "seeds"] + PairedComparison.differenceColumns)
+        for group in groups {
+            for row in group.comparison.differenceRows {
+                table.append([group.scenario, String(group.refreshHz), String(group.seeds)] + row)
+            }
+        }
+        return table
+    }
+}

@@ -1,0 +1,56 @@
+import FeedEngine
+
+extension ExploreConfig {
+    /// The fields of an explore configuration.
+    static let schema = ObjectSchema(definition: nil, keys: Keys.self) { key in
+        let d = ExploreConfig.defaults
+        return switch key {
+        case .device: .text("Device", "The device profile every session runs on, `devices/<device>.json` beside the configuration or in a folder above it (or in --devices).", pattern: "^.+$")
+        case .strategies: .array("Strategies", "The position strategies every session runs under; each session is run once per strategy with the same seed, so the runs are paired. Default: every built-in strategy. Each name once.", of: SchemaField.Item(kind: .choice(PositionStrategy.builtIn.map { .string($0.name) })), minItems: 1, uniqueItems: true)
+        case .duration_s: .number("Session length, in seconds", "Simulated time each session covers, in seconds, 1…600.", 1...600, unit: "s", default: d.durationS)
+        case .post_count: .object("Posts at launch", "The range the number of posts on the server at launch is drawn from, uniformly: `{min, max}`, whole numbers 0…100,000.", postCountSchema)
+        case .steps: .object("Script steps", "The range the number of script steps of a session is drawn from, uniformly: `{min, max}`, whole numbers 0…200.", stepsSchema)
+        case .swarm_fraction: .number("Swarm fraction", "The chance that each action with a weight above 0 is enabled in a session (swarm testing, Groce et al., ISSTA 2012): each session draws its own subset of actions, and its own weight for each, so that rare combinations are reached. 0…1; a session always has at least one action enabled.", 0...1, default: d.swarmFraction)
+        case .weights: .object("Action weights", "How often each script action is drawn, relative to the others: a number 0…1,000 per action name; 0 never draws it; actions left out keep their defaults.", weightsSchema)
+        case .network_profiles: .array("Network profiles", "The link profiles sessions draw their network from, uniformly.", of: SchemaField.Item(kind: .choice(NetworkSettings.profileNames.map { .string($0) })), minItems: 1)
+        case .offline_chance: .number("Offline chance", "The chance that a session has one offline window, 1–8 s long, somewhere in its run. 0…1.", 0...1, default: d.offlineChance)
+        case .determinism_every: .integer("Determinism sample", "Every n-th session (by index) is run a second time and must replay identically; 0 checks none. A whole number 0…100,000.", 0...100_000, default: d.determinismEvery)
+        case .shrink_runs: .integer("Shrink budget", "The most runs spent shrinking one failing session to a minimal scenario: a whole number 0…100,000; 0 keeps failures as found.", 0...100_000, default: d.shrinkRuns)
+        }
+    }
+
+    static let postCountSchema = ObjectSchema(definition: nil, keys: RangeKeys.self) { key in
+        switch key {
+        case .min: .integer("Fewest posts", "Fewest posts at launch: a whole number 0…100,000, at most `max`.", 0...100_000, required: true)
+        case .max: .integer("Most posts", "Most posts at launch: a whole number 0…100,000, at least `min`.", 0...100_000, required: true)
+        }
+    }
+
+    static let stepsSchema = ObjectSchema(definition: nil, keys: RangeKeys.self) { key in
+        switch key {
+        case .min: .integer("Fewest steps", "Fewest script steps: a whole number 0…200, at most `max`.", 0...200, required: true)
+        case .max: .integer("Most steps", "Most script steps: a whole number 0…200, at least `min`.", 0...200, required: true)
+        }
+    }
+
+    static let weightsSchema = ObjectSchema(definition: nil, keys: ScriptStep.ActionName.self) { action in
+        .number("Weight of \(action.rawValue)", "How often `\(action.rawValue)` is drawn, relative to the other actions: 0…1,000 (default \(OrderedJSON.numberText(defaultWeights[action] ?? 1))).", 0...1_000, default: defaultWeights[action] ?? 1)
+    }
+}
+
+/// The explore configuration format as JSON Schema (Draft 2020-12),
+/// generated from the table its decoder reads: `feedsim schema --explore`
+/// prints it, and `explore/schema.json` is its output.
+public enum ExploreConfigSchema {
+    public static var text: String {
+        OrderedJSON.object(
+            [
+                ("$schema", "https://json-schema.org/draft/2020-12/schema"),
+                ("title", "FeedSim explore configuration"),
+                ("description", "What `feedsim explore` searches: the space its random sessions are drawn from and the strategies each runs under. Every field is optional. Unknown fields are errors at every level, and so is a key given twice. Also checked by feedsim: `min` ≤ `max` in every range; at least one action with a weight above 0 when sessions have steps; the device profile must exist."),
+                ("type", "object"),
+            ]
+            + ExploreConfig.schema.jsonSchemaMembers
+        ).text + "\n"
+    }
+}

@@ -1,0 +1,153 @@
+import FeedEngine
+import Foundation
+
+/// What `feedsim explore` searches: the space random sessions are drawn
+/// from (feed sizes, how many steps, which actions and how often, networks)
+/// and the strategies each session is run under. Every field is optional;
+/// `explore/schema.json` is its JSON Schema, generated from the same table
+/// the decoder reads.
+public struct ExploreConfig: Sendable, Equatable {
+    /// The device profile sessions run on (`devices/<device>.json`).
+    public var device: String
+    /// The position strategies every session runs under, paired.
+    public var strategies: [PositionStrategy]
+    /// Simulated time per session, in seconds.
+    public var durationS: Double
+    /// Posts on the server at launch, drawn from this range.
+    public var postCount: ClosedRange<Int>
+    /// Script steps per session, drawn from this range.
+    public var steps: ClosedRange<Int>
+    /// The chance each action is enabled in a session (swarm testing).
+    public var swarmFraction: Double
+    /// Each action's weight, in `ExploreConfig.actions` order; 0 never draws it.
+    public var weights: [Double]
+    /// The network profiles sessions draw from.
+    public var networkProfiles: [String]
+    /// The chance a session has an offline window.
+    public var offlineChance: Double
+    /// Every n-th session runs twice to check that it replays identically; 0 never.
+    public var determinismEvery: Int
+    /// The most runs spent shrinking one failing session.
+    public var shrinkRuns: Int
+
+    /// The script actions sessions draw from, in the scenario format's order.
+    public static let actions: [String] = ScriptAction.fileNames
+
+    /// How often each action is drawn when the configuration says nothing:
+    /// scrolling most, then the changes that test a strategy's claims, then
+    /// the rarer lifecycle and system events.
+    static let defaultWeights: [ScriptStep.ActionName: Double] = [
+        .drag: 6, .fling: 4, .refresh: 2, .new_posts: 3, .tap_new_posts: 1, .scroll_to_top: 1, .like: 1,
+        .content_updates: 2, .rotate: 1, .text_size: 1, .background: 1, .terminate: 1, .memory_warning: 1,
+        .scroll_to: 2, .pull: 2, .remove_posts: 2,
+    ]
+
+    public static let defaults = ExploreConfig(
+        device: "iphone-pro-120hz", strategies: PositionStrategy.builtIn, durationS: 30, postCount: 10...300, steps: 1...10,
+        swarmFraction: 0.5, weights: ScriptStep.ActionName.allCases.map { defaultWeights[$0] ?? 1 },
+        networkProfiles: ["wifi", "lte", "3g", "very_bad"], offlineChance: 0.25, determinismEvery: 10, shrinkRuns: 400)
+
+    public init(
+        device: String, strategies: [PositionStrategy], durationS: Double, postCount: ClosedRange<Int>, steps: ClosedRange<Int>,
+        swarmFraction: Double, weights: [Double], networkProfiles: [String], offlineChance: Double, determinismEvery: Int,
+        shrinkRuns: Int
+    ) {
+        self.device = device
+        self.strategies = strategies
+        self.durationS = durationS
+        self.postCount = postCount
+        self.steps = steps
+        self.swarmFraction = swarmFraction
+        self.weights = weights
+        self.networkProfiles = networkProfiles
+        self.offlineChance = offlineChance
+        self.determinismEvery = determinismEvery
+        self.shrinkRuns = shrinkRuns
+    }
+
+    /// The weight of the action named `name` (a scenario file's action name).
+    public func weight(of name: String) -> Double {
+        ExploreConfig.actions.firstIndex(of: name).map { weights[$0] } ?? 0
+    }
+}
+
+extension ExploreConfig: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case device, strategies, duration_s, post_count, steps, swarm_fraction, weights, network_profiles
+        case offline_chance, determinism_every, shrink_runs
+    }
+
+    enum RangeKeys: String, CodingKey, CaseIterable {
+        case min, max
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        let d = ExploreConfig.defaults
+        device = try c.decodeIfPresent(String.self, forKey: .device) ?? d.device
+        strategies = d.strategies
+        if c.contains(.strategies) {
+            let names = try c.decode([String].self, forKey: .strategies)
+            guard !names.isEmpty else { throw c.failure(.strategies, "expected at least one strategy") }
+            strategies = try names.enumerated().map { index, name in
+                guard let strategy = PositionStrategy.named(name) else {
+                    let known = PositionStrategy.known.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                    throw DecodingFailure(
+                        codingPath: c.codingPath + [Keys.strategies, AnyCodingKey(intValue: index)],
+                        expected: "expected one of \(known), found \"\(name)\"")
+                }
+                return strategy
+            }
+            guard Set(names).count == names.count else { throw c.failure(.strategies, "expected each strategy once") }
+        }
+        durationS = try c.decode(Double.self, forKey: .duration_s, per: ExploreConfig.schema, default: d.durationS)
+        postCount = try ExploreConfig.decodeRange(c, .post_count, schema: ExploreConfig.postCountSchema) ?? d.postCount
+        steps = try ExploreConfig.decodeRange(c, .steps, schema: ExploreConfig.stepsSchema) ?? d.steps
+        swarmFraction = try c.decode(Double.self, forKey: .swarm_fraction, per: ExploreConfig.schema, default: d.swarmFraction)
+        weights = d.weights
+        if c.contains(.weights) {
+            let w = try c.superDecoder(forKey: .weights)
+            try w.rejectUnknownKeys(ScriptStep.ActionName.self)
+            let wc = try w.container(keyedBy: ScriptStep.ActionName.self)
+            for (index, action) in ScriptStep.ActionName.allCases.enumerated() where wc.contains(action) {
+                weights[index] = try wc.decode(Double.self, forKey: action, per: ExploreConfig.weightsSchema)
+            }
+            guard weights.contains(where: { $0 > 0 }) || steps.upperBound == 0 else {
+                throw c.failure(.weights, "expected at least one action with a weight above 0")
+            }
+        }
+        networkProfiles = d.networkProfiles
+        if c.contains(.network_profiles) {
+            let names = try c.decode([String].self, forKey: .network_profiles)
+            guard !names.isEmpty else { throw c.failure(.network_profiles, "expected at least one profile") }
+            for (index, name) in names.enumerated() where !NetworkSettings.profileNames.contains(name) {
+                throw DecodingFailure(
+                    codingPath: c.codingPath + [Keys.network_profiles, AnyCodingKey(intValue: index)],
+                    expected: "expected one of \(NetworkSettings.profileNames.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(name)\"")
+            }
+            networkProfiles = names
+        }
+        offlineChance = try c.decode(Double.self, forKey: .offline_chance, per: ExploreConfig.schema, default: d.offlineChance)
+        determinismEvery = try c.decode(Int.self, forKey: .determinism_every, per: ExploreConfig.schema, default: d.determinismEvery)
+        shrinkRuns = try c.decode(Int.self, forKey: .shrink_runs, per: ExploreConfig.schema, default: d.shrinkRuns)
+    }
+
+    private static func decodeRange(_ c: KeyedDecodingContainer<Keys>, _ key: Keys, schema: ObjectSchema) throws -> ClosedRange<Int>? {
+        guard c.contains(key) else { return nil }
+        let r = try c.superDecoder(forKey: key)
+        try r.rejectUnknownKeys(RangeKeys.self)
+        let rc = try r.container(keyedBy: RangeKeys.self)
+        let low = try rc.decode(Int.self, forKey: .min, per: schema)
+        let high = try rc.decode(Int.self, forKey: .max, per: schema)
+        guard low <= high else { throw rc.failure(.max, "expected max >= min (\(low)), found \(high)") }
+        return low...high
+    }
+}
+
+extension ScenarioLoader {
+    /// Decodes an explore configuration file's bytes; `file` names it in errors.
+    public static func exploreConfig(from data: Data, file: String) throws(ScenarioError) -> ExploreConfig {
+        try decode(ExploreConfig.self, from: data, file: file)
+    }
+}

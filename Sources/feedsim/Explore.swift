@@ -1,0 +1,110 @@
+import ArgumentParser
+import CSVCodec
+import FeedExplore
+import FeedReports
+import FeedScenario
+import FeedSimulator
+import Foundation
+
+extension FeedSim {
+    /// `feedsim explore`: random sessions under every strategy, checked
+    /// against the properties; failures shrunk to minimal scenarios.
+    struct Explore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Search random sessions for runs that break a strategy's claims or the engine's invariants.",
+            discussion: """
+                Draws --sessions random sessions from the configuration (swarm testing: \
+                each session enables its own subset of actions), runs each under every \
+                strategy with the same seed, and checks every run: drift after each change \
+                its strategy claims to hold (at most 1 pt beyond what the content's edges \
+                forced, unless the anchor post was removed), the engine's invariants, the \
+                run's limits, and, for every n-th session, that a replay is identical. \
+                Each distinct failure (property, strategy, cause) is shrunk to a small \
+                scenario, OUT/failures/<property>-<k>.json, that `feedsim run` reproduces.
+
+                Writes OUT/explore.csv (one row per session × strategy: summary.csv's \
+                columns without the allocation counts, then `violations`), \
+                OUT/violations.csv and OUT/failures/. The output is byte-identical for \
+                any --jobs. With --shard K/N only part K of the sessions runs and \
+                explore-part.json is written beside; `feedsim merge` puts the parts \
+                together, byte-identical to one whole exploration.
+
+                Exit codes: 0 no violation, 2 violations found, 64 usage error, 65 \
+                invalid configuration, 1 internal failure; 130 or 143 when interrupted.
+                """
+        )
+
+        @Option(name: .long, help: ArgumentHelp("An explore configuration (JSON; explore/schema.json). Default: every default.", valueName: "file"))
+        var config: String?
+
+        @Option(name: .long, help: "Sessions to run.")
+        var sessions: Int = 200
+
+        @Option(name: .long, help: "The explore seed: the same seed and options draw the same sessions.")
+        var seed: UInt64 = 1
+
+        @Option(name: .long, help: "Worker processes at once. Output is the same for any value.")
+        var jobs: Int = 1
+
+        @Option(name: .long, help: "Folder for explore.csv, violations.csv and failures/.")
+        var out: String = "results/explore"
+
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Explore only part K of N: the sessions whose index i has i % N == K-1, with their failures shrunk. Also writes explore-part.json for `feedsim merge`.",
+                valueName: "k/n"))
+        var shard: ShardSpec?
+
+        @Option(name: .long, help: ArgumentHelp("Folder of device profiles (default: devices/ beside the configuration or above it, then scenarios/devices).", valueName: "dir"))
+        var devices: String?
+
+        @Option(name: .long, help: ArgumentHelp("The strategy every other is compared with, paired by session (default: the configuration's first).", valueName: "strategy"))
+        var baseline: String?
+
+        @Flag(name: .long, help: "Show no progress on stderr.")
+        var quiet = false
+
+        /// Sessions a worker process runs at a time: large enough that process
+        /// start is a small share, small enough that progress moves.
+        static let sessionsPerJob = 10
+
+        func validate() throws {
+            guard sessions >= 1, sessions <= 1_000_000 else { throw ValidationError("--sessions must be 1…1,000,000, got \(sessions).") }
+            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
+        }
+
+        func run() throws {
+            let interruption = Interruption.shared
+            try shard?.validate()
+            let setup = try ExploreSetup(config: config, devices: devices)
+            let strategies = setup.config.strategies.map(\.name)
+            if let baseline, !strategies.contains(baseline) {
+                throw ValidationError("--baseline \(baseline) is not one of the strategies explored: \(strategies.joined(separator: ", "))")
+            }
+            let workers = ExploreWorkers(jobs: jobs, interruption: interruption, setup: setup)
+            let part = shard ?? ShardSpec(shard: 1, count: 1)
+            let indices = part.indices(of: sessions)
+            let chunks = stride(from: 0, to: indices.count, by: Explore.sessionsPerJob).map {
+                ExploreJob(seed: seed, sessions: Array(indices[$0..<min(indices.count, $0 + Explore.sessionsPerJob)]))
+            }
+            let progress = Progress(total: indices.count, quiet: quiet)
+            let explored = try workers.run(chunks, out: out) { done in progress.finished(min(indices.count, done * Explore.sessionsPerJob)) }
+            progress.finish()
+            let results = explored.flatMap(\.sessions).sorted { $0.index < $1.index }
+
+            let toShrink = ExploreOutcome.firstOfEachIdentity(results.flatMap(\.located))
+            if !toShrink.isEmpty, !quiet { printError("feedsim: shrinking \(toShrink.count) distinct failure\(toShrink.count == 1 ? "" : "s")") }
+            let shrunk = try workers.run(toShrink.map { ExploreJob(seed: seed, shrink: [$0]) }, out: out) { _ in }
+                .flatMap(\.shrunk)
+
+            let outcome = ExploreOutcome(
+                seed: seed, sessions: sessions, shard: part.shard, shardCount: part.count,
+                inputsHash: setup.inputsHash(seed: seed, sessions: sessions), strategies: strategies, device: setup.config.device,
+                deviceData: setup.deviceData, results: results, shrunk: shrunk)
+            if try outcome.write(to: out, baseline: baseline, manifest: shard != nil, interruption: interruption) {
+                throw FeedSimExit.regression
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Determinism
+import FeedExplore
+import FeedScenario
+import Foundation
+
+/// An exploration's configuration and device profile, read once by the
+/// command and again, from the same files, by each worker.
+struct ExploreSetup {
+    var configFile: String?
+    /// The configuration file's bytes; empty for the defaults.
+    var configData = Data()
+    var config: ExploreConfig
+    var deviceFile: String
+    var deviceData: Data
+    var device: DeviceProfile
+
+    /// Reads the configuration (or takes the defaults) and finds its device:
+    /// in `devices` when given, else in `devices/` beside the configuration
+    /// or in a folder above it, else in `scenarios/devices`.
+    init(config configFile: String?, devices: String?) throws {
+        self.configFile = configFile
+        do {
+            if let configFile {
+                let data: Data
+                do {
+                    data = try Data(contentsOf: URL(fileURLWithPath: configFile))
+                } catch {
+                    throw ScenarioError(file: configFile, path: "$", expected: "expected a readable file (\(error.localizedDescription))")
+                }
+                config = try ScenarioLoader.exploreConfig(from: data, file: configFile)
+                configData = data
+            } else {
+                config = .defaults
+            }
+            var folders: [URL] = []
+            if let devices {
+                folders = [URL(fileURLWithPath: devices, isDirectory: true)]
+            } else {
+                if let configFile { folders += ScenarioLoader.deviceDirectories(for: URL(fileURLWithPath: configFile)) }
+                folders.append(URL(fileURLWithPath: "scenarios/devices", isDirectory: true))
+            }
+            let name = config.device
+            guard let url = folders.map({ $0.appendingPathComponent("\(name).json") })
+                .first(where: { FileManager.default.fileExists(atPath: $0.path) })
+            else {
+                throw ScenarioError(
+                    file: configFile ?? "(defaults)", path: "$.device",
+                    expected: "expected a device profile \(name).json in \(folders.map(\.relativePath).joined(separator: ", "))")
+            }
+            deviceFile = url.relativePath
+            deviceData = try Data(contentsOf: url)
+            device = try ScenarioLoader.device(from: deviceData, file: deviceFile)
+        } catch let error as ScenarioError {
+            printError("invalid explore configuration: \(error)")
+            throw FeedSimExit.invalidScenario
+        }
+    }
+
+    /// What an exploration ran from: the configuration's and the device's
+    /// bytes, the seed and the session count, so parts of different
+    /// explorations are never merged.
+    func inputsHash(seed: UInt64, sessions: Int) -> String {
+        var hash = FNV1a()
+        hash.combine(bytes: configData)
+        hash.combine(UInt64(0xFF))
+        hash.combine(bytes: deviceData)
+        hash.combine(seed)
+        hash.combine(sessions)
+        return hash.hex
+    }
+
+    /// The worker's side: the same files, named by the command.
+    init(configFile: String?, deviceFile: String) throws {
+        try self.init(config: configFile, devices: URL(fileURLWithPath: deviceFile).deletingLastPathComponent().path)
+    }
+}

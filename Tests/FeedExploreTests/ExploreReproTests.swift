@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import FeedExplore
+import FeedScenario
+
+/// Sessions `feedsim explore` found breaking a strategy's claim, as it
+/// shrank them, each kept here after its fix: the run must now keep every
+/// property. The case names the file explore wrote and what was wrong.
+@Suite("Explore repros")
+struct ExploreReproTests {
+    struct Repro: CustomTestStringConvertible, Sendable {
+        var name: String
+        var why: String
+        var json: String
+        /// Strategies that still break the property here, with why: the
+        /// failure is expected and recorded as a known issue, so the day it
+        /// is fixed the test says so.
+        var stillFailing: [String: String] = [:]
+        var testDescription: String { "\(name): \(why)" }
+    }
+
+    static let repros: [Repro] = [
+        Repro(
+            name: "new post above a feed shorter than the screen",
+            why: "the meter forgave no clamping: holding the post needed an offset past the content's end, which a resting view cannot keep",
+            json: """
+                {"schema_version": 1, "name": "drift-5", "description": "d", "device": "iphone-pro-120hz", "seed": 1, "duration_s": 1,
+                 "feed": {"post_count": 1},
+                 "variants": [{"name": "virtual_space", "position_strategy": "virtual_space"}, {"name": "offset_adjust", "position_strategy": "offset_adjust"}],
+                 "script": [{"at_ms": 0, "action": "new_posts", "count": 1, "delivery": "push"}]}
+                """),
+        Repro(
+            name: "a new reply pulls its parent above the reader",
+            why: "offset_adjust added the height of inserts above the reader but not of a post the thread tuner moved there from below",
+            json: """
+                {"schema_version": 1, "name": "drift-12", "description": "d", "device": "iphone-pro-120hz", "seed": 85111379715244, "duration_s": 1,
+                 "feed": {"post_count": 7, "reply_fraction": 0.25, "media_size_known_fraction": 0.25},
+                 "variants": [{"name": "offset_adjust", "position_strategy": "offset_adjust"}],
+                 "script": [{"at_ms": 0, "action": "new_posts", "count": 1, "delivery": "push"}]}
+                """),
+        Repro(
+            name: "cells at the bottom measure shorter than estimated",
+            why: "the frame left the content resting past its new end, and the next frame jumped it back unmeasured",
+            json: """
+                {"schema_version": 1, "name": "invariant-3", "description": "d", "device": "iphone-pro-120hz", "seed": 104852793279439, "duration_s": 22,
+                 "feed": {"post_count": 22, "media_fraction": 0.1, "reply_fraction": 0.25}, "variants": [{"name": "none"}],
+                 "script": [{"at_ms": 20000, "action": "scroll_to", "offset_pt": 4000, "animated": false}]}
+                """),
+        Repro(
+            name: "fixed 88 pt cells at the bottom of a feed estimated at 200 pt",
+            why: "four settling passes were not enough for a feed that shrinks by more than a screen as it is measured",
+            json: """
+                {"schema_version": 1, "name": "invariant-1", "description": "d", "device": "iphone-pro-120hz", "seed": 6924450404487078, "duration_s": 28,
+                 "feed": {"post_count": 22, "item_height_pt": 88}, "variants": [{"name": "none"}],
+                 "script": [{"at_ms": 26000, "action": "scroll_to", "offset_pt": 3000, "animated": false}]}
+                """),
+        Repro(
+            name: "the next page lands while a fling heads for the end of the feed",
+            why: "the meter's reference, the fling as if nothing changed, bounced off the old end, while the reader's own fling goes on into the new posts",
+            json: """
+                {"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 898628579962608, "duration_s": 13,
+                 "feed": {"post_count": 16, "page_size": 12}, "network": {"profile": "3g"},
+                 "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "offset_adjust", "position_strategy": "offset_adjust"},
+                              {"name": "virtual_space", "position_strategy": "virtual_space"}],
+                 "script": [{"at_ms": 11000, "action": "drag", "distance_pt": 3400, "duration_ms": 820, "release": "fling", "deceleration": "normal"}]}
+                """),
+        Repro(
+            name: "reloadData under the virtual content space, a page appended",
+            why: "reloadData put the virtual content's origin back at its start, so the items on screen jumped",
+            json: """
+                {"schema_version": 1, "name": "drift-15", "description": "d", "device": "iphone-pro-120hz", "seed": 7722663206231790, "duration_s": 1,
+                 "feed": {"post_count": 22, "page_size": 21}, "engine": {"diff_algorithm": "reload_all"},
+                 "variants": [{"name": "virtual_space", "position_strategy": "virtual_space"}],
+                 "script": [{"at_ms": 0, "action": "drag", "distance_pt": 1500, "duration_ms": 200, "release": "fling", "deceleration": "normal"}]}
+                """),
+        Repro(
+            name: "reloadData under the virtual content space, a post updated",
+            why: "the same reset of the origin, for a content update",
+            json: """
+                {"schema_version": 1, "name": "drift-16", "description": "d", "device": "iphone-pro-120hz", "seed": 4053484371303421, "duration_s": 20,
+                 "feed": {"post_count": 5}, "engine": {"diff_algorithm": "reload_all"},
+                 "variants": [{"name": "virtual_space", "position_strategy": "virtual_space"}],
+                 "script": [{"at_ms": 0, "action": "drag", "distance_pt": 100, "duration_ms": 300, "release": "fling", "deceleration": "normal"},
+                            {"at_ms": 18000, "action": "content_updates", "count": 1}]}
+                """),
+        Repro(
+            name: "an image of unknown size arrives above while the status-bar tap scrolls to the top",
+            why: "an image delivered from the cache inside the refresh's own layout pass was measured as a change of its own, and charged with the refresh's settling (the refresh itself lands during the status-bar tap's animated scroll, which no strategy promises to hold the reader through)",
+            json: """
+                {"schema_version": 1, "name": "drift-7", "description": "d", "device": "iphone-pro-120hz", "seed": 2464517940958196, "duration_s": 11,
+                 "feed": {"post_count": 3, "media_fraction": 0.85, "media_size_known_fraction": 0.8},
+                 "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "index_restore", "position_strategy": "index_restore"},
+                              {"name": "offset_adjust", "position_strategy": "offset_adjust"}],
+                 "script": [{"at_ms": 0, "action": "drag", "distance_pt": 600, "duration_ms": 300, "release": "stop"},
+                            {"at_ms": 9000, "action": "refresh"}, {"at_ms": 9000, "action": "scroll_to_top"}]}
+                """),
+        Repro(
+            name: "the reader jumps with scroll_to before a change is shown",
+            why: "the meter charged the reader's own jump to the change waiting for its frame",
+            json: """
+                {"schema_version": 1, "name": "drift-17", "description": "d", "device": "iphone-pro-120hz", "seed": 6319103118674602, "duration_s": 19,
+                 "feed": {"post_count": 30, "media_fraction": 0.7, "media_size_known_fraction": 0.6, "item_height_pt": {"min": 165, "max": 501}},
+                 "variants": [{"name": "virtual_space", "position_strategy": "virtual_space"}, {"name": "anchor", "position_strategy": "anchor"}],
+                 "script": [{"at_ms": 0, "action": "drag", "distance_pt": 3700, "duration_ms": 300, "release": "stop"},
+                            {"at_ms": 16000, "action": "scroll_to", "post_index": 16, "animated": false},
+                            {"at_ms": 17000, "action": "scroll_to", "offset_pt": 1000, "animated": false}]}
+                """),
+        Repro(
+            name: "an image from the memory cache, of a size unknown at layout, arrives while its cell is laid out",
+            why: "the layout pass measured the cell again from its own stale copy of the posts, undoing the correction the image's arrival had made",
+            json: """
+                {"schema_version": 1, "name": "drift-3", "description": "d", "device": "iphone-pro-120hz", "seed": 2477741994798654, "duration_s": 12,
+                 "feed": {"post_count": 15, "media_fraction": 0.25, "media_size_known_fraction": 0.2},
+                 "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "index_restore", "position_strategy": "index_restore"},
+                              {"name": "offset_adjust", "position_strategy": "offset_adjust"}],
+                 "script": [{"at_ms": 0, "action": "fling", "velocity_pt_s": 1000}, {"at_ms": 6000, "action": "refresh"},
+                            {"at_ms": 10000, "action": "fling", "velocity_pt_s": -1000}]}
+                """),
+        Repro(
+            name: "the app is killed after a post above the reader was deleted, before it saved its state again",
+            why: "the relaunch restores the state saved before the deletion, by design: the restore is recorded, not judged",
+            json: """
+                {"schema_version": 1, "name": "drift-4", "description": "d", "device": "iphone-pro-120hz", "seed": 5163718443606489, "duration_s": 16,
+                 "feed": {"post_count": 3},
+                 "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "virtual_space", "position_strategy": "virtual_space"}],
+                 "script": [{"at_ms": 0, "action": "tap_new_posts"}, {"at_ms": 10000, "action": "remove_posts", "count": 1, "where": "around_reader"},
+                            {"at_ms": 14000, "action": "terminate", "relaunch_after_s": 0}]}
+                """),
+        Repro(
+            name: "an image arrives as its cell is laid out during the status-bar tap's animated scroll",
+            why: "the frame's own record did not know the animated scroll excuses it, as a commit's record did",
+            json: """
+                {"schema_version": 1, "name": "drift-2", "description": "d", "device": "iphone-pro-120hz", "seed": 2464517940958196, "duration_s": 24,
+                 "feed": {"post_count": 3, "media_fraction": 0.85, "media_size_known_fraction": 0.8}, "engine": {"diff_algorithm": "reload_all"},
+                 "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "index_restore", "position_strategy": "index_restore"}],
+                 "script": [{"at_ms": 0, "action": "drag", "distance_pt": 600, "duration_ms": 300, "release": "stop"},
+                            {"at_ms": 9000, "action": "refresh"}, {"at_ms": 22000, "action": "scroll_to_top"}]}
+                """),
+        Repro(
+            name: "new posts arrive above a short feed whose cells are still estimated",
+            why: "the correction was clamped to the content's end as estimated, and the content measured taller right after: the clamped part was never given back",
+            json: """
+                {"schema_version": 1, "name": "drift-9", "description": "d", "device": "iphone-pro-120hz", "seed": 1093220200178361, "duration_s": 1,
+                 "feed": {"post_count": 1, "reply_fraction": 0.4, "media_size_known_fraction": 0},
+                 "variants": [{"name": "offset_adjust", "position_strategy": "offset_adjust"}, {"name": "anchor", "position_strategy": "anchor"}],
+                 "script": [{"at_ms": 0, "action": "new_posts", "count": 6, "delivery": "push"}]}
+                """),
+        Repro(
+            name: "the app is killed in the middle of a fling",
+            why: "the state saved at the scroll's end before it is all a relaunch has: the reader has moved since, so the restore is recorded, not judged",
+            json: """
+                {"schema_version": 1, "name": "drift-6", "description": "d", "device": "iphone-pro-120hz", "seed": 6501895859923834, "duration_s": 29,
+                 "feed": {"post_count": 5}, "variants": [{"name": "index_restore", "position_strategy": "index_restore"}],
+                 "script": [{"at_ms": 0, "action": "pull", "distance_pt": 100, "duration_ms": 300, "hold_ms": 0},
+                            {"at_ms": 26000, "action": "drag", "distance_pt": 100, "duration_ms": 300},
+                            {"at_ms": 26460, "action": "terminate", "relaunch_after_s": 0}]}
+                """),
+        Repro(
+            name: "an image arrives for the post just above the reader's as the frame lays it out",
+            why: "the engine chose its anchor in the middle of the layout pass, after the pass had measured that post taller, so it took the post itself as the reader's and corrected nothing",
+            json: """
+                {"schema_version": 1, "name": "drift-2", "description": "d", "device": "iphone-pro-120hz", "seed": 8926817852416942, "duration_s": 7,
+                 "feed": {"post_count": 19, "media_size_known_fraction": 0.5},
+                 "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "index_restore", "position_strategy": "index_restore"}],
+                 "script": [{"at_ms": 5000, "action": "scroll_to", "offset_pt": 3000, "animated": false},
+                            {"at_ms": 5000, "action": "drag", "distance_pt": -400, "duration_ms": 300}]}
+                """),
+    ]
+
+    @Test("A shrunk repro keeps every property now", arguments: repros)
+    func repro(_ repro: Repro) throws {
+        let device = try ExploreFixtures.device()
+        let scenario = try ScenarioLoader.scenario(from: Data(repro.json.utf8), file: "\(repro.name).json")
+        let runs = SessionRunner(device: device).run(scenario, checkDeterminism: true)
+        #expect(runs.count == scenario.variants.count)
+        for run in runs {
+            if let reason = repro.stillFailing[run.strategy] {
+                withKnownIssue("\(run.strategy): \(reason)") {
+                    #expect(run.violations.isEmpty, "\(run.strategy): \(run.violations.map(\.sentence))")
+                }
+            } else {
+                #expect(run.violations.isEmpty, "\(run.strategy): \(run.violations.map(\.sentence))")
+            }
+        }
+    }
+}

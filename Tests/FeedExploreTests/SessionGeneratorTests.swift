@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import FeedExplore
+import FeedScenario
+
+enum ExploreFixtures {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let devicesFolder = packageRoot.appendingPathComponent("scenarios/devices", isDirectory: true)
+
+    static func device(_ name: String = ExploreConfig.defaults.device) throws -> DeviceProfile {
+        let url = devicesFolder.appendingPathComponent("\(name).json")
+        return try ScenarioLoader.device(from: Data(contentsOf: url), file: url.lastPathComponent)
+    }
+}
+
+@Suite("Session generator")
+struct SessionGeneratorTests {
+    @Test("Every drawn session is a valid scenario: written as a file, it reads back as itself")
+    func sessionsAreValidScenarios() throws {
+        let device = try ExploreFixtures.device()
+        let generator = SessionGenerator(config: .defaults, device: device, seed: 7)
+        var actions = Set<String>()
+        for index in 0..<200 {
+            let session = generator.session(index)
+            let text = session.fileText
+            let loaded = try ScenarioLoader.load(
+                data: Data(text.utf8), file: "\(session.name).json", deviceDirectories: [ExploreFixtures.devicesFolder])
+            #expect(loaded.scenario == session, "session \(index):\n\(text)")
+            #expect(session.variants.map(\.name) == ExploreConfig.defaults.strategies.map(\.name))
+            for step in session.script { actions.insert(step.action.fileName) }
+        }
+        // Swarm testing still reaches every action over a population.
+        #expect(actions == Set(ExploreConfig.actions))
+    }
+
+    @Test("Session i depends only on the seed and i")
+    func sessionsAreIndependentAndDeterministic() throws {
+        let device = try ExploreFixtures.device()
+        let a = SessionGenerator(config: .defaults, device: device, seed: 3)
+        let b = SessionGenerator(config: .defaults, device: device, seed: 3)
+        #expect(a.session(41) == b.session(41))
+        #expect(a.session(41) != a.session(42))
+        #expect(SessionGenerator(config: .defaults, device: device, seed: 4).session(41) != a.session(41))
+    }
+
+    @Test("Swarm testing: sessions enable different subsets of actions")
+    func swarm() throws {
+        let device = try ExploreFixtures.device()
+        var config = ExploreConfig.defaults
+        config.steps = 20...20
+        let generator = SessionGenerator(config: config, device: device, seed: 11)
+        let subsets = Set((0..<50).map { Set(generator.session($0).script.map(\.action.fileName)) })
+        #expect(subsets.count > 40)
+        // With half the actions enabled on average, most sessions of 20 steps
+        // miss several actions entirely.
+        #expect(subsets.filter { $0.count <= 12 }.count > 25)
+    }
+
+    @Test("An action with weight 0 is never drawn")
+    func zeroWeight() throws {
+        let device = try ExploreFixtures.device()
+        var config = ExploreConfig.defaults
+        config.weights = ExploreConfig.actions.map { $0 == "rotate" || $0 == "like" ? 1 : 0 }
+        config.swarmFraction = 1
+        let generator = SessionGenerator(config: config, device: device, seed: 5)
+        let drawn = Set((0..<30).flatMap { generator.session($0).script.map(\.action.fileName) })
+        #expect(drawn == ["rotate", "like"])
+    }
+}

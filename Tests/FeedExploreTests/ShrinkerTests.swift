@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import FeedEngine
+import FeedExplore
+import FeedScenario
+
+/// A strategy that claims every cause and holds none: what `none` does,
+/// with `anchor`'s promises. Every change that moves the reader breaks it.
+struct PromisesEverythingKeeper: PositionKeeper {
+    static let name = "promises_everything"
+    static let heldCauses = Set(ChangeCause.allCases)
+    func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { PlaceOutcome(.keepOffset) }
+    func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .keepOffset }
+    func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection { .keepOffset }
+}
+
+@Suite("Shrinker")
+struct ShrinkerTests {
+    static let strategy = PositionStrategy(PromisesEverythingKeeper.self)
+
+    /// The first sessions of a seed that break the strategy's claim.
+    static func failingSessions(count: Int) throws -> [(Scenario, Violation)] {
+        PositionStrategy.register(strategy)
+        var config = ExploreConfig.defaults
+        config.strategies = [strategy]
+        config.steps = 6...12
+        let device = try ExploreFixtures.device()
+        let generator = SessionGenerator(config: config, device: device, seed: 21)
+        let runner = SessionRunner(device: device)
+        var found: [(Scenario, Violation)] = []
+        var index = 0
+        while found.count < count, index < 200 {
+            let session = generator.session(index)
+            if let violation = runner.run(session, checkDeterminism: false).flatMap(\.violations).first(where: { $0.property == .drift }) {
+                found.append((session, violation))
+            }
+            index += 1
+        }
+        return found
+    }
+
+    @Test("A shrunk session is smaller, still fails the same way, and reproduces from its file")
+    func shrinksKeepingIdentity() throws {
+        let device = try ExploreFixtures.device()
+        let runner = SessionRunner(device: device)
+        let shrinker = Shrinker(runner: runner, budget: 300)
+        let failing = try ShrinkerTests.failingSessions(count: 5)
+        #expect(failing.count == 5)
+        var stepsAfter: [Int] = []
+        for (session, violation) in failing {
+            let result = shrinker.shrink(session, keeping: violation)
+            #expect(result.violation.identity == violation.identity, "\(session.name): \(result.violation.sentence)")
+            #expect(result.scenario.script.count <= session.script.count)
+            #expect(result.scenario.variants.map(\.name) == [ShrinkerTests.strategy.name])
+            #expect(result.runs <= 300)
+            stepsAfter.append(result.scenario.script.count)
+            // The file explore writes reads back and fails the same way.
+            let text = result.scenario.fileText
+            let reread = try ScenarioLoader.load(data: Data(text.utf8), file: "repro.json", deviceDirectories: [ExploreFixtures.devicesFolder])
+            let again = runner.run(reread.scenario, checkDeterminism: false).flatMap(\.violations)
+            #expect(again.contains { $0.identity == violation.identity }, "\(session.name) shrunk to:\n\(text)")
+        }
+        // The goal: most repros have at most five steps.
+        #expect(stepsAfter.filter { $0 <= 5 }.count >= 4, "steps after shrinking: \(stepsAfter)")
+    }
+
+    @Test("Shrinking never accepts a failure of another identity")
+    func identityIsKept() throws {
+        let device = try ExploreFixtures.device()
+        let runner = SessionRunner(device: device)
+        let (session, violation) = try #require(try ShrinkerTests.failingSessions(count: 1).first)
+        // Asked to keep a cause this session never shows, nothing smaller is accepted.
+        var other = violation
+        other.cause = violation.cause == ChangeCause.widthChange.rawValue ? ChangeCause.textSizeChange.rawValue : ChangeCause.widthChange.rawValue
+        let result = Shrinker(runner: runner, budget: 50).shrink(session, keeping: other)
+        #expect(result.scenario.script == session.script)
+        #expect(result.runs == 1)
+    }
+}
