@@ -18,9 +18,11 @@ public enum SummaryMetrics {
     /// Every metric column, in `summary.csv` order.
     public static let compared: [String] = Metric.all.map(\.name)
 
-    /// The direction of `metric`; a column no `Metric` names is neutral.
+    /// The direction of `metric`; explore's `violations` is lower-is-better,
+    /// any other column no `Metric` names is neutral.
     public static func direction(of metric: String) -> MetricDirection {
-        Metric.named(metric)?.direction ?? .neutral
+        if metric == PopulationTable.violationsColumn { return .lowerIsBetter }
+        return Metric.named(metric)?.direction ?? .neutral
     }
 
     /// Whether `metric` is compared as text rather than as a number.

@@ -34,7 +34,7 @@ private enum ContractColumns {
     ]
     static let drift = [
         "scenario", "variant", "refresh_hz", "time_ms", "cause", "anchor_id",
-        "before_y_pt", "after_y_pt", "drift_pt",
+        "before_y_pt", "after_y_pt", "drift_pt", "clamped_pt",
     ]
 }
 
