@@ -133,7 +133,10 @@ let package = Package(
         .testTarget(name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz", "FeedScenario", "FeedSimulator"]),
         .testTarget(name: "CSVCodecTests", dependencies: ["CSVCodec"]),
         .testTarget(name: "FeedExploreTests", dependencies: ["FeedExplore", "FeedScenario", "FeedSimulator", "FeedEngine"]),
-        .testTarget(name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"]),
+        .testTarget(
+            name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "FeedSimCLITests",
             dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],

@@ -22,6 +22,9 @@ public enum FuzzInput: UInt8, CaseIterable, Sendable {
     case merge
     /// `feedsim calibrate`: a measured trace, then the base device profile.
     case calibration
+    /// `feedsim calibrate --from xctrace`: an os-signpost-interval export,
+    /// then the base device profile.
+    case xctrace
 
     /// The kind the first byte of an input selects.
     public init(selector: UInt8) {
@@ -66,6 +69,8 @@ public enum FeedSimFuzz {
             merge(files)
         case .calibration:
             calibration(files)
+        case .xctrace:
+            xctrace(files)
         }
     }
 
@@ -113,6 +118,14 @@ public enum FeedSimFuzz {
 }
 
 extension FeedSimFuzz {
+    fileprivate static func xctrace(_ files: [Data]) {
+        guard let trace = try? XctraceExport.trace(data: file(files, 0), file: "frames.xml"),
+              let base = try? ScenarioLoader.device(from: file(files, 1), file: "base.json"),
+              let fit = try? Calibration(trace: trace, base: base.costs)
+        else { return }
+        _ = CalibrationReport(calibration: fit, trace: "frames.xml", baseName: base.name, fittedName: "fitted", check: nil).html
+    }
+
     fileprivate static func calibration(_ files: [Data]) {
         guard let trace = try? CalibrationTrace(data: file(files, 0), file: "trace.csv"),
               let base = try? ScenarioLoader.device(from: file(files, 1), file: "base.json"),

@@ -257,21 +257,7 @@ public struct HTMLReport: Sendable {
     /// The whole page.
     public var html: String {
         let scenarios = self.scenarios
-        var out = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>FeedSim report</title>
-            <style>
-            \(HTMLReport.css)
-            </style>
-            </head>
-            <body>
-            <h1>FeedSim report</h1>
-
-            """
+        var out = HTMLReport.pageStart(title: "FeedSim report", heading: "FeedSim report")
         if let populationComparison, let population {
             out += populationSection(population, comparison: populationComparison)
         }
@@ -423,6 +409,26 @@ public struct HTMLReport: Sendable {
         }
         out += "</section>\n"
         return out
+    }
+
+    /// A page's start up to its heading: the document type, the head with
+    /// `title` and the report's CSS, and the `<h1>` (both escaped here).
+    static func pageStart(title: String, heading: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(HTMLText.escape(title))</title>
+        <style>
+        \(HTMLReport.css)
+        </style>
+        </head>
+        <body>
+        <h1>\(HTMLText.escape(heading))</h1>
+
+        """
     }
 
     /// The CSS class of a hitch ratio's band.

@@ -297,8 +297,22 @@ struct ReportTests {
     }
 }
 
+extension ReportTests {
+    @Test("Chromium renders the calibration report offline to a page that is not blank")
+    func calibrationScreenshot() throws {
+        guard let chromium = Tool.find(["chromium", "chromium-browser"]), let python = Tool.find(["python3"]) else {
+            Issue.record("The screenshot test needs headless Chromium and python3: run scripts/bootstrap.")
+            return
+        }
+        let (folder, outcome) = try CalibrateCommandTests.calibratedWithReport()
+        defer { folder.remove() }
+        try #require(outcome.status == 0, "\(outcome)")
+        try ReportTests.expectRendered(folder.appending("fit.html"), in: folder, chromium: chromium, python: python)
+    }
+}
+
 /// Running tools other than feedsim from the tests.
-private enum Tool {
+enum Tool {
     /// What a tool did.
     /// The first of `names` found on PATH.
     static func find(_ names: [String]) -> URL? {

@@ -44,6 +44,9 @@ enum FuzzFixtures {
         seeds.append(("report", FuzzInput.report.input([summary, drift, frames])))
         seeds.append(("merge", FuzzInput.merge.input([try read("Fuzz/seeds/shard.json"), summary, drift, frames])))
         seeds.append(("calibration", FuzzInput.calibration.input([try read("Fuzz/seeds/trace.csv"), try read("scenarios/devices/iphone-60hz.json")])))
+        seeds.append(("xctrace", FuzzInput.xctrace.input([
+            try read("Tests/FeedSimulatorTests/Fixtures/xctrace/frames.xml"), try read("scenarios/devices/iphone-60hz.json"),
+        ])))
         return seeds
     }
 }

@@ -1,0 +1,297 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The os_signpost interval table as `xctrace export` writes it, read into a
+/// calibration trace.
+///
+/// `xctrace export --input run.trace --xpath
+/// '/trace-toc/run[@number="1"]/data/table[@schema="os-signpost-interval"]'`
+/// writes `<trace-query-result>` holding one `<node>` per table: a `<schema>`
+/// whose `<col>`s name the columns by `<mnemonic>`, then one `<row>` per
+/// interval whose child elements are the cells in the schema's column order.
+/// A value used again is written once with an `id` attribute and later as an
+/// empty element with `ref` naming that id (at any depth: a process first
+/// seen inside a backtrace can be referenced by a later row's cell); an
+/// empty cell is `<sentinel/>`. A cell's text is its raw value (a duration
+/// in nanoseconds) and its `fmt` attribute the value as Instruments shows it
+/// (the formatted message of an `os-log-metadata` cell).
+///
+/// Cells are read by their column's mnemonic, never by element name or an
+/// assumed position: `duration` (ns), `name` (the signpost name),
+/// `subsystem`, and `end-message` (the interval's end message, whose
+/// `key=value` pairs are the frame's counts, keys being trace columns).
+public enum XctraceExport {
+    /// The mnemonics read; any other column is skipped.
+    public static let durationMnemonic = "duration"
+    public static let nameMnemonic = "name"
+    public static let subsystemMnemonic = "subsystem"
+    public static let endMessageMnemonic = "end-message"
+    /// The signpost name read when none is given.
+    public static let defaultSignpost = "Frame"
+
+    /// Reads the frames of the intervals named `signpost` (from `subsystem`
+    /// only, when given) out of the export's bytes; `file` names it in messages.
+    public static func trace(data: Data, file: String, signpost: String = defaultSignpost, subsystem: String? = nil) throws(CalibrationError) -> CalibrationTrace {
+        guard data.contains(where: { !(" \t\r\n" as String).utf8.contains($0) }) else {
+            throw CalibrationError(file: file, line: 1, problem: "the file is empty; expected the XML xctrace export writes")
+        }
+        let reader = TableReader(file: file)
+        let parser = XMLParser(data: data)
+        parser.delegate = reader
+        parser.shouldResolveExternalEntities = false
+        _ = parser.parse()
+        if let problem = reader.problem { throw problem }
+        guard reader.sawTable else {
+            throw CalibrationError(
+                file: file, line: nil,
+                problem: "no <trace-query-result><node><schema> table found; expected the output of xctrace export "
+                    + "--xpath '…/table[@schema=\"os-signpost-interval\"]'")
+        }
+
+        var subsystems: [String] = []
+        var chosen: [Interval] = []
+        for interval in reader.intervals where interval.name == signpost {
+            if let subsystem, interval.subsystem != subsystem { continue }
+            if !subsystems.contains(interval.subsystem ?? "") { subsystems.append(interval.subsystem ?? "") }
+            chosen.append(interval)
+        }
+        guard !chosen.isEmpty else {
+            var names: [String] = []
+            for interval in reader.intervals where !names.contains(interval.name ?? "") { names.append(interval.name ?? "") }
+            let seen = names.isEmpty ? "the table has no intervals" : "the table's names are " + names.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ")
+            throw CalibrationError(
+                file: file, line: nil,
+                problem: "no interval named \"\(signpost)\"\(subsystem.map { " in subsystem \"\($0)\"" } ?? ""); \(seen)")
+        }
+        guard subsystems.count == 1 else {
+            throw CalibrationError(
+                file: file, line: nil,
+                problem: "intervals named \"\(signpost)\" come from \(subsystems.count) subsystems ("
+                    + subsystems.map { "\"\($0)\"" }.joined(separator: ", ") + "); name yours with --subsystem")
+        }
+        return try frames(of: chosen, file: file)
+    }
+
+    /// One interval of the table: its row's line and the cells read.
+    struct Interval {
+        var line: Int
+        var durationText: String?
+        var name: String?
+        var subsystem: String?
+        var endMessage: String?
+    }
+
+    /// The frames of `intervals`: every end message must give the same keys.
+    private static func frames(of intervals: [Interval], file: String) throws(CalibrationError) -> CalibrationTrace {
+        let intercept = CostTerm.all.firstIndex { $0.key == CalibrationTrace.interceptKey }!
+        var keys: [Int]?
+        var frames: [CalibrationTrace.Frame] = []
+        for interval in intervals {
+            guard frames.count < CalibrationTrace.maximumFrames else {
+                throw CalibrationError(file: file, line: interval.line, problem: "more than \(CalibrationTrace.maximumFrames) frames; split the trace")
+            }
+            guard let text = interval.durationText, let ns = Int64(text.trimmingCharacters(in: .whitespaces)), ns >= 0 else {
+                throw CalibrationError(
+                    file: file, line: interval.line,
+                    problem: "the interval's duration is \(interval.durationText.map { "\"\($0.prefix(40))\"" } ?? "empty"), expected whole nanoseconds")
+            }
+            guard let message = interval.endMessage, !message.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw CalibrationError(
+                    file: file, line: interval.line,
+                    problem: "the interval has no end message; expected key=value counts such as \"cells_configured=3\"")
+            }
+            var counts = [Double](repeating: 0, count: CostTerm.all.count)
+            counts[intercept] = 1
+            var given: [Int] = []
+            for pair in message.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" }) {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2 else {
+                    throw CalibrationError(file: file, line: interval.line, problem: "the end message's \"\(pair.prefix(40))\" is not key=value")
+                }
+                let key = String(parts[0])
+                guard let term = CostTerm.all.firstIndex(where: { $0.traceColumn == key }) else {
+                    throw CalibrationError(
+                        file: file, line: interval.line,
+                        problem: "the end message's key \"\(key.prefix(40))\" is not a trace column; expected any of "
+                            + CostTerm.all.map(\.traceColumn).joined(separator: ", "))
+                }
+                guard !given.contains(term) else {
+                    throw CalibrationError(file: file, line: interval.line, problem: "the end message gives \(key) twice")
+                }
+                guard let value = Double(parts[1]), value.isFinite, value >= 0 else {
+                    throw CalibrationError(file: file, line: interval.line, problem: "\(key) is \"\(parts[1].prefix(40))\", expected a number ≥ 0")
+                }
+                counts[term] = value
+                given.append(term)
+            }
+            given.sort()
+            if let keys, keys != given {
+                let missing = keys.filter { !given.contains($0) }.map { CostTerm.all[$0].traceColumn }
+                let extra = given.filter { !keys.contains($0) }.map { CostTerm.all[$0].traceColumn }
+                throw CalibrationError(
+                    file: file, line: interval.line,
+                    problem: "the end message's keys differ from the first interval's"
+                        + (missing.isEmpty ? "" : "; missing \(missing.joined(separator: ", "))")
+                        + (extra.isEmpty ? "" : "; not in the first: \(extra.joined(separator: ", "))"))
+            }
+            keys = given
+            frames.append(CalibrationTrace.Frame(line: interval.line, durationNs: Double(ns), counts: counts))
+        }
+        var measured = CostTerm.all.indices.map { keys?.contains($0) ?? false }
+        measured[intercept] = true
+        return CalibrationTrace(file: file, measured: measured, frames: frames)
+    }
+
+    /// One cell value: the text directly inside the element and its `fmt`.
+    struct Value {
+        var text = ""
+        var format: String?
+        /// What a reader of the column wants: the formatted value when the
+        /// export gives one, else the text.
+        var shown: String { format ?? text }
+    }
+
+    /// The XMLParser delegate: collects the schema's mnemonics and each
+    /// row's cells, resolving `ref`s, and stops at the first problem.
+    final class TableReader: NSObject, XMLParserDelegate {
+        let file: String
+        var problem: CalibrationError?
+        var intervals: [Interval] = []
+        var sawTable = false
+
+        /// Values by `id`, document-wide.
+        private var interned: [String: Value] = [:]
+        /// The open elements, innermost last.
+        private var path: [String] = []
+        private var mnemonics: [String] = []
+        private var inMnemonic = false
+        private var mnemonicText = ""
+        /// The row being read: its line, cells so far (nil for a sentinel).
+        private var row: (line: Int, cells: [Value?])?
+        /// Elements open inside the current row's cell, with their values
+        /// and ids, innermost last.
+        private var open: [(id: String?, value: Value, isReference: Bool)] = []
+
+        init(file: String) { self.file = file }
+
+        private func fail(_ parser: XMLParser, _ text: String, line: Int? = nil) {
+            guard problem == nil else { return }
+            problem = CalibrationError(file: file, line: line ?? parser.lineNumber, problem: text)
+            parser.abortParsing()
+        }
+
+        func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            guard problem == nil else { return }
+            defer { path.append(element) }
+            if path.isEmpty {
+                guard element == "trace-query-result" else {
+                    fail(parser, "the document is <\(element.prefix(40))>, expected <trace-query-result> (xctrace export --xpath …)")
+                    return
+                }
+                return
+            }
+            if row != nil {
+                if open.isEmpty, element == "sentinel" {
+                    row!.cells.append(nil)
+                    open.append((nil, Value(), false))
+                    return
+                }
+                if let reference = attributes["ref"] {
+                    guard let value = interned[reference] else {
+                        fail(parser, "<\(element.prefix(40)) ref=\"\(reference.prefix(20))\"> refers to no earlier id")
+                        return
+                    }
+                    open.append((nil, value, true))
+                } else {
+                    open.append((attributes["id"], Value(text: "", format: attributes["fmt"]), false))
+                }
+                return
+            }
+            switch element {
+            case "node":
+                mnemonics = []
+            case "schema":
+                sawTable = true
+                mnemonics = []
+            case "mnemonic" where path.last == "col":
+                inMnemonic = true
+                mnemonicText = ""
+            case "row":
+                guard path.last == "node" else { return }
+                guard !mnemonics.isEmpty else {
+                    fail(parser, "a <row> before its node's <schema>")
+                    return
+                }
+                for needed in [XctraceExport.durationMnemonic, XctraceExport.nameMnemonic, XctraceExport.endMessageMnemonic]
+                where !mnemonics.contains(needed) {
+                    fail(parser, "the table's schema has no \(needed) column; its columns are \(mnemonics.joined(separator: ", "))")
+                    return
+                }
+                row = (parser.lineNumber, [])
+            default:
+                break
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard problem == nil else { return }
+            if inMnemonic { mnemonicText += string }
+            if row != nil, let last = open.indices.last, !open[last].isReference { open[last].value.text += string }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+            guard problem == nil else { return }
+            path.removeLast()
+            if inMnemonic, element == "mnemonic" {
+                mnemonics.append(mnemonicText.trimmingCharacters(in: .whitespacesAndNewlines))
+                inMnemonic = false
+                return
+            }
+            guard let current = row else { return }
+            if let closed = open.popLast() {
+                if let id = closed.id { interned[id] = closed.value }
+                if open.isEmpty, element != "sentinel" { row!.cells.append(closed.value) }
+                return
+            }
+            guard element == "row" else { return }
+            row = nil
+            guard current.cells.count <= mnemonics.count else {
+                fail(parser, "the row has \(current.cells.count) cells but the schema has \(mnemonics.count) columns", line: current.line)
+                return
+            }
+            func cell(_ mnemonic: String) -> Value? {
+                guard let index = mnemonics.firstIndex(of: mnemonic), index < current.cells.count else { return nil }
+                return current.cells[index]
+            }
+            intervals.append(Interval(
+                line: current.line,
+                durationText: cell(XctraceExport.durationMnemonic)?.text,
+                name: cell(XctraceExport.nameMnemonic)?.shown,
+                subsystem: cell(XctraceExport.subsystemMnemonic)?.shown,
+                endMessage: cell(XctraceExport.endMessageMnemonic)?.shown))
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+            let code = (parseError as NSError).code
+            fail(parser, "malformed XML: \(XctraceExport.describe(code))")
+        }
+    }
+
+    /// What an XMLParser error code means, for the message. The codes are
+    /// libxml2's (`xmlParserErrors`), which XMLParser passes on.
+    static func describe(_ code: Int) -> String {
+        switch code {
+        case 4: "the document is empty"
+        case 5: "the document ends inside an element"
+        case 9: "a character XML does not allow"
+        case 23, 26: "a bad entity reference (write & as &amp;)"
+        case 38: "a < inside an attribute value"
+        case 39, 40, 41: "an attribute without a quoted value"
+        case 76: "an end tag does not match the element it closes"
+        case 77: "a tag is not closed"
+        default: "XMLParser error \(code)"
+        }
+    }
+}

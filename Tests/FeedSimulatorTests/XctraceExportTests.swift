@@ -1,0 +1,160 @@
+import FeedScenario
+import Foundation
+import Testing
+@testable import FeedSimulator
+
+/// The os-signpost-interval table of `xctrace export`, read into a
+/// calibration trace. The fixtures follow the export's documented shape:
+/// a schema of `col`/`mnemonic`, rows of cells in its order, values
+/// interned by `id` and referenced by `ref` (at any depth), `<sentinel/>`
+/// for empty cells, and other signposts and subsystems beside the frames.
+@Suite("xctrace export")
+struct XctraceExportTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/xctrace", isDirectory: true)
+
+    static func read(_ name: String, signpost: String = XctraceExport.defaultSignpost, subsystem: String? = nil) throws -> CalibrationTrace {
+        try XctraceExport.trace(
+            data: Data(contentsOf: fixtures.appendingPathComponent(name)), file: name, signpost: signpost, subsystem: subsystem)
+    }
+
+    static func column(_ name: String) -> Int { CostTerm.all.firstIndex { $0.traceColumn == name }! }
+
+    @Test("the Frame intervals of an export, interned values resolved, other signposts and subsystems skipped")
+    func frames() throws {
+        let trace = try XctraceExportTests.read("frames.xml")
+        #expect(trace.frames.count == 16)
+        let configured = XctraceExportTests.column("cells_configured"), measured = XctraceExportTests.column("cells_measured")
+        #expect(trace.measured.enumerated().filter(\.element).map { CostTerm.all[$0.offset].traceColumn } == ["frames", "cells_configured", "cells_measured"])
+        for (f, frame) in trace.frames.enumerated() {
+            let c = Double(f % 4), m = Double((f / 4) % 3)
+            #expect(frame.counts[configured] == c && frame.counts[measured] == m, "frame \(f)")
+            #expect(frame.durationNs == 3_000_000 + 800_000 * c + 2_500_000 * m, "frame \(f): the duration is the cell's raw nanoseconds")
+            #expect(frame.counts[XctraceExportTests.column("frames")] == 1)
+        }
+        // Frames 12–15 repeat 0–3: their duration and message cells are refs.
+        let text = try String(contentsOf: XctraceExportTests.fixtures.appendingPathComponent("frames.xml"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let last = lines[trace.frames[15].line - 1]
+        #expect(last.contains("<os-log-metadata ref=") && last.contains("<duration ref="), "the fixture interns: \(last.prefix(200))")
+        #expect(trace.frames.allSatisfy { lines[$0.line - 1].contains("<string") }, "each frame's line is its row's")
+
+        let base = try CalibrationTests.bundledProfile()
+        let calibration = try Calibration(trace: trace, base: base.costs)
+        #expect(calibration.costs.frameBase.value == 3_000_000)
+        #expect(calibration.costs.cellConfigure.value == 800_000)
+        #expect(calibration.costs.cellMeasure.value == 2_500_000)
+    }
+
+    @Test("cells are read by the schema's mnemonics: the same table with its columns in another order gives the same frames")
+    func columnOrder() throws {
+        let shuffled = try XctraceExportTests.read("shuffled-columns.xml")
+        let original = try XctraceExportTests.read("frames.xml")
+        #expect(shuffled.frames.map(\.durationNs) == original.frames.map(\.durationNs))
+        #expect(shuffled.frames.map(\.counts) == original.frames.map(\.counts))
+        #expect(shuffled.measured == original.measured)
+    }
+
+    @Test("Frame intervals from two subsystems are refused until --subsystem names one")
+    func subsystems() throws {
+        #expect {
+            _ = try XctraceExportTests.read("two-subsystems.xml")
+        } throws: { error in
+            "\(error)".hasPrefix("two-subsystems.xml: intervals named \"Frame\" come from 2 subsystems (\"com.example.feedapp\", \"com.example.otherkit\")")
+        }
+        #expect(try XctraceExportTests.read("two-subsystems.xml", subsystem: "com.example.feedapp").frames.count == 16)
+        #expect(try XctraceExportTests.read("two-subsystems.xml", subsystem: "com.example.otherkit").frames.count == 3)
+    }
+
+    @Test("another signpost name is read with --signpost; an absent one is refused with the names the table has")
+    func signpostName() throws {
+        #expect {
+            _ = try XctraceExportTests.read("frames.xml", signpost: "ImageDecode")
+        } throws: { error in
+            "\(error)".contains("\"bytes\" is not a trace column")
+        }
+        #expect {
+            _ = try XctraceExportTests.read("frames.xml", signpost: "Commit")
+        } throws: { error in
+            "\(error)" == "frames.xml: no interval named \"Commit\"; the table's names are \"Frame\", \"ImageDecode\", \"CA::Transaction\""
+        }
+    }
+
+    @Test("a Frame interval whose end message is a sentinel is refused at its row's line")
+    func sentinelMessage() throws {
+        let text = try String(contentsOf: XctraceExportTests.fixtures.appendingPathComponent("no-end-message.xml"), encoding: .utf8)
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.element.hasPrefix("<row>") && ($0.element.contains("fmt=\"Frame\"") || $0.element.contains("<string ref=\"4\"/>")) }
+            .map { $0.offset + 1 }[5]
+        #expect {
+            _ = try XctraceExportTests.read("no-end-message.xml")
+        } throws: { error in
+            "\(error)".hasPrefix("no-end-message.xml:\(line): the interval has no end message")
+        }
+    }
+
+    @Test("malformed XML is refused with the line the parser stopped at")
+    func malformed() throws {
+        #expect {
+            _ = try XctraceExportTests.read("malformed.xml")
+        } throws: { error in
+            "\(error)" == "malformed.xml:31: malformed XML: an end tag does not match the element it closes"
+        }
+    }
+
+    struct BadExport: Sendable, CustomTestStringConvertible {
+        var label: String
+        var xml: String
+        var message: String
+        var testDescription: String { label }
+    }
+
+    static let schema = """
+        <schema name="os-signpost-interval"><col><mnemonic>duration</mnemonic></col><col><mnemonic>name</mnemonic></col>\
+        <col><mnemonic>end-message</mnemonic></col></schema>
+        """
+
+    static func document(_ rows: String, schema: String = XctraceExportTests.schema) -> String {
+        "<?xml version=\"1.0\"?>\n<trace-query-result>\n<node xpath=\"x\">\n\(schema)\n\(rows)\n</node>\n</trace-query-result>\n"
+    }
+
+    @Test("a bad export is refused naming the file, the line and the problem", arguments: [
+        BadExport(label: "not an export", xml: "<?xml version=\"1.0\"?>\n<trace-toc/>\n",
+                  message: "x.xml:2: the document is <trace-toc>, expected <trace-query-result>"),
+        BadExport(label: "empty", xml: "", message: "x.xml:1: the file is empty"),
+        BadExport(label: "no table", xml: "<trace-query-result/>",
+                  message: "x.xml: no <trace-query-result><node><schema> table found"),
+        BadExport(label: "ref to no id",
+                  xml: document("<row><duration>1000</duration><string>Frame</string><os-log-metadata ref=\"9\"/></row>"),
+                  message: "x.xml:5: <os-log-metadata ref=\"9\"> refers to no earlier id"),
+        BadExport(label: "schema without end-message",
+                  xml: document("<row><duration>1</duration></row>", schema: "<schema name=\"os-signpost-interval\"><col><mnemonic>duration</mnemonic></col><col><mnemonic>name</mnemonic></col></schema>"),
+                  message: "x.xml:5: the table's schema has no end-message column; its columns are duration, name"),
+        BadExport(label: "more cells than columns",
+                  xml: document("<row><duration>1</duration><string>Frame</string><os-log-metadata fmt=\"frames=1\"/><string>x</string></row>"),
+                  message: "x.xml:5: the row has 4 cells but the schema has 3 columns"),
+        BadExport(label: "duration not a number",
+                  xml: document("<row><duration fmt=\"1 ms\">soon</duration><string>Frame</string><os-log-metadata fmt=\"cells_measured=1\"/></row>"),
+                  message: "x.xml:5: the interval's duration is \"soon\", expected whole nanoseconds"),
+        BadExport(label: "unknown key",
+                  xml: document("<row><duration>1</duration><string>Frame</string><os-log-metadata fmt=\"colour=2\"/></row>"),
+                  message: "x.xml:5: the end message's key \"colour\" is not a trace column"),
+        BadExport(label: "not key=value",
+                  xml: document("<row><duration>1</duration><string>Frame</string><os-log-metadata fmt=\"cells_measured 2\"/></row>"),
+                  message: "x.xml:5: the end message's \"cells_measured\" is not key=value"),
+        BadExport(label: "negative count",
+                  xml: document("<row><duration>1</duration><string>Frame</string><os-log-metadata fmt=\"cells_measured=-2\"/></row>"),
+                  message: "x.xml:5: cells_measured is \"-2\", expected a number ≥ 0"),
+        BadExport(label: "keys differ between frames",
+                  xml: document("<row><duration>1</duration><string>Frame</string><os-log-metadata fmt=\"cells_measured=2 cells_configured=1\"/></row>\n<row><duration>1</duration><string>Frame</string><os-log-metadata fmt=\"cells_measured=2\"/></row>"),
+                  message: "x.xml:6: the end message's keys differ from the first interval's; missing cells_configured"),
+    ])
+    func badExport(_ example: BadExport) {
+        do {
+            _ = try XctraceExport.trace(data: Data(example.xml.utf8), file: "x.xml")
+            Issue.record("no error")
+        } catch {
+            #expect(error.description.hasPrefix(example.message), "\(error)")
+        }
+    }
+}
