@@ -76,29 +76,16 @@ extension FeedSim {
         }
 
         func run() throws {
-            let text: String
-            switch try comparison() {
-            case let .single(comparison):
-                switch format {
-                case .table: text = comparison.terminalText
-                case .markdown: text = comparison.markdown
-                case .csv: text = comparison.csv.text
-                case .json: text = comparison.json
-                }
-            case let .seeds(comparison):
-                switch format {
-                case .table: text = comparison.terminalText
-                case .markdown: text = comparison.markdown
-                case .csv: text = comparison.csv.text
-                case .json: text = comparison.json
-                }
-            case let .sessions(comparison):
-                switch format {
-                case .table: text = comparison.terminalText
-                case .markdown: text = comparison.markdown
-                case .csv: text = comparison.differencesCSV.text
-                case .json: text = comparison.json
-                }
+            let comparison: any ComparisonText = switch try comparison() {
+            case let .single(comparison): comparison
+            case let .seeds(comparison): comparison
+            case let .sessions(comparison): comparison
+            }
+            let text = switch format {
+            case .table: comparison.terminalText
+            case .markdown: comparison.markdown
+            case .csv: comparison.csvTable.text
+            case .json: comparison.json
             }
             guard let output else {
                 print(text, terminator: "")
