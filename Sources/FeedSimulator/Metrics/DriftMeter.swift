@@ -155,6 +155,14 @@ struct DriftMeter {
             // (shifted by how far the change moved the anchor in the
             // content). A resting view keeps the old ones: a clamp forced by
             // the change is the change's, not the reader's.
+            // How far past its edges the reader's own motion (a bounce, a
+            // finger) would have had the content had nothing changed: no
+            // correction may pull that in. Measured against the old edges,
+            // which that motion knew.
+            var unchanged = reference
+            unchanged.advance(to: time)
+            let overscroll = (top: max(0, unchanged.minOffset - unchanged.contentOffset),
+                              bottom: max(0, unchanged.contentOffset - unchanged.maxOffset))
             if !reference.isResting, let index = list.index(of: change.anchor.itemID) {
                 let shift = list.minY(of: index) - change.anchor.contentY
                 reference.setContentExtent(minY: list.contentMinY - shift, maxY: list.contentMaxY - shift)
@@ -164,10 +172,6 @@ struct DriftMeter {
             }
             reference.advance(to: time)
             beforeY = change.anchor.contentY - reference.contentOffset
-            // How far past its old edges the reader's own motion (a bounce,
-            // a finger) had the content: no correction may pull that in.
-            let overscroll = (top: max(0, reference.minOffset - reference.contentOffset),
-                              bottom: max(0, reference.contentOffset - reference.maxOffset))
             // Under a finger a correction may leave the content where it was
             // at the commit, past a moved edge, but takes it no further.
             reach = DriftMeter.reach(
