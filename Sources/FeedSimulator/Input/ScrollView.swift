@@ -176,9 +176,17 @@ public struct ScrollView: Sendable {
             if contentOffset < minOffset { contentOffset = minOffset }
         case let .dragging(startTime, startOffset, trajectory, release, rate):
             let elapsed = time - startTime
+            if let last = trajectory.last, elapsed > last.time {
+                // Advanced past the lift in one step: the free motion starts
+                // at the lift, where the finger left the content, and runs
+                // from there to `time`.
+                advance(to: startTime + last.time)
+                advance(to: time)
+                return
+            }
             let raw = startOffset + ScrollView.displacement(in: trajectory, at: elapsed)
             contentOffset = rubberBanded(raw)
-            if let last = trajectory.last, elapsed >= last.time {
+            if let last = trajectory.last, elapsed == last.time {
                 let velocity = release == .fling ? ScrollView.releaseVelocity(trajectory) : 0
                 startFreeMotion(at: time, from: contentOffset, velocity: velocity, rate: rate)
             }
