@@ -1,6 +1,6 @@
 import FeedScenario
 import FeedSimulator
-@testable import FeedReports
+import FeedReports
 import Foundation
 
 /// What one fuzz input is read as: its first byte, modulo the number of

@@ -45,7 +45,7 @@ public struct HTMLReport: Sendable {
     static let driftEventThresholdPt = 1.0
 
     /// The frames of one run and its budget.
-    struct RunFrames: Sendable {
+    package struct RunFrames: Sendable {
         var budgetMs: Double?
         var frames: [FrameWorkPlot.Frame] = []
     }
@@ -59,7 +59,7 @@ public struct HTMLReport: Sendable {
 
     /// What the drift and frames of one run are filed under: its key, and
     /// its seed when the files have a `seed` column (`--seeds`).
-    struct RunKey: Hashable {
+    package struct RunKey: Hashable {
         var key: SummaryKey
         var seed: UInt64?
     }
@@ -81,7 +81,9 @@ public struct HTMLReport: Sendable {
     /// paired by seed.
     let seedComparison: SeedComparison?
 
-    init(
+    /// `package`, like the readers of drift.csv and frames.csv below: the
+    /// fuzzer (Fuzz/FeedSimFuzz) builds reports from bytes through them.
+    package init(
         summary: SummaryFile?, population: SummaryFile? = nil, drift: [RunKey: [FrameWorkPlot.Drift]]?, frames: [RunKey: RunFrames]?
     ) throws(HTMLReportError) {
         self.summary = summary
@@ -206,7 +208,7 @@ public struct HTMLReport: Sendable {
     }
 
     /// Drift records by run from the bytes of a drift.csv.
-    static func readDrift(_ data: Data, file: String) throws(HTMLReportError) -> [RunKey: [FrameWorkPlot.Drift]] {
+    package static func readDrift(_ data: Data, file: String) throws(HTMLReportError) -> [RunKey: [FrameWorkPlot.Drift]] {
         var drift: [RunKey: [FrameWorkPlot.Drift]] = [:]
         let table = try rows(data, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "cause", "drift_pt"])
         for (line, field) in table.rows {
@@ -224,7 +226,7 @@ public struct HTMLReport: Sendable {
     }
 
     /// Frames by run from the bytes of a frames.csv.
-    static func readFrames(_ data: Data, file: String) throws(HTMLReportError) -> [RunKey: RunFrames] {
+    package static func readFrames(_ data: Data, file: String) throws(HTMLReportError) -> [RunKey: RunFrames] {
         var frames: [RunKey: RunFrames] = [:]
         let table = try rows(data, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "work_ms", "budget_ms", "overrun"])
         for (line, field) in table.rows {

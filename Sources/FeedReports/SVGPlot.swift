@@ -1,3 +1,4 @@
+import CSVCodec
 import Foundation
 
 /// The inline SVG plots of the HTML report: plain text, fixed decimals,
@@ -69,7 +70,7 @@ struct AxisScale: Equatable {
 /// where `gapColumns` or more columns hold no frame (the screen was idle).
 /// The y axis stops at `clipBudgets` × budget; frames above it are drawn at
 /// the top edge and counted in a note.
-struct FrameWorkPlot {
+package struct FrameWorkPlot {
     /// One rendered frame.
     struct Frame: Equatable {
         /// Vsync time, ms from launch.
@@ -81,7 +82,7 @@ struct FrameWorkPlot {
     }
 
     /// One drift record.
-    struct Drift: Equatable {
+    package struct Drift: Equatable {
         /// When the change was committed, ms from launch.
         var timeMs: Double
         /// What made the change.
