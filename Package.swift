@@ -90,6 +90,7 @@ let package = Package(
             name: "feedsim",
             dependencies: [
                 "CParentDeath",
+                "CSVCodec",
                 "Determinism",
                 "FeedExplore",
                 "FeedReports",

@@ -1,3 +1,4 @@
+import CSVCodec
 import FeedEngine
 import FeedReports
 import FeedSimulator

@@ -1,3 +1,4 @@
+import CSVCodec
 import Foundation
 
 /// What the check concluded about one metric of one run, or about a run

@@ -1,3 +1,4 @@
+import CSVCodec
 import FeedSimulator
 
 /// One self-contained HTML page about a calibration: measured against

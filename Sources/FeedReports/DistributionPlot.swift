@@ -1,3 +1,4 @@
+import CSVCodec
 import FeedSimulator
 
 /// One metric's distribution over a population of runs, one horizontal lane

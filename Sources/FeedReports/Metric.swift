@@ -1,3 +1,4 @@
+import CSVCodec
 import FeedSimulator
 
 /// One column of `summary.csv`: what it measures, in which unit, which way

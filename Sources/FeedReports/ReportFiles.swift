@@ -1,21 +1,5 @@
 import Foundation
 
-/// Number formatting for reports: fixed decimals, `.` as the separator,
-/// never locale-dependent, so files are byte-identical across machines.
-public enum ReportNumber {
-    /// `value` with exactly `decimals` digits after the point.
-    public static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
-        let formatted = String(format: "%.\(decimals)f", value)
-        return formatted == "-" + String(format: "%.\(decimals)f", 0.0) ? String(format: "%.\(decimals)f", 0.0) : formatted
-    }
-
-    /// Nanoseconds as milliseconds with three decimals.
-    public static func milliseconds(_ nanoseconds: Int64) -> String {
-        fixed(Double(nanoseconds) / 1_000_000, 3)
-    }
-}
-
 /// Writes files so that a reader sees either the old file or the whole new
 /// one, never a part: the text goes to a temporary file in the same folder,
 /// which is then renamed over the destination.

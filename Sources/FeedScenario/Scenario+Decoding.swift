@@ -246,7 +246,7 @@ extension NetworkSettings: Decodable {
             let names = NetworkSettings.profileNames.map { "\"\($0)\"" }.joined(separator: ", ")
             throw c.failure(.profile, "expected one of \(names), found \"\(profile)\"")
         }
-        latency = c.contains(.latency) ? try LatencySpec.decode(from: c.superDecoder(forKey: .latency)) : nil
+        latency = c.contains(.latency) ? try LatencyDistribution.decode(from: c.superDecoder(forKey: .latency)) : nil
         jitterMs = c.contains(.jitter_ms) ? try c.decode(Double.self, forKey: .jitter_ms, per: NetworkSettings.schema) : nil
         downlinkKbps = c.contains(.downlink_kbps) ? try c.decode(Int.self, forKey: .downlink_kbps, per: NetworkSettings.schema) : nil
         uplinkKbps = c.contains(.uplink_kbps) ? try c.decode(Int.self, forKey: .uplink_kbps, per: NetworkSettings.schema) : nil
@@ -271,7 +271,7 @@ extension NetworkSettings: Decodable {
     }
 }
 
-extension LatencySpec {
+extension LatencyDistribution {
     enum Keys: String, CodingKey, CaseIterable {
         case distribution, ms, min_ms, max_ms, mean_ms, std_dev_ms, median_ms, sigma, scale_ms, shape
     }
@@ -280,11 +280,11 @@ extension LatencySpec {
         case constant, uniform, normal, lognormal, pareto
     }
 
-    static func decode(from decoder: any Decoder) throws -> LatencySpec {
+    static func decode(from decoder: any Decoder) throws -> LatencyDistribution {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let kind = try c.decode(Kind.self, forKey: .distribution)
-        let fields = LatencySpec.schema.branch(kind.rawValue)
+        let fields = LatencyDistribution.schema.branch(kind.rawValue)
         let allowed = fields.fields.compactMap { Keys(rawValue: $0.name) }
         for key in Keys.allCases where key != .distribution && c.contains(key) && !allowed.contains(key) {
             throw c.failure(key, "unknown field `\(key.rawValue)` for a \(kind.rawValue) distribution; expected: \(allowed.map(\.rawValue).joined(separator: ", "))")

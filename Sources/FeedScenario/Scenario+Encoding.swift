@@ -137,7 +137,7 @@ extension NetworkSettings {
     }
 }
 
-extension LatencySpec {
+extension LatencyDistribution {
     var fileJSON: OrderedJSON {
         typealias K = Keys
         let distribution = K.distribution.rawValue

@@ -375,24 +375,15 @@ public struct LifecycleSettings: Sendable, Equatable {
     public static let defaults = LifecycleSettings()
 }
 
-/// A latency distribution as a scenario writes it, in milliseconds.
-public enum LatencySpec: Sendable, Equatable {
-    case constant(ms: Double)
-    case uniform(minMs: Double, maxMs: Double)
-    case normal(meanMs: Double, stdDevMs: Double)
-    case lognormal(medianMs: Double, sigma: Double)
-    case pareto(scaleMs: Double, shape: Double)
-}
-
 /// The network between the app and its servers: a named link profile in the
 /// spirit of Network Link Conditioner, any of whose fields can be
 /// overridden, with retries and offline windows.
 public struct NetworkSettings: Sendable, Equatable {
-    /// The names of the link profiles, as `LinkProfile.allNames` defines them.
-    public static let profileNames = ["wifi", "lte", "3g", "edge", "very_bad", "offline"]
+    /// The names of the link profiles a scenario can choose.
+    public static var profileNames: [String] { LinkProfile.allNames }
 
     public var profile: String
-    public var latency: LatencySpec?
+    public var latency: LatencyDistribution?
     public var jitterMs: Double?
     public var downlinkKbps: Int?
     public var uplinkKbps: Int?
@@ -405,7 +396,7 @@ public struct NetworkSettings: Sendable, Equatable {
     public var offlineWindows: [Range<Int64>]
 
     public init(
-        profile: String = "wifi", latency: LatencySpec? = nil, jitterMs: Double? = nil, downlinkKbps: Int? = nil,
+        profile: String = "wifi", latency: LatencyDistribution? = nil, jitterMs: Double? = nil, downlinkKbps: Int? = nil,
         uplinkKbps: Int? = nil, lossRate: Double? = nil, timeoutMs: Double? = nil, maxRetries: Int = 2,
         backoffBaseMs: Double = 500, backoffMultiplier: Double = 2, offlineWindows: [Range<Int64>] = []
     ) {

@@ -1,3 +1,4 @@
+import CSVCodec
 import FeedExplore
 import FeedReports
 import FeedScenario

@@ -59,13 +59,15 @@ struct FrameAccountantTests {
         }
     }
 
-    @Test("nearest-rank percentiles")
+    @Test("nearest-rank percentiles: the value at rank ⌈p·n⌉, never an interpolation")
     func percentiles() {
         let sorted: [SimTime] = Array(1...100)
-        #expect(FrameAccountant.nearestRank(sorted, 0.5) == 50)
-        #expect(FrameAccountant.nearestRank(sorted, 0.9) == 90)
-        #expect(FrameAccountant.nearestRank(sorted, 0.99) == 99)
-        #expect(FrameAccountant.nearestRank([7], 0.99) == 7)
-        #expect(FrameAccountant.nearestRank([], 0.5) == 0)
+        #expect(NearestRank.percentile(sorted, 0.5) == 50)
+        #expect(NearestRank.percentile(sorted, 0.9) == 90)
+        #expect(NearestRank.percentile(sorted, 0.99) == 99)
+        #expect(NearestRank.percentile(sorted, 0.001) == 1)
+        #expect(NearestRank.percentile([7], 0.99) == 7)
+        #expect(NearestRank.percentile([SimTime](), 0.5) == nil)
+        #expect(NearestRank.percentile([1.0, 2.0, 10.0], 0.5) == 2.0)
     }
 }

@@ -1,3 +1,4 @@
+import FeedScenario
 import Testing
 @testable import FeedSimulator
 
@@ -11,8 +12,8 @@ struct HeldFingerTests {
     var second: SimTime { Self.second }
 
     /// A finger that moves `distance` in 0.3 s and then holds still until 3 s.
-    static func held(_ distance: Double) -> [ScrollView.TrajectorySample] {
-        [.init(time: 0, displacement: 0), .init(time: 300_000_000, displacement: distance), .init(time: 3 * second, displacement: distance)]
+    static func held(_ distance: Double) -> [TrajectoryPoint] {
+        [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 300_000_000, displacementPt: distance), .init(timeNs: 3 * second, displacementPt: distance)]
     }
 
     @Test("an offset adjustment during a held pull past the top moves the content by exactly the adjustment", arguments: [150.0, 400.0, -30.0])
@@ -32,7 +33,7 @@ struct HeldFingerTests {
     @Test("content appended while the finger holds an overscroll at the bottom does not move what is on screen")
     func appendDuringHeldOverscroll() {
         var view = ScrollView(viewportHeight: 800, insetTop: 0, insetBottom: 0, contentHeight: 2_000)
-        view.beginDrag(at: 0, trajectory: [.init(time: 0, displacement: 0), .init(time: 300_000_000, displacement: 1_400), .init(time: 3 * second, displacement: 1_400)], release: .stop, rate: 0.998)
+        view.beginDrag(at: 0, trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 300_000_000, displacementPt: 1_400), .init(timeNs: 3 * second, displacementPt: 1_400)], release: .stop, rate: 0.998)
         view.advance(to: second)
         let held = view.contentOffset
         #expect(held > 1_200, "overscrolled past the 1,200 pt edge")
@@ -46,7 +47,7 @@ struct HeldFingerTests {
     @Test("after an adjustment the finger's further movement carries on from where the content is")
     func fingerMovesFromAdjustedPlace() {
         var view = ScrollView(viewportHeight: 800, insetTop: 0, insetBottom: 0, contentHeight: 10_000)
-        view.beginDrag(at: 0, trajectory: [.init(time: 0, displacement: 0), .init(time: second, displacement: 1_000)], release: .stop, rate: 0.998)
+        view.beginDrag(at: 0, trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: second, displacementPt: 1_000)], release: .stop, rate: 0.998)
         view.advance(to: second / 2)
         #expect(view.contentOffset == 500)
         view.adjust(by: 300)

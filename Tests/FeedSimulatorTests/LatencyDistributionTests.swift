@@ -1,4 +1,5 @@
 import Determinism
+import FeedScenario
 import Foundation
 import Testing
 @testable import FeedSimulator

@@ -1,4 +1,5 @@
 import Foundation
+import FeedScenario
 import Testing
 @testable import FeedSimulator
 
@@ -15,7 +16,7 @@ struct ScrollPhysicsTests {
         var view = ScrollView(viewportHeight: 800, insetTop: 0, insetBottom: 0, contentHeight: 10_000_000)
         let x0 = 5_000_000.0
         // Start from the middle of the content: a drag that stops there.
-        view.beginDrag(at: 0, trajectory: [.init(time: 0, displacement: 0), .init(time: 1, displacement: x0)], release: .stop, rate: rate)
+        view.beginDrag(at: 0, trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 1, displacementPt: x0)], release: .stop, rate: rate)
         view.advance(to: 1)
         #expect(view.contentOffset == x0)
         #expect(view.isResting)
@@ -61,7 +62,7 @@ struct ScrollPhysicsTests {
     func dragPastTop() {
         var view = ScrollView(viewportHeight: 800, insetTop: 50, insetBottom: 30, contentHeight: 5_000)
         #expect(view.contentOffset == -50)
-        view.beginDrag(at: 0, trajectory: [.init(time: 0, displacement: 0), .init(time: 100_000_000, displacement: -200)], release: .stop, rate: 0.998)
+        view.beginDrag(at: 0, trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 100_000_000, displacementPt: -200)], release: .stop, rate: 0.998)
         view.advance(to: 100_000_000)
         let expected = -50 - ScrollPhysics.rubberBand(overshoot: 200, dimension: 800)
         #expect(abs(view.contentOffset - expected) < 1e-9)
@@ -95,7 +96,7 @@ struct ScrollPhysicsTests {
     @Test("a slow release does not fling")
     func slowReleaseRests() {
         var view = ScrollView(viewportHeight: 800, insetTop: 0, insetBottom: 0, contentHeight: 10_000)
-        view.beginDrag(at: 0, trajectory: [.init(time: 0, displacement: 0), .init(time: 1_000_000_000, displacement: 10)], release: .fling, rate: 0.998)
+        view.beginDrag(at: 0, trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: 10)], release: .fling, rate: 0.998)
         view.advance(to: 1_000_000_000)
         #expect(view.isResting)
         #expect(view.contentOffset == 10)

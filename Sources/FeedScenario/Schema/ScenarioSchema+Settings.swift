@@ -157,7 +157,7 @@ extension NetworkSettings {
         let d = NetworkSettings.defaults
         return switch key {
         case .profile: .choice("Link profile", "The named link profile (Network Link Conditioner presets): `wifi`, `lte`, `3g`, `edge`, `very_bad` (\"Very Bad Network\") or `offline` (\"100% Loss\": every attempt fails at once).", profileNames, default: d.profile)
-        case .latency: .object("Latency", "Overrides the profile's round-trip latency distribution, in milliseconds: one draw per request attempt.", LatencySpec.schema)
+        case .latency: .object("Latency", "Overrides the profile's round-trip latency distribution, in milliseconds: one draw per request attempt.", LatencyDistribution.schema)
         case .jitter_ms: .number("Jitter, in ms", "Overrides the profile's jitter, in milliseconds, 0…60,000: extra latency drawn uniformly from [−jitter, +jitter) and added to each sample (the sum is clamped at 0).", 0...60_000, unit: "ms")
         case .downlink_kbps: .integer("Downlink, in kbps", "Overrides the server-to-device bandwidth, in kilobits (1,000 bits) per second: a whole number 1…10,000,000.", 1...10_000_000, unit: "kbps")
         case .uplink_kbps: .integer("Uplink, in kbps", "Overrides the device-to-server bandwidth, in kilobits (1,000 bits) per second: a whole number 1…10,000,000.", 1...10_000_000, unit: "kbps")
@@ -182,7 +182,7 @@ extension NetworkSettings {
     }
 }
 
-extension LatencySpec {
+extension LatencyDistribution {
     /// A latency distribution: `distribution` chooses the fields.
     static let schema = ObjectSchema(
         definition: "latency", title: "Latency distribution",

@@ -24,7 +24,7 @@ public enum ScenarioSchema {
         [
             FeedSettings.schema, ServerSettings.schema, EngineSettings.schema, EngineVariant.schema, RunLimits.schema,
             MemorySettings.schema, LifecycleSettings.schema, NetworkSettings.schema, NetworkSettings.offlineWindowSchema,
-            LatencySpec.schema, ScriptStep.repeatSchema, ScriptStep.trajectoryPointSchema,
+            LatencyDistribution.schema, ScriptStep.repeatSchema, ScriptStep.trajectoryPointSchema,
         ]
         + (ScriptStep.schema.branches?.list.map(\.object) ?? [])
         + [ScriptStep.schema]

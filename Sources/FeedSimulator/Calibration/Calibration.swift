@@ -1,5 +1,6 @@
-import Foundation
+import CSVCodec
 import FeedScenario
+import Foundation
 
 /// Cost coefficients fitted to a measured trace: each frame's main-thread
 /// time modelled as `Σ cost × count` over the trace's `CostTerm`s, fitted
@@ -249,8 +250,8 @@ public struct Calibration: Sendable {
         rSquared = Calibration.rSquared(fit.map(\.durationNs), fit.map(predicted))
         heldBackRSquared = Calibration.rSquared(held.map(\.durationNs), held.map(predicted))
         let errorsMs = held.map { abs($0.durationNs - predicted($0)) / 1_000_000 }.sorted()
-        heldBackMedianErrorMs = Calibration.nearestRank(errorsMs, 0.5)
-        heldBackP90ErrorMs = Calibration.nearestRank(errorsMs, 0.9)
+        heldBackMedianErrorMs = NearestRank.percentile(errorsMs, 0.5) ?? .nan
+        heldBackP90ErrorMs = NearestRank.percentile(errorsMs, 0.9) ?? .nan
     }
 
     /// The term among `others` whose count column is most correlated with
@@ -318,17 +319,9 @@ public struct Calibration: Sendable {
         return total > 0 ? 1 - residual / total : .nan
     }
 
-    /// The value at rank ⌈p·n⌉ (1-based) of `sorted`, as frame percentiles
-    /// are taken elsewhere.
-    static func nearestRank(_ sorted: [Double], _ p: Double) -> Double {
-        NearestRank.percentile(sorted, p) ?? .nan
-    }
-
     /// `value` with `decimals` digits after the point, "n/a" when not a number.
     public static func format(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "n/a" }
-        let text = String(format: "%.\(decimals)f", value)
-        return text == String(format: "%.\(decimals)f", -0.0) ? String(format: "%.\(decimals)f", 0.0) : text
+        value.isFinite ? ReportNumber.fixed(value, decimals) : "n/a"
     }
 }
 

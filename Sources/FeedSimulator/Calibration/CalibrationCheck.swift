@@ -18,9 +18,9 @@ public struct CalibrationCheck: Sendable {
         /// The percentiles of `values` (ms), nearest rank.
         public init(_ values: [Double]) {
             let sorted = values.sorted()
-            p50 = Calibration.nearestRank(sorted, 0.5)
-            p90 = Calibration.nearestRank(sorted, 0.9)
-            p99 = Calibration.nearestRank(sorted, 0.99)
+            p50 = NearestRank.percentile(sorted, 0.5) ?? .nan
+            p90 = NearestRank.percentile(sorted, 0.9) ?? .nan
+            p99 = NearestRank.percentile(sorted, 0.99) ?? .nan
         }
 
         public var all: [Double] { [p50, p90, p99] }

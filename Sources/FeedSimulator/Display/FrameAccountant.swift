@@ -208,18 +208,14 @@ public struct FrameAccountant: Sendable {
     public func finish() -> FrameSummary {
         var result = summary
         let sorted = works.sorted()
-        result.workP50 = FrameAccountant.nearestRank(sorted, 0.50)
-        result.workP90 = FrameAccountant.nearestRank(sorted, 0.90)
-        result.workP99 = FrameAccountant.nearestRank(sorted, 0.99)
+        result.workP50 = NearestRank.percentile(sorted, 0.50) ?? 0
+        result.workP90 = NearestRank.percentile(sorted, 0.90) ?? 0
+        result.workP99 = NearestRank.percentile(sorted, 0.99) ?? 0
         result.workMax = sorted.last ?? 0
         let latencies = self.latencies.sorted()
-        result.latencyP50 = FrameAccountant.nearestRank(latencies, 0.50)
-        result.latencyP99 = FrameAccountant.nearestRank(latencies, 0.99)
+        result.latencyP50 = NearestRank.percentile(latencies, 0.50) ?? 0
+        result.latencyP99 = NearestRank.percentile(latencies, 0.99) ?? 0
         return result
     }
 
-    /// The nearest-rank percentile: the value at rank ⌈p·n⌉ (1-based).
-    static func nearestRank(_ sorted: [SimTime], _ p: Double) -> SimTime {
-        NearestRank.percentile(sorted, p) ?? 0
-    }
 }

@@ -1,3 +1,4 @@
+import FeedScenario
 import Foundation
 
 /// The simulated UIScrollView: it owns the content offset, the viewport and
@@ -8,7 +9,7 @@ public struct ScrollView: Sendable {
     public enum Motion: Sendable, Equatable {
         case resting
         /// Following a finger: `startOffset` plus the trajectory's displacement.
-        case dragging(startTime: SimTime, startOffset: Double, trajectory: [TrajectorySample], release: ReleaseBehaviour, rate: Double)
+        case dragging(startTime: SimTime, startOffset: Double, trajectory: [TrajectoryPoint], release: DragRelease, rate: Double)
         /// Decelerating from `x0` at `v0` since `startTime`.
         case decelerating(startTime: SimTime, x0: Double, v0: Double, rate: Double)
         /// Springing back to `edge` from `x1` at `v1` since `startTime`.
@@ -20,21 +21,6 @@ public struct ScrollView: Sendable {
     /// Length of an animated scroll (a status-bar tap, `setContentOffset`
     /// animated), in nanoseconds: UIScrollView's animation takes about 0.3 s.
     public static let animatedScrollDuration: SimTime = 300_000_000
-
-    /// What happens at a drag's lift.
-    public enum ReleaseBehaviour: Sendable, Equatable {
-        case fling, stop
-    }
-
-    /// A finger position relative to the touch-down.
-    public struct TrajectorySample: Sendable, Equatable {
-        public var time: SimTime
-        public var displacement: Double
-        public init(time: SimTime, displacement: Double) {
-            self.time = time
-            self.displacement = displacement
-        }
-    }
 
     public private(set) var contentOffset: Double
     public private(set) var motion: Motion = .resting
@@ -147,7 +133,7 @@ public struct ScrollView: Sendable {
 
 
     /// Starts following a finger at `time`; stops any deceleration or bounce.
-    public mutating func beginDrag(at time: SimTime, trajectory: [TrajectorySample], release: ReleaseBehaviour, rate: Double) {
+    public mutating func beginDrag(at time: SimTime, trajectory: [TrajectoryPoint], release: DragRelease, rate: Double) {
         advance(to: time)
         motion = .dragging(startTime: time, startOffset: contentOffset, trajectory: trajectory, release: release, rate: rate)
     }
@@ -161,7 +147,7 @@ public struct ScrollView: Sendable {
     /// The time the current drag lifts, if dragging.
     public var dragEndTime: SimTime? {
         if case let .dragging(startTime, _, trajectory, _, _) = motion, let last = trajectory.last {
-            return startTime + last.time
+            return startTime + last.timeNs
         }
         return nil
     }
@@ -176,17 +162,17 @@ public struct ScrollView: Sendable {
             if contentOffset < minOffset { contentOffset = minOffset }
         case let .dragging(startTime, startOffset, trajectory, release, rate):
             let elapsed = time - startTime
-            if let last = trajectory.last, elapsed > last.time {
+            if let last = trajectory.last, elapsed > last.timeNs {
                 // Advanced past the lift in one step: the free motion starts
                 // at the lift, where the finger left the content, and runs
                 // from there to `time`.
-                advance(to: startTime + last.time)
+                advance(to: startTime + last.timeNs)
                 advance(to: time)
                 return
             }
             let raw = startOffset + ScrollView.displacement(in: trajectory, at: elapsed)
             contentOffset = rubberBanded(raw)
-            if let last = trajectory.last, elapsed == last.time {
+            if let last = trajectory.last, elapsed == last.timeNs {
                 let velocity = release == .fling ? ScrollView.releaseVelocity(trajectory) : 0
                 startFreeMotion(at: time, from: contentOffset, velocity: velocity, rate: rate)
             }
@@ -269,21 +255,21 @@ public struct ScrollView: Sendable {
     }
 
     /// The finger's displacement at `elapsed`, linear between samples.
-    static func displacement(in trajectory: [TrajectorySample], at elapsed: SimTime) -> Double {
-        guard let first = trajectory.first, elapsed > first.time else { return trajectory.first?.displacement ?? 0 }
-        for i in 1..<trajectory.count where elapsed <= trajectory[i].time {
+    static func displacement(in trajectory: [TrajectoryPoint], at elapsed: SimTime) -> Double {
+        guard let first = trajectory.first, elapsed > first.timeNs else { return trajectory.first?.displacementPt ?? 0 }
+        for i in 1..<trajectory.count where elapsed <= trajectory[i].timeNs {
             let a = trajectory[i - 1], b = trajectory[i]
-            let fraction = Double(elapsed - a.time) / Double(b.time - a.time)
-            return a.displacement + fraction * (b.displacement - a.displacement)
+            let fraction = Double(elapsed - a.timeNs) / Double(b.timeNs - a.timeNs)
+            return a.displacementPt + fraction * (b.displacementPt - a.displacementPt)
         }
-        return trajectory.last!.displacement
+        return trajectory.last!.displacementPt
     }
 
     /// The finger's velocity over the trajectory's last segment, in pt/s.
-    static func releaseVelocity(_ trajectory: [TrajectorySample]) -> Double {
+    static func releaseVelocity(_ trajectory: [TrajectoryPoint]) -> Double {
         guard trajectory.count >= 2 else { return 0 }
         let a = trajectory[trajectory.count - 2], b = trajectory[trajectory.count - 1]
-        return (b.displacement - a.displacement) / seconds(b.time - a.time)
+        return (b.displacementPt - a.displacementPt) / seconds(b.timeNs - a.timeNs)
     }
 }
 

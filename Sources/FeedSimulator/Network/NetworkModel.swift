@@ -1,4 +1,5 @@
 import Determinism
+import FeedScenario
 import Foundation
 
 /// How a client retries a failed request: up to `maxRetries` more attempts,

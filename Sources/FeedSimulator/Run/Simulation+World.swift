@@ -135,9 +135,7 @@ extension Simulation {
         }
         switch action {
         case let .drag(trajectory, release, deceleration):
-            beginDrag(
-                trajectory.map { ScrollView.TrajectorySample(time: $0.timeNs, displacement: $0.displacementPt) },
-                release: release == .fling ? .fling : .stop, rate: deceleration.perMillisecond)
+            beginDrag(trajectory, release: release, rate: deceleration.perMillisecond)
         case let .fling(velocity, deceleration):
             scrollView.fling(at: now, velocity: velocity, rate: deceleration.perMillisecond)
         case .refresh:
@@ -160,8 +158,8 @@ extension Simulation {
             // rubber band needs to show `distance` points of stretch.
             let finger = -(scrollView.contentOffset - scrollView.minOffset)
                 - ScrollPhysics.fingerOvershoot(forStretch: distance, dimension: scrollView.viewportHeight)
-            var trajectory: [ScrollView.TrajectorySample] = [.init(time: 0, displacement: 0), .init(time: duration, displacement: finger)]
-            if hold > 0 { trajectory.append(.init(time: duration + hold, displacement: finger)) }
+            var trajectory = [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: duration, displacementPt: finger)]
+            if hold > 0 { trajectory.append(TrajectoryPoint(timeNs: duration + hold, displacementPt: finger)) }
             beginDrag(trajectory, release: .stop, rate: DecelerationRate.normal.perMillisecond)
         case let .removePosts(count, place, push):
             let ids = postsToRemove(count, at: place)
@@ -213,7 +211,7 @@ extension Simulation {
 
     /// A finger touches down and follows `trajectory`; its lift is an event
     /// of its own, so a finger that stops before lifting still ends the drag.
-    func beginDrag(_ trajectory: [ScrollView.TrajectorySample], release: ScrollView.ReleaseBehaviour, rate: Double) {
+    func beginDrag(_ trajectory: [TrajectoryPoint], release: DragRelease, rate: Double) {
         scrollView.beginDrag(at: now, trajectory: trajectory, release: release, rate: rate)
         dragNumber += 1
         if let end = scrollView.dragEndTime {

@@ -1,13 +1,13 @@
-import Determinism
 import Foundation
 
 /// A distribution of round-trip latencies, in milliseconds: a link draws one
 /// value per request attempt.
 ///
-/// Every case samples with our own generator (never the standard library's
-/// random mapping) and has a closed-form ``mean`` and ``quantile(_:)``, so
-/// tests can hold samples against analytic values and reports can say what a
-/// profile means without simulating it.
+/// One type for the scenario file (`network.latency`) and for the simulated
+/// link. Every case has a closed-form ``mean`` and ``quantile(_:)``, so tests
+/// can hold samples against analytic values and reports can say what a
+/// profile means without simulating it; the simulator draws from it with our
+/// own generator (`sample(using:)`, in FeedSimulator, where the generators are).
 public enum LatencyDistribution: Sendable, Equatable {
     /// Always `ms`.
     case constant(ms: Double)
@@ -26,45 +26,6 @@ public enum LatencyDistribution: Sendable, Equatable {
     /// `α = shape`: `P(X > x) = (x_m / x)^α` for `x ≥ x_m`. The mean is
     /// finite only for `α > 1`, the variance only for `α > 2`.
     case pareto(scaleMs: Double, shape: Double)
-
-    /// The most draws a truncated normal may reject before sampling gives up.
-    /// ``validate()`` requires a non-negative mean, so each draw is accepted
-    /// with probability at least 1/2 and reaching this limit has probability
-    /// at most 2⁻¹⁰⁰⁰: hitting it means the parameters were never validated.
-    static let normalRedrawLimit = 1_000
-
-    /// One latency, in milliseconds, drawn from `generator`.
-    ///
-    /// - constant: no draw.
-    /// - uniform: `min + (max − min)·U`, one draw.
-    /// - normal: `mean + sd·Z` with `Z` from Box–Muller, redrawn while negative.
-    /// - lognormal: `median·e^(σZ)`, `Z` from Box–Muller (two draws).
-    /// - pareto: inverse transform of `F(x) = 1 − (x_m/x)^α`, that is
-    ///   `x = x_m·U^(−1/α)` with `U` in `(0, 1]` (one draw).
-    ///
-    /// - Complexity: O(1); the truncated normal redraws a bounded number of times.
-    public func sample(using generator: inout Xoshiro256StarStar) -> Double {
-        switch self {
-        case .constant(let ms):
-            return ms
-        case .uniform(let minMs, let maxMs):
-            return minMs + (maxMs - minMs) * generator.nextUnit()
-        case .normal(let meanMs, let stdDevMs):
-            guard stdDevMs > 0 else { return meanMs }
-            for _ in 0..<Self.normalRedrawLimit {
-                let x = meanMs + stdDevMs * Self.standardNormal(using: &generator)
-                if x >= 0 { return x }
-            }
-            preconditionFailure(
-                "normal(meanMs: \(meanMs), stdDevMs: \(stdDevMs)) rejected \(Self.normalRedrawLimit) draws; validate() requires meanMs ≥ 0"
-            )
-        case .lognormal(let medianMs, let sigma):
-            return medianMs * exp(sigma * Self.standardNormal(using: &generator))
-        case .pareto(let scaleMs, let shape):
-            let u = 1 - generator.nextUnit()
-            return scaleMs * pow(u, -1 / shape)
-        }
-    }
 
     /// The analytic mean, in milliseconds; `.infinity` for a Pareto shape ≤ 1.
     ///
@@ -155,30 +116,19 @@ public enum LatencyDistribution: Sendable, Equatable {
 // MARK: - The standard normal distribution
 
 extension LatencyDistribution {
-    /// One standard normal draw by the Box–Muller transform (Box and Muller,
-    /// "A note on the generation of random normal deviates", 1958):
-    /// `Z = √(−2 ln U₁)·cos(2π U₂)` with `U₁` in `(0, 1]` so the logarithm is
-    /// finite. The paired sine deviate is discarded, so every normal draw
-    /// costs exactly two uniforms and the enum stays stateless.
-    static func standardNormal(using generator: inout Xoshiro256StarStar) -> Double {
-        let u1 = 1 - generator.nextUnit()
-        let u2 = generator.nextUnit()
-        return sqrt(-2 * log(u1)) * cos(2 * Double.pi * u2)
-    }
-
     /// The standard normal density `φ(x) = e^(−x²/2) / √(2π)`.
-    static func standardNormalDensity(_ x: Double) -> Double {
+    package static func standardNormalDensity(_ x: Double) -> Double {
         exp(-x * x / 2) / (2 * Double.pi).squareRoot()
     }
 
     /// The standard normal distribution function `Φ(x) = erfc(−x/√2) / 2`,
     /// written with `erfc` so it keeps full relative accuracy in the lower tail.
-    static func standardNormalCDF(_ x: Double) -> Double {
+    package static func standardNormalCDF(_ x: Double) -> Double {
         erfc(-x / 2.0.squareRoot()) / 2
     }
 
     /// The upper tail `1 − Φ(x) = erfc(x/√2) / 2`, accurate where `Φ(x)` is near 1.
-    static func standardNormalUpperTail(_ x: Double) -> Double {
+    package static func standardNormalUpperTail(_ x: Double) -> Double {
         erfc(x / 2.0.squareRoot()) / 2
     }
 
@@ -187,7 +137,7 @@ extension LatencyDistribution {
     /// Statistics 37(3), 477–484, 1988): three rational approximations
     /// (central `|p − ½| ≤ 0.425`, then `r = √(−ln min(p, 1−p))` up to 5 and
     /// beyond), accurate to about 1 part in 10¹⁶. Returns `∓∞` at `p = 0, 1`.
-    static func standardNormalQuantile(_ p: Double) -> Double {
+    package static func standardNormalQuantile(_ p: Double) -> Double {
         if p <= 0 { return -.infinity }
         if p >= 1 { return .infinity }
         let q = p - 0.5
