@@ -169,7 +169,7 @@ struct PairedComparisonTests {
         func text(violations: String) -> String {
             var table = CSVTable(columns: columns)
             for (variant, seed) in [("none", "1"), ("anchor", "1"), ("none", "2"), ("anchor", "2")] {
-                var row = SummaryFixture.row("session-000001", variant: variant, ["seed": seed])
+                let row = SummaryFixture.row("session-000001", variant: variant, ["seed": seed])
                 let byColumn = Dictionary(uniqueKeysWithValues: zip(RunReports.summaryColumns, row))
                 table.append(columns.map { $0 == "violations" ? violations : byColumn[$0]! })
             }

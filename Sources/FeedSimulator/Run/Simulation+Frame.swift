@@ -1,0 +1,149 @@
+import FeedEngine
+
+/// A frame: the scroll view moves, the engine lays out, the frame is
+/// accounted and drift judged; invariants checked after it.
+extension Simulation {
+    /// What a vsync with the main thread free found.
+    enum FrameOutcome {
+        /// A frame rendered, or something is in motion: the next vsync may render.
+        case busy
+        /// Nothing rendered and nothing moves: no vsync renders until another
+        /// event changes the world.
+        case idle
+    }
+
+    /// One vsync with the main thread free: move the scroll view, lay out the
+    /// visible cells and account the frame, if anything rendered.
+    @discardableResult
+    func renderFrame(vsync index: Int64) -> FrameOutcome {
+        guard appState == .foreground else { return .idle }
+        scrollView.advance(to: now)
+        // Read once: each read of the lazy property is a check and a retain.
+        let engine = self.engine
+        let list = engine.listView
+        let moved = scrollView.contentOffset != lastRenderedOffset
+        // Work done between frames (a commit, a response handled) is
+        // rendered, and charged, in the next frame.
+        guard moved || list.needsLayout || engine.hasPendingWork else {
+            noteRest()
+            return scrollView.isResting ? .idle : .busy
+        }
+        let visible = meter.measure { () -> Range<Int> in
+            engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
+            let changed = driftMeter.hasPendingChange
+            let before = changed ? nil : captureAnchor()
+            // Changes the layout itself sets off (an image from the memory
+            // cache whose size was unknown, delivered as its cell is
+            // configured) belong to this frame, judged from before it.
+            frameLayoutChange = nil
+            layingOutFrame = true
+            var visible = engine.layoutVisibleCells()
+            var measuredAbove = list.measuredAboveAnchorInLastPass
+            meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
+            // Cells measured shorter than estimated can leave a resting view
+            // past the content's new end: it settles to the edge and lays out
+            // again in the same frame, as UIKit does in one layout pass.
+            var passes = 1
+            while passes < Simulation.settlePasses, meter.excluding({ scrollView.settleIntoExtent() }) {
+                visible = engine.layoutVisibleCells()
+                measuredAbove = measuredAbove || list.measuredAboveAnchorInLastPass
+                meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
+                passes += 1
+            }
+            layingOutFrame = false
+            meter.excluding {
+                if changed {
+                    driftMeter.frameShown(at: now, list: list, view: scrollView)
+                } else if measuredAbove || frameLayoutChange != nil, let before, before.wasDisplayed {
+                    // Only a cell the reader saw can be seen to move: a rect
+                    // scrolled into fresh content is measured before it is
+                    // ever shown.
+                    driftMeter.record(frameLayoutChange ?? .heightChange, at: now, before: before, list: list, view: scrollView)
+                }
+            }
+            return visible
+        }
+        var cellTime = 0.0
+        // Kept apart too for a timeline's commit slices: two additions a
+        // cell, and `cellTime` is summed exactly as before.
+        var configureTime = 0.0
+        var measureTime = 0.0
+        let work = engine.drainWork { cell in
+            let time = costModel.time(of: cell, vsync: index)
+            cellTime += time
+            if cell.kind == .configure { configureTime += time } else { measureTime += time }
+        }
+        let offset = scrollView.contentOffset
+
+        let requests = meter.total().requests
+        let frameWork = costModel.commitTime(for: work, cellTime: cellTime, vsync: index)
+        let render = costModel.renderTime(for: scene(visible, list: list), vsync: index)
+        let rate = refreshRate.current
+        let record = accountant.recordFrame(
+            at: now, work: frameWork, render: render, contentOffset: offset, visible: visible,
+            allocations: requests &- requestsAtLastFrame, rate: rate)
+        if !lastRenderedOffset.isNaN, now > lastFrameTime {
+            let speed = abs(offset - lastRenderedOffset) / (Double(now - lastFrameTime) / 1e9)
+            refreshRate.frameRendered(speed: speed, touching: scrollView.isDragging)
+        }
+        lastFrameTime = now
+        requestsAtLastFrame = requests
+        if let timeline {
+            timeline.recordFrame(record, parts: costModel.commitParts(
+                for: work, configureTime: configureTime, measureTime: measureTime, vsync: index))
+        }
+        lastRenderedOffset = offset
+        nextFrameVsync = display.firstVsync(atOrAfter: accountant.nextCommitTime(after: record, rate: rate))
+        digest.combine(frameWork)
+        digest.combine(offset)
+        digest.combine(visible.lowerBound)
+        digest.combine(visible.upperBound)
+        if request.checkInvariants { checkScrollInvariants(frame: record.frame) }
+        noteRest()
+        checkMemory()
+        return .busy
+    }
+
+    /// The scroll view's invariants after a frame: a finite offset, and
+    /// content at rest within its edges.
+    private func checkScrollInvariants(frame: Int) {
+        let offset = scrollView.contentOffset
+        if !offset.isFinite {
+            noteInvariantFailure("contentOffset is \(offset)", frame: frame)
+        } else if scrollView.isResting,
+                  offset < scrollView.minOffset - DriftMeter.eventThreshold || offset > scrollView.maxOffset + DriftMeter.eventThreshold {
+            noteInvariantFailure(
+                "the content rests at offset \(offset), outside its edges \(scrollView.minOffset)...\(scrollView.maxOffset)", frame: frame)
+        }
+    }
+
+    /// The engine's invariants, after a data commit.
+    func checkEngineInvariants() {
+        for problem in engine.invariantViolations() { noteInvariantFailure(problem, frame: accountant.framesRendered) }
+    }
+
+    private func noteInvariantFailure(_ message: String, frame: Int) {
+        guard invariantFailures.count < InvariantFailure.limit else { return }
+        invariantFailures.append(InvariantFailure(time: now, frame: frame, message: message))
+    }
+
+    /// What the render server draws with `visible` on screen: a layer tree
+    /// per cell, and each image blended and masked to rounded corners.
+    func scene(_ visible: Range<Int>, list: FeedListView) -> CostModel.Scene {
+        var scene = CostModel.Scene(layers: visible.count)
+        list.items.withUnsafeBufferPointer { items in
+            for index in visible where items[index].post.media != nil {
+                scene.images += 1
+                scene.offscreenPasses += 1
+            }
+        }
+        return scene
+    }
+
+    func captureAnchor() -> DriftMeter.Capture? {
+        let engine = self.engine
+        return DriftMeter.capture(
+            list: engine.listView, contentOffset: scrollView.contentOffset, viewportHeight: scrollView.viewportHeight,
+            insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom)
+    }
+}

@@ -1,0 +1,79 @@
+/// The event queue as the world uses it: events at times, and actions
+/// (engine timers, server responses) in numbered slots that can be
+/// cancelled; idle vsyncs skipped.
+extension Simulation {
+    func schedule(_ event: Event, at time: SimTime) throws(SimulationLimitError) {
+        _ = try scheduleReturningSequence(event, at: time)
+    }
+
+    func scheduleReturningSequence(_ event: Event, at time: SimTime) throws(SimulationLimitError) -> UInt64 {
+        guard time >= now else { throw .eventInPast(now: now, time: time) }
+        guard time <= scenario.limits.maxSimulatedNs else {
+            throw .timeLimit(limit: scenario.limits.maxSimulatedNs, time: time)
+        }
+        return try queue.schedule(event, at: time)
+    }
+
+    /// Queues `action` to run `delay` ns from now; returns its slot.
+    ///
+    /// While the app is terminated, nothing of the app may run: an action
+    /// scheduled then comes from the killed engine finishing what it was
+    /// doing (a decode it queued while the kill unwound) and is never run.
+    /// The world's own actions name their launch (`generation`).
+    @discardableResult
+    func scheduleAction(after delay: SimTime, generation: Int? = nil, _ action: @escaping () -> Void) -> Int {
+        let owner = generation ?? (appState == .terminated ? Simulation.killedLaunch : launchGeneration)
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            actions[slot] = action
+            slotGeneration[slot] = owner
+        } else {
+            slot = actions.count
+            actions.append(action)
+            slotSequence.append(0)
+            slotGeneration.append(owner)
+        }
+        do {
+            slotSequence[slot] = try scheduleReturningSequence(.action(slot), at: now + max(0, delay))
+        } catch {
+            pendingLimitError = pendingLimitError ?? error
+        }
+        return slot
+    }
+
+    func cancelAction(slot: Int) {
+        guard slot < actions.count, actions[slot] != nil else { return }
+        actions[slot] = nil
+        queue.cancel(slotSequence[slot])
+        freeSlots.append(slot)
+    }
+
+    /// Vsyncs from `first` on that come before the next queued event, when
+    /// nothing moves, render nothing and change nothing: they are not queued,
+    /// and the next vsync queued is the first at or after that event. Each
+    /// one skipped is still counted, hashed into the digest and checked
+    /// against the limits exactly as the loop would have handled it, so the
+    /// run's results are those of handling every vsync.
+    ///
+    /// - Complexity: O(*k*) hash steps for the *k* vsyncs skipped, no queue operations.
+    func skipIdleVsyncs(from first: Int64) throws(SimulationLimitError) -> Int64 {
+        guard let until = queue.nextTime else { return first }
+        var index = first
+        let code = Event.vsync(first).code
+        while display.vsyncTime(index) < until {
+            let time = display.vsyncTime(index)
+            guard time <= scenario.limits.maxSimulatedNs else {
+                throw .timeLimit(limit: scenario.limits.maxSimulatedNs, time: time)
+            }
+            eventsProcessed += 1
+            guard eventsProcessed <= scenario.limits.maxEvents else {
+                throw .eventLimit(limit: scenario.limits.maxEvents, time: time)
+            }
+            digest.combine(time)
+            digest.combine(code)
+            index += 1
+        }
+        return index
+    }
+}
