@@ -378,6 +378,11 @@ public struct LifecycleSettings: Sendable, Equatable {
 /// The network between the app and its servers: a named link profile in the
 /// spirit of Network Link Conditioner, any of whose fields can be
 /// overridden, with retries and offline windows.
+///
+/// Kept apart from `LinkProfile` on purpose: a scenario names a profile and
+/// overrides only some of its fields (each optional here, `nil` meaning
+/// "the profile's"), while a `LinkProfile` is a whole link with every field
+/// set; `linkProfile()` is the one place that applies the one to the other.
 public struct NetworkSettings: Sendable, Equatable {
     /// The names of the link profiles a scenario can choose.
     public static var profileNames: [String] { LinkProfile.allNames }
