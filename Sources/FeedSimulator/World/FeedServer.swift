@@ -134,37 +134,59 @@ final class FeedServer {
         return position(of: id).map { timeline[timeline.count - 1 - $0] }
     }
 
-    private func page(after cursor: FeedCursor?, limit: Int) -> FeedPage {
+    /// Where the page after `cursor` lies in the timeline: `start..<end`,
+    /// holding `count` posts that were not deleted (at most `limit`), with
+    /// the deleted posts after them skipped too.
+    private struct PageExtent {
+        var start: Int
+        var end: Int
+        var count: Int
+    }
+
+    private func pageExtent(after cursor: FeedCursor?, limit: Int) -> PageExtent {
         var start = 0
         if let cursor, let position = position(of: cursor.afterPostID) {
             start = timeline.count - position
         }
-        var posts: [Post] = []
+        var count = 0
         var end = start
-        while end < timeline.count, posts.count < limit {
-            if !deleted.contains(timeline[end].id) { posts.append(timeline[end]) }
+        while end < timeline.count, count < limit {
+            if !deleted.contains(timeline[end].id) { count += 1 }
             end += 1
         }
         while end < timeline.count, deleted.contains(timeline[end].id) { end += 1 }
+        return PageExtent(start: start, end: end, count: count)
+    }
+
+    /// The page `extent` describes. Built only for a response that arrives,
+    /// in an array of exactly its size: a page of a million posts is most of
+    /// a run's memory, and a doubling array would hold it twice over while
+    /// it grew.
+    private func page(_ extent: PageExtent) -> FeedPage {
+        var posts: [Post] = []
+        posts.reserveCapacity(extent.count)
+        for index in extent.start..<extent.end where !deleted.contains(timeline[index].id) {
+            posts.append(timeline[index])
+        }
         var context: [Post] = []
         for post in posts {
             for id in [post.parentID, post.rootID].compactMap({ $0 }) {
                 if let found = self.post(id) { context.append(found) }
             }
         }
-        let next = end < timeline.count ? posts.last.map { FeedCursor(afterPostID: $0.id) } : nil
+        let next = extent.end < timeline.count ? posts.last.map { FeedCursor(afterPostID: $0.id) } : nil
         return FeedPage(posts: posts, threadContext: context, nextCursor: next)
     }
 }
 
 extension FeedServer: FeedTransport {
     func fetchPage(cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void) {
-        let page = self.page(after: cursor, limit: limit)
+        let extent = pageExtent(after: cursor, limit: limit)
         // A request without a cursor loads from the top: a refresh, or the first load.
         exchange(
             cursor == nil ? "refresh" : "page", requestBytes: FeedServer.requestBytes,
-            responseBytes: page.posts.count * FeedServer.bytesPerPost,
-            success: { .success(page) }, completion: completion)
+            responseBytes: extent.count * FeedServer.bytesPerPost,
+            success: { .success(self.page(extent)) }, completion: completion)
     }
 
     func setLike(postID: PostID, liked: Bool, completion: @escaping (Result<Void, FeedTransportError>) -> Void) {
