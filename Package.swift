@@ -16,8 +16,15 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "feedsim", targets: ["feedsim"]),
+        // What a program of your own builds on: the command line, the engine
+        // (strategies are `PositionKeeper`s), scenarios, the simulator,
+        // reports and exploration.
+        .library(name: "FeedSimCLI", targets: ["FeedSimCLI"]),
         .library(name: "FeedEngine", targets: ["FeedEngine"]),
+        .library(name: "FeedScenario", targets: ["FeedScenario"]),
         .library(name: "FeedSimulator", targets: ["FeedSimulator"]),
+        .library(name: "FeedReports", targets: ["FeedReports"]),
+        .library(name: "FeedExplore", targets: ["FeedExplore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -86,8 +93,11 @@ let package = Package(
         // prctl(PR_SET_PDEATHSIG) for worker processes, which Swift cannot
         // call directly (a variadic C function).
         .target(name: "CParentDeath"),
-        .executableTarget(
-            name: "feedsim",
+        // The whole command line as a library: `FeedSim.main(registering:)`
+        // gives a program of your own every command, with its own strategies
+        // known in the worker processes too.
+        .target(
+            name: "FeedSimCLI",
             dependencies: [
                 "CParentDeath",
                 "CSVCodec",
@@ -99,6 +109,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `feedsim`: FeedSimCLI with the built-in parts.
+        .executableTarget(name: "feedsim", dependencies: ["FeedSimCLI"]),
         // Speed and allocation goals with committed thresholds
         // (`swift package benchmark thresholds check`).
         .executableTarget(

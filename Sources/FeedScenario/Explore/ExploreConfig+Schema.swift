@@ -6,7 +6,7 @@ extension ExploreConfig {
         let d = ExploreConfig.defaults
         return switch key {
         case .device: .text("Device", "The device profile every session runs on, `devices/<device>.json` beside the configuration or in a folder above it (or in --devices).", pattern: "^.+$")
-        case .strategies: .array("Strategies", "The position strategies every session runs under; each session is run once per strategy with the same seed, so the runs are paired. Default: every built-in strategy. Each name once.", of: SchemaField.Item(kind: .choice(PositionStrategy.builtIn.map { .string($0.name) })), minItems: 1, uniqueItems: true)
+        case .strategies: .array("Strategies", "The position strategies every session runs under; each session is run once per strategy with the same seed, so the runs are paired. Default: every built-in strategy. Each name once.", of: SchemaField.Item(kind: .choice(PositionStrategy.known.map { .string($0.name) })), minItems: 1, uniqueItems: true)
         case .duration_s: .number("Session length, in seconds", "Simulated time each session covers, in seconds, 1…600.", 1...600, unit: "s", default: d.durationS)
         case .post_count: .object("Posts at launch", "The range the number of posts on the server at launch is drawn from, uniformly: `{min, max}`, whole numbers 0…100,000.", postCountSchema)
         case .steps: .object("Script steps", "The range the number of script steps of a session is drawn from, uniformly: `{min, max}`, whole numbers 0…200.", stepsSchema)

@@ -118,7 +118,7 @@ final class BatchWorker {
         self.interruption = interruption
         process.executableURL = executable
         // The worker exits when this process does, however it ends.
-        process.arguments = ["_run-batch", "--parent-pid", String(getpid())]
+        process.arguments = ["_run-batch", "--parent-pid", String(getpid())] + RegisteredParts.workerArguments
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
         process.environment = environment

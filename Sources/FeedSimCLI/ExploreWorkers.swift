@@ -30,6 +30,7 @@ struct ExploreWorkers {
     func run(_ work: [ExploreJob], out: String, progress: @escaping @Sendable (Int) -> Void) throws -> [ExploreJob.Result] {
         guard !work.isEmpty else { return [] }
         var arguments = ["_explore-worker", "--device-file", setup.deviceFile, "--parent-pid", String(getpid())]
+            + RegisteredParts.workerArguments
         if let config = setup.configFile { arguments += ["--config", config] }
         let launch = WorkerLaunch(executable: executable, arguments: arguments, interruption: interruption)
         let outcomes = WorkerThreads.run(
