@@ -155,7 +155,17 @@ final class BatchWorker {
         } catch {
             throw lost()
         }
-        guard let line = nextLine(), let reply = RunReply.decode(line: line) else { throw lost() }
+        guard let line = nextLine() else { throw lost() }
+        guard let reply = RunReply.decode(line: line) else {
+            // The worker is alive but said something else: what it said is
+            // the clue, not the status it exits with once its orders close.
+            let text = String(decoding: line.prefix(500), as: UTF8.self)
+            let lost = lost()
+            throw Lost(
+                status: lost.status,
+                message: "the worker's reply did not decode as a run reply: \"\(text)\""
+                    + (lost.message.hasPrefix("worker exited with status") ? "" : "; it wrote on stderr: \(lost.message)"))
+        }
         if let result = reply.result { return .success(result) }
         let status = reply.failure == .invalidScenario ? FeedSimExit.invalidScenario.rawValue : FeedSimExit.internalFailure.rawValue
         return .failure(RunWorkers.OrderFailure(status: status, message: reply.message ?? "the run failed"))
