@@ -9,6 +9,13 @@ public struct FNV1a: Sendable, Equatable, Codable {
 
     public init() {}
 
+    /// The hash of `bytes`, in order: what a file's or a text's digest is.
+    ///
+    /// - Complexity: O(*n*) for *n* bytes.
+    public init<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
+        combine(bytes: bytes)
+    }
+
     /// Mixes in one byte.
     public mutating func combine(byte: UInt8) {
         value ^= UInt64(byte)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Determinism
 import FeedReports
 import FeedScenario
 import FeedSimulator
@@ -105,7 +106,7 @@ struct ShardPlan {
 
     private static func hash(_ url: URL) throws -> String {
         do {
-            return FNV1a64.hex(FNV1a64.hash(try Data(contentsOf: url)))
+            return FNV1a(bytes: try Data(contentsOf: url)).hex
         } catch {
             throw ValidationError("cannot read \(url.path) to hash it: \(error.localizedDescription)")
         }

@@ -1,6 +1,7 @@
+import Determinism
 import FeedReports
-import Foundation
 import FeedSimTestSupport
+import Foundation
 import Testing
 
 /// Five minutes of flinging at 120 Hz through a long feed, in two variants:
@@ -84,7 +85,7 @@ enum ProcessTable {
 private func folderDigest(_ url: URL) throws -> [String: String] {
     var digest: [String: String] = [:]
     for name in try FileManager.default.contentsOfDirectory(atPath: url.path) {
-        digest[name] = FNV1a64.hex(FNV1a64.hash(try Data(contentsOf: url.appendingPathComponent(name))))
+        digest[name] = FNV1a(bytes: try Data(contentsOf: url.appendingPathComponent(name))).hex
     }
     return digest
 }

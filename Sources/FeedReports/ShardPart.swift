@@ -1,0 +1,91 @@
+import Foundation
+
+/// One part of a sharded suite as read from its folder: the manifest and the
+/// bytes of its CSV files.
+public struct ShardPart: Sendable {
+    /// The folder as the user named it, for messages.
+    public var folder: String
+    /// The part's `shard.json`.
+    public var manifest: ShardManifest
+    /// The bytes of its summary.csv.
+    public var summary: Data
+    /// The bytes of its drift.csv.
+    public var drift: Data
+    /// The bytes of its frames.csv; `nil` when the part was run without `--frames`.
+    public var frames: Data?
+    /// Its runs' traces, in its manifest's request order; `nil` when the
+    /// part was run without `--trace` (it has no `traces/` folder).
+    public var traces: [TraceFile]?
+
+    /// A part from its parts.
+    public init(folder: String, manifest: ShardManifest, summary: Data, drift: Data, frames: Data?, traces: [TraceFile]? = nil) {
+        self.folder = folder
+        self.manifest = manifest
+        self.summary = summary
+        self.drift = drift
+        self.frames = frames
+        self.traces = traces
+    }
+
+    /// Reads the manifest and CSV files of the results folder `folder`.
+    public static func load(folder: String) throws(ShardMergeError) -> ShardPart {
+        let base = URL(fileURLWithPath: folder, isDirectory: true)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ShardMergeError("no such folder: \(folder)")
+        }
+        func read(_ name: String) throws(ShardMergeError) -> Data? {
+            let url = base.appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }
+            guard !isDirectory.boolValue else { throw ShardMergeError("\(url.path) is a folder, expected a file") }
+            do {
+                return try Data(contentsOf: url)
+            } catch {
+                throw ShardMergeError("cannot read \(url.path): \(error.localizedDescription)")
+            }
+        }
+        let manifestFile = base.appendingPathComponent(ShardManifest.fileName).path
+        guard let manifestData = try read(ShardManifest.fileName) else {
+            throw ShardMergeError("\(folder) has no \(ShardManifest.fileName); give the --out folders of `feedsim run --shard K/N`")
+        }
+        let manifest = try ShardManifest.decode(manifestData, file: manifestFile)
+        guard let summary = try read("summary.csv") else {
+            throw ShardMergeError("\(folder) has \(ShardManifest.fileName) but no summary.csv; its run did not finish")
+        }
+        guard let drift = try read("drift.csv") else {
+            throw ShardMergeError("\(folder) has \(ShardManifest.fileName) but no drift.csv; its run did not finish")
+        }
+        let frames = try read("frames.csv")
+        if manifest.inputs.frames, frames == nil {
+            throw ShardMergeError("\(folder) was run with --frames but has no frames.csv")
+        }
+        var traces: [TraceFile]?
+        var tracesIsFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: base.appendingPathComponent(ChromeTrace.folder).path, isDirectory: &tracesIsFolder) {
+            guard tracesIsFolder.boolValue else { throw ShardMergeError("\(folder)/\(ChromeTrace.folder) is a file, expected a folder") }
+            var files: [TraceFile] = []
+            for request in manifest.requests {
+                let name = ChromeTrace.fileName(for: request.key, seed: request.seed)
+                guard let data = try read("\(ChromeTrace.folder)/\(name)") else {
+                    throw ShardMergeError("\(folder) has a \(ChromeTrace.folder) folder but no \(ChromeTrace.folder)/\(name); its --trace run did not finish")
+                }
+                files.append(TraceFile(name: name, data: data))
+            }
+            traces = files
+        }
+        return ShardPart(folder: folder, manifest: manifest, summary: summary, drift: drift,
+                         frames: manifest.inputs.frames ? frames : nil, traces: traces)
+    }
+}
+
+/// One run's trace file: its name under `traces/` and its bytes.
+public struct TraceFile: Sendable, Equatable {
+    public var name: String
+    public var data: Data
+
+    public init(name: String, data: Data) {
+        self.name = name
+        self.data = data
+    }
+}
