@@ -131,6 +131,7 @@ let package = Package(
         .executableTarget(
             name: "SimulatorBenchmarks",
             dependencies: [
+                "FeedSimCLI",
                 "FeedSimulator",
                 "FeedScenario",
                 .product(name: "Benchmark", package: "benchmark"),
@@ -152,7 +153,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FeedSimCLITests",
-            dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
+            dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimCLI", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

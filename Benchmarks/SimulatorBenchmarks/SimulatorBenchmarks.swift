@@ -1,5 +1,6 @@
 import Benchmark
 import FeedScenario
+import FeedSimCLI
 import FeedSimulator
 import Foundation
 
@@ -18,19 +19,13 @@ func benchmarkRequest(_ name: String) -> RunRequest {
 
 /// Every run of the bundled suite (the scenario files under `scenarios/`, in
 /// path order, each scenario × variant × refresh rate), as `feedsim run
-/// scenarios` makes them.
+/// scenarios` makes them: read by the same code.
 func bundledSuiteRequests() -> [RunRequest] {
     let folder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scenarios")
     do {
-        guard let files = ScenarioLoader.scenarioFiles(in: folder.path) else {
-            fatalError("cannot read the bundled suite's folder \(folder.path)")
-        }
-        return try files.flatMap { name in
-            let url = folder.appendingPathComponent(name)
-            return RunRequest.expand(try ScenarioLoader.load(url: url, file: url.path), seedOverride: nil, recordFrames: false)
-        }
+        return try ScenarioFiles.suite([folder.path]).requests
     } catch {
         fatalError("cannot load the bundled suite from \(folder.path): \(error)")
     }

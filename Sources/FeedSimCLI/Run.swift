@@ -80,10 +80,9 @@ extension FeedSim {
             // Listening from the start, so that no signal finds the default
             // action and kills the command with its workers still running.
             let interruption = Interruption.shared
-            let files = try ScenarioFiles.collect(paths)
-            let scenarios = try ScenarioFiles.load(files)
-            let suite = scenarios.flatMap { RunRequest.expand($0, seedOverride: seed, recordFrames: frames, recordTimeline: trace) }
-                .flatMap { $0.repeated(seeds: seeds ?? 1) }
+            let read = try ScenarioFiles.suite(paths, seedOverride: seed, recordFrames: frames, recordTimeline: trace)
+            let (files, scenarios) = (read.files, read.scenarios)
+            let suite = read.requests.flatMap { $0.repeated(seeds: seeds ?? 1) }
             let plan = try shard.map {
                 try ShardPlan($0, suite: suite, files: files, scenarios: scenarios, seedOverride: seed, frames: frames, seeds: seeds)
             }

@@ -1,9 +1,33 @@
 import ArgumentParser
 import FeedScenario
+import FeedSimulator
 import Foundation
 
 /// Finding and loading the scenario files a command was given.
-enum ScenarioFiles {
+package enum ScenarioFiles {
+    /// A suite as `feedsim run` reads it: the files found, the scenarios
+    /// loaded from them, and their runs in order.
+    package struct Suite {
+        package var files: [(url: URL, name: String)]
+        package var scenarios: [LoadedScenario]
+        package var requests: [RunRequest]
+    }
+
+    /// The runs of the scenario files under `paths`, in the order `feedsim
+    /// run` makes them (files sorted by path, then variants, then refresh
+    /// rates), before any `--seeds` repetition or shard. The one definition
+    /// of a suite: `run` and the simulator's benchmarks both read theirs here.
+    package static func suite(
+        _ paths: [String], seedOverride: UInt64? = nil, recordFrames: Bool = false, recordTimeline: Bool = false
+    ) throws -> Suite {
+        let files = try collect(paths)
+        let scenarios = try load(files)
+        let requests = scenarios.flatMap {
+            RunRequest.expand($0, seedOverride: seedOverride, recordFrames: recordFrames, recordTimeline: recordTimeline)
+        }
+        return Suite(files: files, scenarios: scenarios, requests: requests)
+    }
+
     /// The scenario files under `paths`, each folder searched recursively
     /// (skipping `devices/`), sorted by path so runs come in a fixed order.
     static func collect(_ paths: [String]) throws -> [(url: URL, name: String)] {
