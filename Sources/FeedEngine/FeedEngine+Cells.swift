@@ -2,13 +2,13 @@ extension FeedEngine {
     /// The image pipeline's owner id for a post's cell.
     static func imageOwner(_ id: PostID) -> Int { Int(truncatingIfNeeded: id) }
 
-    /// Prefetches the images of the posts just past the viewport; only when
-    /// the visible range changed.
+    /// Prefetches the images of the rows the image prefetch policy names;
+    /// only when the visible range changed.
     func updatePrefetching(visible: Range<Int>) {
         guard visible != lastPrefetchVisible, configuration.images.prefetchWindow > 0 else { return }
         lastPrefetchVisible = visible
         prefetchTargets.removeAll(keepingCapacity: true)
-        let range = images.prefetchRange(visible: visible, itemCount: list.items.count)
+        let range = imagePrefetchPolicy.imagePrefetchRows(at: prefetchMoment(visible: visible))
         var index = range.lowerBound
         while index < range.upperBound {
             let post = list.items[index].post

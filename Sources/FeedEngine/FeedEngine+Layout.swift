@@ -7,7 +7,8 @@ extension FeedEngine {
         layoutPassAnchor = captureAnchor()
         defer { layoutPassAnchor = nil }
         let visible = layOutAndCompensate()
-        loadMoreIfNeeded(lastVisible: visible.upperBound - 1)
+        measureScrollVelocity()
+        loadMoreIfNeeded(visible: visible)
         updatePrefetching(visible: visible)
         return visible
     }

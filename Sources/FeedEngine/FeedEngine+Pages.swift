@@ -6,11 +6,11 @@ extension FeedEngine {
     /// again, in nanoseconds, so a dead network is not polled every frame.
     public static let pageRetryDelay: Int64 = 2_000_000_000
 
-    /// Asks for the next page when the last visible row is near the end.
-    func loadMoreIfNeeded(lastVisible: Int) {
+    /// Asks for the next page when the page prefetch policy says so.
+    func loadMoreIfNeeded(visible: Range<Int>) {
         guard configuration.pageSize > 0, !store.reachedEnd, !store.isLoadingPage, !list.items.isEmpty,
               scheduler.now >= store.nextPageAttemptAt,
-              lastVisible >= list.items.count - 1 - configuration.loadMoreThreshold
+              pagePrefetchPolicy.shouldLoadNextPage(at: prefetchMoment(visible: visible))
         else { return }
         requestPage(cursor: store.cursor, replacing: false)
     }

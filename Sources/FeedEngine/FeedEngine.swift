@@ -27,20 +27,28 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
     public var newPostsPolicy: NewPostsPolicy
     public var tuner: FeedTuner.Options
     public var images: ImagePipeline.Configuration
+    /// Which images load before their cells ask (`images.prefetchWindow` is
+    /// the window it works with).
+    public var imagePrefetch: ImagePrefetch
+    /// When the next page is asked for (`loadMoreThreshold` is the threshold
+    /// it works with).
+    public var pagePrefetch: PagePrefetch
 
     public init(
         list: FeedListConfiguration,
         positionStrategy: PositionStrategy = .none,
         diffAlgorithm: DiffAlgorithm = .heckel,
-        debounceInterval: Int64 = 50_000_000,
-        viewModelCacheCount: Int = 200,
-        viewModelCacheCost: Int = 1 << 20,
+        debounceInterval: Int64 = FeedEngineConfiguration.defaultDebounceInterval,
+        viewModelCacheCount: Int = FeedEngineConfiguration.defaultViewModelCacheCount,
+        viewModelCacheCost: Int = FeedEngineConfiguration.defaultViewModelCacheCost,
         pageSize: Int = 0,
-        loadMoreThreshold: Int = 5,
-        refreshTriggerDistance: Double = 80,
+        loadMoreThreshold: Int = FeedEngineConfiguration.defaultLoadMoreThreshold,
+        refreshTriggerDistance: Double = FeedEngineConfiguration.defaultRefreshTriggerDistance,
         newPostsPolicy: NewPostsPolicy = .insert,
         tuner: FeedTuner.Options = FeedTuner.Options(),
-        images: ImagePipeline.Configuration = ImagePipeline.Configuration(decodeMode: .mainThread, diskReadLatency: 0)
+        images: ImagePipeline.Configuration = ImagePipeline.Configuration(decodeMode: .mainThread, diskReadLatency: 0),
+        imagePrefetch: ImagePrefetch = .window,
+        pagePrefetch: PagePrefetch = .threshold
     ) {
         self.list = list
         self.positionStrategy = positionStrategy
@@ -54,7 +62,25 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
         self.newPostsPolicy = newPostsPolicy
         self.tuner = tuner
         self.images = images
+        self.imagePrefetch = imagePrefetch
+        self.pagePrefetch = pagePrefetch
     }
+}
+
+/// The engine's defaults, defined once: a configuration made without them
+/// and a scenario's `engine` settings both start from these.
+extension FeedEngineConfiguration {
+    /// Bursts closer than 50 ms are applied as one (Catbird's shorter interval).
+    public static let defaultDebounceInterval: Int64 = 50_000_000
+    public static let defaultViewModelCacheCount = 200
+    /// 1 MiB of view models.
+    public static let defaultViewModelCacheCost = 1 << 20
+    /// The next page when the last row on screen is 5 from the end.
+    public static let defaultLoadMoreThreshold = 5
+    /// UIRefreshControl triggers about 80 pt past the top.
+    public static let defaultRefreshTriggerDistance = 80.0
+    /// The height a cell is assumed to have before it is measured, in points.
+    public static let defaultEstimatedItemHeight = 200.0
 }
 
 /// The feed engine an app would ship: it holds the feed's posts, turns them
@@ -119,6 +145,14 @@ public final class FeedEngine {
     /// Reused for prefetch targets so a moving viewport does not allocate.
     var prefetchTargets: [ImageRequest] = []
     var lastPrefetchVisible: Range<Int> = 0..<0
+    /// The configured prefetch policies (`FeedEngine+Prefetch`).
+    let imagePrefetchPolicy: any ImagePrefetchPolicy
+    let pagePrefetchPolicy: any PagePrefetchPolicy
+    /// The reader's speed through the feed at the last layout pass, in pt/s.
+    var scrollVelocity = 0.0
+    /// contentOffset and the time at the last layout pass, for the speed.
+    var lastLayoutOffset = Double.nan
+    var lastLayoutTime: Int64 = 0
     /// Likes waiting for the network.
     var offlineActions = OfflineActionQueue()
     /// Keeps the reader's place per the configured strategy.
@@ -161,6 +195,8 @@ public final class FeedEngine {
         scheduler: any EngineScheduler
     ) {
         var listConfiguration = configuration.list
+        imagePrefetchPolicy = configuration.imagePrefetch.make()
+        pagePrefetchPolicy = configuration.pagePrefetch.make()
         let keeper = configuration.positionStrategy.makePositionKeeper()
         if let space = keeper.coordinateSpace { listConfiguration.coordinateSpace = space }
         self.keeper = keeper

@@ -334,6 +334,7 @@ extension EngineSettings {
         case viewmodel_cache_count, viewmodel_cache_cost_bytes, new_posts_policy
         case hide_replies, hide_reposts, refresh_trigger_pt, memory_warning_policy
         case image_decode, image_memory_cache_mb, image_disk_cache_mb, image_prefetch_window
+        case image_prefetch, page_prefetch, load_more_threshold
         case network
     }
 
@@ -358,15 +359,7 @@ extension EngineSettings {
         var s = base
         s.estimatedItemHeightPt = try c.decode(
             Double.self, forKey: .estimated_item_height_pt, per: EngineSettings.schema, default: base.estimatedItemHeightPt)
-        if c.contains(.position_strategy) {
-            // Built-in names and any an embedding program registered.
-            let name = try c.decode(String.self, forKey: .position_strategy)
-            guard let strategy = PositionStrategy.named(name) else {
-                let known = PositionStrategy.known.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                throw c.failure(.position_strategy, "expected one of \(known), found \"\(name)\"")
-            }
-            s.positionStrategy = strategy
-        }
+        s.positionStrategy = try c.decodePart(forKey: .position_strategy, default: base.positionStrategy)
         s.diffAlgorithm = try c.decode(DiffAlgorithm.self, forKey: .diff_algorithm, default: base.diffAlgorithm)
         let debounceMs = try c.decode(
             Double.self, forKey: .debounce_ms, per: EngineSettings.schema, default: Double(base.debounceNs) / nanosecondsPerMillisecond)
@@ -386,6 +379,11 @@ extension EngineSettings {
         s.imageDiskCacheBytes = Int(try c.decode(
             Double.self, forKey: .image_disk_cache_mb, per: EngineSettings.schema, default: Double(base.imageDiskCacheBytes) / megabyte) * megabyte)
         s.imagePrefetchWindow = try c.decode(Int.self, forKey: .image_prefetch_window, per: EngineSettings.schema, default: base.imagePrefetchWindow)
+        s.imagePrefetch = try c.decodePart(forKey: .image_prefetch, default: base.imagePrefetch)
+        s.pagePrefetch = try c.decodePart(forKey: .page_prefetch, default: base.pagePrefetch)
+        if c.contains(.load_more_threshold) {
+            s.loadMoreThreshold = try c.decode(Int.self, forKey: .load_more_threshold, per: EngineSettings.schema, default: 0)
+        }
         return (name, s, network)
     }
 }
@@ -580,5 +578,19 @@ extension ScriptStep: Decodable {
             TrajectoryPoint(timeNs: 0, displacementPt: 0),
             TrajectoryPoint(timeNs: Int64((durationMs * nanosecondsPerMillisecond).rounded()), displacementPt: distance),
         ]
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A part chosen by name (a position strategy, a prefetch policy): a
+    /// built-in name or one a program registered.
+    func decodePart<Part: RegisteredPart>(forKey key: Key, default defaultValue: Part) throws -> Part {
+        guard contains(key) else { return defaultValue }
+        let name = try decode(String.self, forKey: key)
+        guard let part = Part.named(name) else {
+            let known = Part.known.map { "\"\($0.name)\"" }.joined(separator: ", ")
+            throw failure(key, "expected one of \(known), found \"\(name)\"")
+        }
+        return part
     }
 }

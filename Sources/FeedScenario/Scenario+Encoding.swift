@@ -110,6 +110,9 @@ extension EngineSettings {
         add(.image_memory_cache_mb, .number(Double(imageMemoryCacheBytes) / megabyte), if: imageMemoryCacheBytes != base.imageMemoryCacheBytes)
         add(.image_disk_cache_mb, .number(Double(imageDiskCacheBytes) / megabyte), if: imageDiskCacheBytes != base.imageDiskCacheBytes)
         add(.image_prefetch_window, .int(imagePrefetchWindow), if: imagePrefetchWindow != base.imagePrefetchWindow)
+        add(.image_prefetch, .string(imagePrefetch.name), if: imagePrefetch != base.imagePrefetch)
+        add(.page_prefetch, .string(pagePrefetch.name), if: pagePrefetch != base.pagePrefetch)
+        if let loadMoreThreshold { add(.load_more_threshold, .int(loadMoreThreshold), if: loadMoreThreshold != base.loadMoreThreshold) }
         return members
     }
 }

@@ -74,7 +74,7 @@ public struct FeedSettings: Sendable, Equatable {
 
     public init(
         postCount: Int, textLength: ClosedRange<Int> = defaultTextLength, mediaFraction: Double = defaultMediaFraction,
-        replyFraction: Double = 0, repostFraction: Double = 0, pageSize: Int = 0, loadMoreThreshold: Int = 5
+        replyFraction: Double = 0, repostFraction: Double = 0, pageSize: Int = 0, loadMoreThreshold: Int = FeedEngineConfiguration.defaultLoadMoreThreshold
     ) {
         self.postCount = postCount
         self.textLength = textLength
@@ -131,33 +131,43 @@ public struct EngineVariant: Sendable, Equatable {
     }
 }
 
-/// The engine configuration under test.
+/// The engine configuration under test, as a scenario writes it. Its
+/// defaults are the engine's own (`FeedEngineConfiguration.default…`,
+/// `ImagePipeline.Configuration.default…`), not a second copy of them.
 public struct EngineSettings: Sendable, Equatable {
     /// The height a cell is assumed to have before it is measured, in points.
-    public var estimatedItemHeightPt: Double = 200
+    public var estimatedItemHeightPt: Double = FeedEngineConfiguration.defaultEstimatedItemHeight
     public var positionStrategy: PositionStrategy = .none
     public var diffAlgorithm: DiffAlgorithm = .heckel
     /// Debounce interval for data changes, in nanoseconds.
-    public var debounceNs: Int64 = 50_000_000
-    public var viewModelCacheCount: Int = 200
-    public var viewModelCacheCostBytes: Int = 1 << 20
+    public var debounceNs: Int64 = FeedEngineConfiguration.defaultDebounceInterval
+    public var viewModelCacheCount: Int = FeedEngineConfiguration.defaultViewModelCacheCount
+    public var viewModelCacheCostBytes: Int = FeedEngineConfiguration.defaultViewModelCacheCost
     public var newPostsPolicy: NewPostsPolicy = .insert
     public var hideReplies = false
     public var hideReposts = false
     /// How far past the top a pull must go to refresh, in points.
-    public var refreshTriggerPt: Double = 80
+    public var refreshTriggerPt: Double = FeedEngineConfiguration.defaultRefreshTriggerDistance
     /// How the engine trims its caches on a memory warning.
     public var memoryWarningPolicy: MemoryWarningPolicy = .clearAll
     /// Where images are decoded.
     public var imageDecode: ImageDecodeSetting = .background
     /// Cost limit of the decoded-image memory cache, in bytes.
-    public var imageMemoryCacheBytes: Int = 50 << 20
+    public var imageMemoryCacheBytes: Int = ImagePipeline.Configuration.defaultMemoryCacheCostLimit
     /// Size limit of the encoded-image disk cache, in bytes.
-    public var imageDiskCacheBytes: Int = 500 << 20
-    /// Posts ahead of the viewport whose images are prefetched.
-    public var imagePrefetchWindow: Int = 5
+    public var imageDiskCacheBytes: Int = ImagePipeline.Configuration.defaultDiskCacheSizeLimit
+    /// Posts past the viewport whose images are prefetched: the window the
+    /// image prefetch policy works with.
+    public var imagePrefetchWindow: Int = ImagePipeline.Configuration.defaultPrefetchWindow
+    /// Which images load before their cells ask.
+    public var imagePrefetch: ImagePrefetch = .window
+    /// When the next page is asked for.
+    public var pagePrefetch: PagePrefetch = .threshold
+    /// The page threshold, in posts from the end; `nil` for the feed's
+    /// (`feed.load_more_threshold`, where older files set it).
+    public var loadMoreThreshold: Int?
 
-    public init(estimatedItemHeightPt: Double = 200) {
+    public init(estimatedItemHeightPt: Double = FeedEngineConfiguration.defaultEstimatedItemHeight) {
         self.estimatedItemHeightPt = estimatedItemHeightPt
     }
 }

@@ -17,12 +17,12 @@ extension FeedSim {
         @Option(name: .customLong("device-file")) var deviceFile: String
         /// The `feedsim explore` that started this worker; the worker exits with it.
         @Option(name: .customLong("parent-pid")) var parentPID: Int32?
-        /// The strategies the parent knows (`RegisteredParts`).
-        @Option(name: .customLong("strategies")) var parentStrategies: String?
+        /// The parts the parent knows by name (`RegisteredParts`).
+        @Option(name: .customLong("parts")) var parentParts: String?
 
         func run() throws {
             if let parentPID { ParentWatch.exitWithParent(parentPID, command: "_explore-worker") }
-            try RegisteredParts.check(parentStrategies: parentStrategies, command: "_explore-worker")
+            try RegisteredParts.check(parentParts: parentParts, command: "_explore-worker")
             let setup = try ExploreSetup(configFile: config, deviceFile: deviceFile)
             let input = FileHandle.standardInput.readDataToEndOfFile()
             let job: ExploreJob

@@ -19,15 +19,16 @@ public struct FeedSim: ParsableCommand {
     public init() {}
 
     /// Runs the command line after `register` has made your parts known:
-    /// the strategies (`PositionStrategy.register`) and any other part a
-    /// scenario names. Call it from your executable's top-level code.
+    /// position strategies (`PositionStrategy.register`) and image and page
+    /// prefetch policies (`ImagePrefetch.register`, `PagePrefetch.register`).
+    /// Call it from your executable's top-level code.
     ///
     /// `register` runs first in this process and again in every worker it
     /// starts: `run`, `run --seeds` and `explore` hand their sessions to
     /// worker processes that are this same executable, so a part registered
     /// here is known there too. Register the same parts every time (not
     /// depending on arguments or the environment): a worker that does not
-    /// know a strategy its parent knows fails the run with a message naming it.
+    /// know a part its parent knows fails the run with a message naming it.
     public static func main(registering register: () -> Void) {
         register()
         main()

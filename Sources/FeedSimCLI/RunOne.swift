@@ -55,12 +55,12 @@ extension FeedSim {
         /// The `feedsim run` that started this worker; the worker exits
         /// with it (see `ParentWatch`).
         @Option(name: .customLong("parent-pid")) var parentPID: Int32?
-        /// The strategies the parent knows (`RegisteredParts`).
-        @Option(name: .customLong("strategies")) var parentStrategies: String?
+        /// The parts the parent knows by name (`RegisteredParts`).
+        @Option(name: .customLong("parts")) var parentParts: String?
 
         func run() throws {
             if let parentPID { ParentWatch.exitWithParent(parentPID, command: Self.configuration.commandName ?? "") }
-            try RegisteredParts.check(parentStrategies: parentStrategies, command: Self.configuration.commandName ?? "")
+            try RegisteredParts.check(parentParts: parentParts, command: Self.configuration.commandName ?? "")
             var lines: AnyIterator<String>
             if let orders {
                 guard let text = try? String(contentsOfFile: orders, encoding: .utf8) else {

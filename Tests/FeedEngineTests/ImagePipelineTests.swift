@@ -404,21 +404,6 @@ struct ImagePipelineTests {
         #expect(harness.pipeline.counters.prefetches == 4)
     }
 
-    @Test(
-        "The prefetch window is the configured number of items past the viewport, clamped to the feed",
-        arguments: [
-            (0..<3, 20, true, 3..<8),
-            (14..<18, 20, true, 18..<20),
-            (18..<20, 20, true, 20..<20),
-            (10..<12, 20, false, 5..<10),
-            (2..<5, 20, false, 0..<2),
-        ] as [(Range<Int>, Int, Bool, Range<Int>)]
-    )
-    func prefetchRange(visible: Range<Int>, itemCount: Int, towardsEnd: Bool, expected: Range<Int>) {
-        let harness = ImagePipelineHarness()
-        #expect(harness.pipeline.prefetchRange(visible: visible, itemCount: itemCount, towardsEnd: towardsEnd) == expected)
-    }
-
     // MARK: Caches
 
     @Test("The memory cache evicts least recently used images until their decoded cost fits")

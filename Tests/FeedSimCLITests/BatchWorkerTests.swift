@@ -80,26 +80,28 @@ struct BatchWorkerTests {
 @Suite("Workers and registered strategies")
 struct RegisteredStrategyWorkerTests {
     @Test(
-        "a worker that does not know a strategy its parent registered stops at once with a message naming it",
+        "a worker that does not know a part its parent registered stops at once with a message naming it",
         arguments: [["_run-batch"], ["_explore-worker", "--device-file", "unused.json"]])
     func unknownStrategyStopsTheWorker(command: [String]) throws {
         let folder = try ScratchFolder(prefix: "feedsim-registered")
         defer { folder.remove() }
-        let outcome = try FeedSimProcess.run(command + ["--strategies", "none,anchor,center_anchor"], in: folder.url, timeout: 60)
+        let parts = "position_strategy=none,anchor,center_anchor;image_prefetch=window,lookahead;page_prefetch=threshold"
+        let outcome = try FeedSimProcess.run(command + ["--parts", parts], in: folder.url, timeout: 60)
         #expect(outcome.status == 1, "\(outcome)")
-        #expect(outcome.stderr.contains("does not know the strategies \"center_anchor\""), "\(outcome)")
+        #expect(outcome.stderr.contains("does not know position_strategy \"center_anchor\", image_prefetch \"lookahead\""), "\(outcome)")
         #expect(outcome.stderr.contains("FeedSim.main(registering:)"), "\(outcome)")
         #expect(!outcome.stderr.contains("\"anchor\""), "\(outcome)")
     }
 
-    @Test("a worker that knows every strategy its parent named runs its orders")
+    @Test("a worker that knows every part its parent named runs its orders")
     func knownStrategiesRun() throws {
         let folder = try ScratchFolder(prefix: "feedsim-registered")
         defer { folder.remove() }
         let order = BatchWorkerTests.order("exact-place-changes", variant: "anchor", hz: 60)
         try folder.write(String(decoding: try order.line(), as: UTF8.self), to: "orders.jsonl")
         let outcome = try FeedSimProcess.run(
-            ["_run-batch", "--orders", "orders.jsonl", "--strategies", "none,index_restore,offset_adjust,anchor,virtual_space"],
+            ["_run-batch", "--orders", "orders.jsonl", "--parts",
+             "position_strategy=none,index_restore,offset_adjust,anchor,virtual_space;image_prefetch=window,velocity_prefetch;page_prefetch=threshold"],
             in: folder.url, timeout: 600)
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stdout.split(separator: "\n").compactMap { RunReply.decode(line: Data($0.utf8)) }.count == 1, "\(outcome)")

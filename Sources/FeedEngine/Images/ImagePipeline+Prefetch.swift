@@ -1,27 +1,6 @@
 /// Prefetching: loading images for cells about to scroll on screen, so
 /// they are in memory when their cells ask.
 extension ImagePipeline {
-    /// The item indices to prefetch for a viewport showing `visible`: the
-    /// `configuration.prefetchWindow` items beyond it in the scroll
-    /// direction, clamped to the feed.
-    ///
-    /// - Parameters:
-    ///   - visible: The indices of the items on screen.
-    ///   - itemCount: The number of items in the feed.
-    ///   - towardsEnd: Whether the reader scrolls towards older items (the
-    ///     window lies after `visible`) or back towards the top (before it).
-    /// - Complexity: O(1)
-    public func prefetchRange(visible: Range<Int>, itemCount: Int, towardsEnd: Bool = true) -> Range<Int> {
-        let window = configuration.prefetchWindow
-        if towardsEnd {
-            let start = Swift.max(0, Swift.min(visible.upperBound, itemCount))
-            return start..<Swift.min(itemCount, start + window)
-        } else {
-            let end = Swift.max(0, Swift.min(visible.lowerBound, itemCount))
-            return Swift.max(0, end - window)..<end
-        }
-    }
-
     /// Starts loading images that cells will soon ask for, without a
     /// completion: the image ends up in the memory cache.
     ///

@@ -66,8 +66,8 @@ public final class ImagePipeline {
         public var diskTrimFraction: Double
         /// The most downloads in flight at once.
         public var maxConcurrentLoads: Int
-        /// How many posts ahead of the viewport to prefetch; read by
-        /// `prefetchRange(visible:itemCount:towardsEnd:)`.
+        /// How many posts past the viewport to prefetch: the window the
+        /// engine's image prefetch policy works with (0 turns prefetching off).
         public var prefetchWindow: Int
         /// Where decoding costs time.
         public var decodeMode: ImageDecodeMode

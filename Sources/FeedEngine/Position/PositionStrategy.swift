@@ -1,12 +1,10 @@
-import Synchronization
-
 /// A way of keeping the reader's place, by name: what a scenario's
 /// `position_strategy` names and what makes the engine's `PositionKeeper`.
 ///
 /// The five built-in strategies are always known; others are registered by
 /// whoever embeds the engine (`PositionStrategy.register(_:)`), and a
 /// scenario can then name them like the built-ins.
-public struct PositionStrategy: Hashable, Sendable, CustomStringConvertible {
+public struct PositionStrategy: RegisteredPart {
     /// The name scenarios and reports use.
     public let name: String
     /// The changes the strategy promises to hold the reader through
@@ -27,11 +25,6 @@ public struct PositionStrategy: Hashable, Sendable, CustomStringConvertible {
     /// A new keeper for one engine.
     public func makePositionKeeper() -> any PositionKeeper { makeKeeper() }
 
-    public var description: String { name }
-
-    public static func == (a: PositionStrategy, b: PositionStrategy) -> Bool { a.name == b.name }
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
-
     /// Keep contentOffset: whatever is inserted or resized above moves the
     /// content under the reader.
     public static let none = PositionStrategy(OffsetKeepingKeeper.self)
@@ -48,29 +41,9 @@ public struct PositionStrategy: Hashable, Sendable, CustomStringConvertible {
     /// The strategies every engine knows, in the order reports list them.
     public static let builtIn: [PositionStrategy] = [.none, .indexRestore, .offsetAdjust, .anchor, .virtualSpace]
 
-    private static let registered = Mutex<[PositionStrategy]>([])
-
-    /// Makes `strategy` known by its name, so that `named(_:)` (and so a
-    /// scenario's `position_strategy`) finds it. A later registration of the
-    /// same name replaces an earlier one; a built-in name cannot be taken.
-    public static func register(_ strategy: PositionStrategy) {
-        guard !builtIn.contains(strategy) else { return }
-        registered.withLock { list in
-            list.removeAll { $0 == strategy }
-            list.append(strategy)
-        }
-    }
-
-    /// Every strategy known now: the built-ins, then registered ones in the
-    /// order they were registered.
-    public static var known: [PositionStrategy] {
-        builtIn + registered.withLock { $0 }
-    }
-
-    /// The strategy called `name`, if one is known.
-    public static func named(_ name: String) -> PositionStrategy? {
-        known.first { $0.name == name }
-    }
+    /// The built-ins and the strategies registered by whoever embeds the
+    /// engine (`register(_:)`, `known`, `named(_:)`).
+    public static let registry = PartRegistry(builtIn: builtIn)
 }
 
 extension PositionStrategy: RawRepresentable, CaseIterable {

@@ -21,7 +21,7 @@ extension FeedSettings {
         case .reply_fraction: .number("Reply fraction", "Fraction of posts that are replies in a thread, 0…1.", 0...1, default: defaults.replyFraction)
         case .repost_fraction: .number("Repost fraction", "Fraction of posts that are reposts, 0…1.", 0...1, default: defaults.repostFraction)
         case .page_size: .integer("Page size, in posts", "Posts per page, a whole number 0…10,000; 0 loads the whole feed in one response.", 0...10_000, unit: "posts", default: defaults.pageSize)
-        case .load_more_threshold: .integer("Load-more threshold, in posts", "Load the next page when the last visible post is this many from the end: a whole number 0…1,000.", 0...1_000, unit: "posts", default: defaults.loadMoreThreshold)
+        case .load_more_threshold: .integer("Load-more threshold, in posts", "Load the next page when the last visible post is this many from the end: a whole number 0…1,000. Kept for older files: the engine's `load_more_threshold`, which a variant can set, takes precedence.", 0...1_000, unit: "posts", default: defaults.loadMoreThreshold)
         case .media_size_known_fraction: .number("Known media size fraction", "Fraction of media whose pixel size the feed's data gives, 0…1; the rest are laid out as squares until the image arrives.", 0...1, default: defaults.mediaSizeKnownFraction)
         case .item_height_pt: SchemaField(
             title: "Item height, in pt",
@@ -88,7 +88,10 @@ extension EngineSettings {
         case .image_decode: .choice("Image decode", "Where images are decoded: `main` (on the main thread: costs frame time per megapixel) or `background` (on a background queue: costs latency before the image shows).", ImageDecodeSetting.self, default: d.imageDecode)
         case .image_memory_cache_mb: .number("Image memory cache, in MB", "Cost limit of the decoded-image memory cache, in megabytes (MiB), 0…16,384.", 0...16_384, unit: "MB", default: Double(d.imageMemoryCacheBytes) / bytesPerMegabyte)
         case .image_disk_cache_mb: .number("Image disk cache, in MB", "Size limit of the encoded-image disk cache, in megabytes (MiB), 0…65,536.", 0...65_536, unit: "MB", default: Double(d.imageDiskCacheBytes) / bytesPerMegabyte)
-        case .image_prefetch_window: .integer("Image prefetch window, in posts", "Posts ahead of the viewport whose images are prefetched: a whole number 0…50.", 0...50, default: d.imagePrefetchWindow)
+        case .image_prefetch_window: .integer("Image prefetch window, in posts", "Posts past the viewport whose images are prefetched, the window the image prefetch policy works with (0 turns prefetching off): a whole number 0…50.", 0...50, default: d.imagePrefetchWindow)
+        case .image_prefetch: .choice("Image prefetch policy", "Which images load before their cells ask: `window` prefetches the `image_prefetch_window` posts past the screen, looking forward whatever the reader does; `velocity_prefetch` adds the posts the reader crosses in half a second at their current speed (at most 40 in all), in the direction they move. A program built on FeedSimCLI can register policies of its own, which then appear here.", ImagePrefetch.known.map(\.name), default: d.imagePrefetch.name)
+        case .page_prefetch: .choice("Page prefetch policy", "When the next page is asked for: `threshold` once the last post on screen is `load_more_threshold` posts from the end; `velocity_prefetch` that many posts earlier again as the reader crosses in 1.5 s at their current speed. A program built on FeedSimCLI can register policies of its own, which then appear here.", PagePrefetch.known.map(\.name), default: d.pagePrefetch.name)
+        case .load_more_threshold: .integer("Load-more threshold, in posts", "The threshold the page prefetch policy works with, in posts from the end: a whole number 0…1,000. Absent: the feed's `load_more_threshold` (where older files set it), else 5. A variant can set it.", 0...1_000, unit: "posts")
         }
     }
 }

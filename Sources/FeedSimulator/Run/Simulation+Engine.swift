@@ -41,13 +41,15 @@ extension Simulation {
             viewModelCacheCount: settings.viewModelCacheCount,
             viewModelCacheCost: settings.viewModelCacheCostBytes,
             pageSize: feed.pageSize,
-            loadMoreThreshold: feed.loadMoreThreshold,
+            loadMoreThreshold: settings.loadMoreThreshold ?? feed.loadMoreThreshold,
             refreshTriggerDistance: settings.refreshTriggerPt,
             newPostsPolicy: settings.newPostsPolicy,
             tuner: FeedTuner.Options(hideReplies: settings.hideReplies, hideReposts: settings.hideReposts),
             images: ImagePipeline.Configuration(
                 decodeMode: decode, diskReadLatency: diskReadLatency,
                 memoryCacheCostLimit: settings.imageMemoryCacheBytes, diskCacheSizeLimit: settings.imageDiskCacheBytes,
-                prefetchWindow: settings.imagePrefetchWindow))
+                prefetchWindow: settings.imagePrefetchWindow),
+            imagePrefetch: settings.imagePrefetch,
+            pagePrefetch: settings.pagePrefetch)
     }
 }

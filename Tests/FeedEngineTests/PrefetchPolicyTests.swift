@@ -1,0 +1,87 @@
+import FeedEngine
+import Testing
+
+@Suite("Prefetch policies")
+struct PrefetchPolicyTests {
+    static func moment(
+        _ visible: Range<Int>, of count: Int = 100, velocity: Double = 0, rowHeight: Double = 200, window: Int = 5, threshold: Int = 5
+    ) -> PrefetchMoment {
+        PrefetchMoment(visible: visible, itemCount: count, velocity: velocity, rowHeight: rowHeight, window: window, loadMoreThreshold: threshold)
+    }
+
+    @Test(
+        "rows past the screen, in either direction, clamped to the feed",
+        arguments: [
+            (0..<3, 20, true, 3..<8),
+            (14..<18, 20, true, 18..<20),
+            (18..<20, 20, true, 20..<20),
+            (10..<12, 20, false, 5..<10),
+            (2..<5, 20, false, 0..<2),
+        ] as [(Range<Int>, Int, Bool, Range<Int>)]
+    )
+    func rows(visible: Range<Int>, itemCount: Int, towardsEnd: Bool, expected: Range<Int>) {
+        #expect(PrefetchPolicyTests.moment(visible, of: itemCount).rows(5, towardsEnd: towardsEnd) == expected)
+    }
+
+    @Test("window: the configured rows ahead, whatever the reader's speed or direction")
+    func window() {
+        let policy = WindowImagePrefetch()
+        #expect(policy.imagePrefetchRows(at: Self.moment(10..<14)) == 14..<19)
+        #expect(policy.imagePrefetchRows(at: Self.moment(10..<14, velocity: -4_000)) == 14..<19)
+        #expect(policy.imagePrefetchRows(at: Self.moment(10..<14, velocity: 8_000, window: 2)) == 14..<16)
+    }
+
+    @Test("threshold: the next page once the last row on screen is the threshold from the end")
+    func threshold() {
+        let policy = ThresholdPagePrefetch()
+        #expect(!policy.shouldLoadNextPage(at: Self.moment(80..<94)))
+        #expect(policy.shouldLoadNextPage(at: Self.moment(80..<95)))
+        #expect(!policy.shouldLoadNextPage(at: Self.moment(80..<94, velocity: 20_000)))
+    }
+
+    @Test("velocity_prefetch: images as far ahead as half a second of scrolling, in the direction of travel, capped")
+    func velocityImages() {
+        let policy = VelocityPrefetch()
+        // At rest: the plain window ahead.
+        #expect(policy.imagePrefetchRows(at: Self.moment(10..<14)) == 14..<19)
+        // 2,000 pt/s over 200 pt rows: 5 rows in 0.5 s, on top of the window.
+        #expect(policy.imagePrefetchRows(at: Self.moment(10..<14, velocity: 2_000)) == 14..<24)
+        // Back towards the top: the rows above the screen.
+        #expect(policy.imagePrefetchRows(at: Self.moment(40..<44, velocity: -2_000)) == 30..<40)
+        // A fling: at most 40 rows.
+        #expect(policy.imagePrefetchRows(at: Self.moment(10..<14, of: 1_000, velocity: 40_000)) == 14..<54)
+    }
+
+    @Test("velocity_prefetch: a fast reader asks for the next page as many rows earlier as they cross in 1.5 s")
+    func velocityPages() {
+        let policy = VelocityPrefetch()
+        #expect(!policy.shouldLoadNextPage(at: Self.moment(70..<80)))
+        // 1,000 pt/s over 200 pt rows: 8 rows (7.5 rounded up) in 1.5 s.
+        #expect(!policy.shouldLoadNextPage(at: Self.moment(70..<86, velocity: 1_000)))
+        #expect(policy.shouldLoadNextPage(at: Self.moment(70..<87, velocity: 1_000)))
+        // Scrolling back up asks no earlier than at rest.
+        #expect(!policy.shouldLoadNextPage(at: Self.moment(70..<87, velocity: -1_000)))
+    }
+
+    @Test("the built-ins are known by name, and a registered policy joins them")
+    func registry() {
+        #expect(ImagePrefetch.named("window") == .window)
+        #expect(ImagePrefetch.named("velocity_prefetch") == .velocity)
+        #expect(PagePrefetch.named("threshold") == .threshold)
+        #expect(PagePrefetch.named("velocity_prefetch") == .velocity)
+        struct Nothing: ImagePrefetchPolicy {
+            static let name = "prefetch_nothing"
+            func imagePrefetchRows(at moment: PrefetchMoment) -> Range<Int> { 0..<0 }
+        }
+        ImagePrefetch.register(ImagePrefetch(Nothing.self))
+        #expect(ImagePrefetch.named("prefetch_nothing")?.make().imagePrefetchRows(at: Self.moment(0..<3)) == 0..<0)
+        #expect(ImagePrefetch.known.map(\.name).prefix(2) == ["window", "velocity_prefetch"])
+        // A built-in name cannot be taken.
+        struct Impostor: ImagePrefetchPolicy {
+            static let name = "window"
+            func imagePrefetchRows(at moment: PrefetchMoment) -> Range<Int> { 0..<0 }
+        }
+        ImagePrefetch.register(ImagePrefetch(Impostor.self))
+        #expect(ImagePrefetch.named("window")?.make().imagePrefetchRows(at: Self.moment(0..<3)) == 3..<8)
+    }
+}
