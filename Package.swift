@@ -111,6 +111,15 @@ let package = Package(
         ),
         // `feedsim`: FeedSimCLI with the built-in parts.
         .executableTarget(name: "feedsim", dependencies: ["FeedSimCLI"]),
+        // Examples/CustomStrategy's program, built here too so that the test
+        // command builds and runs it with the release build it makes anyway
+        // (the example's own package, which users copy, depends on this one
+        // by path; scripts/test resolves it and checks its graph).
+        .executableTarget(
+            name: "CustomStrategyExample",
+            dependencies: ["FeedSimCLI", "FeedEngine"],
+            path: "Examples/CustomStrategy/Sources/CustomFeedSim"
+        ),
         // Speed and allocation goals with committed thresholds
         // (`swift package benchmark thresholds check`).
         .executableTarget(
