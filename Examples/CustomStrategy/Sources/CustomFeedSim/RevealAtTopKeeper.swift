@@ -32,9 +32,12 @@ struct RevealAtTopKeeper: PositionKeeper {
     }
 
     func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
-        // At the top, new posts are shown where they land: contentOffset
-        // stays at the top of the content.
-        if RevealAtTopKeeper.isAtTop(batch), !batch.changes.inserts.isEmpty {
+        // At the top, posts that arrive above the first one are shown where
+        // they land: contentOffset stays at the top of the content. Only
+        // arrivals: a batch that also removes posts (a deletion, the thread
+        // tuner regrouping a reply under its parent) keeps the reader, as
+        // `anchor` does.
+        if RevealAtTopKeeper.isAtTop(batch), batch.changes.deletes.isEmpty, batch.changes.inserts.contains(0) {
             return PlaceOutcome(.keepOffset)
         }
         return anchor.batchDidApply(batch, list: list)
