@@ -431,7 +431,12 @@ public struct NetworkSettings: Sendable, Equatable {
     public static let defaults = NetworkSettings()
 }
 
-/// Where an engine decodes images.
+/// Where an engine decodes images, as a scenario says it.
+///
+/// Kept apart from the engine's `ImageDecodeMode` on purpose: the engine's
+/// background mode carries the decode time per megapixel, which comes from
+/// the device profile, not the scenario; `Simulation.engineConfiguration`
+/// joins the two.
 public enum ImageDecodeSetting: String, Sendable, CaseIterable {
     /// On the main thread: costs frame time per megapixel.
     case main
