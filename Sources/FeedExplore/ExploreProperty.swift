@@ -83,13 +83,15 @@ extension Violation {
     /// The drift property on one run: every record of a cause the strategy
     /// holds, where the anchor survived and moved more than 1 pt beyond
     /// what the edges forced.
+    /// A violation names the run's variant: the strategy's name, or
+    /// `<strategy>-<policy>` when explore also varies prefetch policies.
     static func drift(in result: RunResult, strategy: PositionStrategy) -> [Violation] {
         result.drift.compactMap { record in
             guard let cause = ChangeCause(rawValue: record.cause), strategy.heldCauses.contains(cause), record.isMissedHold,
                   let drift = record.drift
             else { return nil }
             return Violation(
-                property: .drift, session: result.scenario, strategy: strategy.name, cause: record.cause, timeNs: record.time,
+                property: .drift, session: result.scenario, strategy: result.variant, cause: record.cause, timeNs: record.time,
                 detail: "post \(record.anchorID) moved \(points(drift)) pt (from y \(points(record.beforeY)) to \(points(record.afterY ?? 0)) pt)"
                     + (record.clampedBy > 0 ? "; the edges forced \(points(record.clampedBy)) pt of it" : ""))
         }
@@ -99,7 +101,7 @@ extension Violation {
     static func invariants(in result: RunResult, strategy: PositionStrategy) -> [Violation] {
         result.invariantFailures.map {
             Violation(
-                property: .invariant, session: result.scenario, strategy: strategy.name, timeNs: $0.time,
+                property: .invariant, session: result.scenario, strategy: result.variant, timeNs: $0.time,
                 detail: "\($0.message) (frame \($0.frame))")
         }
     }

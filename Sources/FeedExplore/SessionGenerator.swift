@@ -52,10 +52,13 @@ public struct SessionGenerator: Sendable {
             description: "A random session of feedsim explore (seed \(seed), session \(index)); actions enabled: \(enabled.map(\.name).joined(separator: ", ")).",
             device: config.device, seed: random.next() & SessionGenerator.runSeedMask, durationNs: durationNs, feed: feed,
             engine: engine,
-            variants: config.strategies.map { strategy in
+            variants: config.strategies.flatMap { strategy in
                 var settings = engine
                 settings.positionStrategy = strategy
-                return EngineVariant(name: strategy.name, engine: settings)
+                guard !config.prefetchPolicies.isEmpty else { return [EngineVariant(name: strategy.name, engine: settings)] }
+                return config.prefetchPolicies.map { policy in
+                    EngineVariant(name: "\(strategy.name)-\(policy)", engine: ExploreConfig.engine(settings, prefetch: policy))
+                }
             },
             script: steps)
         scenario.network = network

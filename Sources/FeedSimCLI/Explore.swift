@@ -78,9 +78,9 @@ extension FeedSim {
             let interruption = Interruption.shared
             try shard?.validate()
             let setup = try ExploreSetup(config: config, devices: devices)
-            let strategies = setup.config.strategies.map(\.name)
+            let strategies = setup.config.variantNames
             if let baseline, !strategies.contains(baseline) {
-                throw ValidationError("--baseline \(baseline) is not one of the strategies explored: \(strategies.joined(separator: ", "))")
+                throw ValidationError("--baseline \(baseline) is not one of the variants explored: \(strategies.joined(separator: ", "))")
             }
             let workers = ExploreWorkers(jobs: jobs, interruption: interruption, setup: setup)
             let part = shard ?? ShardSpec(shard: 1, count: 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FeedEngine
 import FeedExplore
 import FeedScenario
 
@@ -32,6 +33,53 @@ struct SessionGeneratorTests {
         }
         // Swarm testing still reaches every action over a population.
         #expect(actions == Set(ExploreConfig.actions))
+    }
+
+    @Test("prefetch_policies: each session also runs under each policy, paired, as <strategy>-<policy>")
+    func prefetchPolicies() throws {
+        let device = try ExploreFixtures.device()
+        let config = try JSONDecoder().decode(
+            ExploreConfig.self, from: Data(#"{"strategies": ["anchor", "none"], "prefetch_policies": ["window", "velocity_prefetch"]}"#.utf8))
+        #expect(config.variantNames == ["anchor-window", "anchor-velocity_prefetch", "none-window", "none-velocity_prefetch"])
+        let session = SessionGenerator(config: config, device: device, seed: 5).session(3)
+        #expect(session.variants.map(\.name) == config.variantNames)
+        let byName = Dictionary(uniqueKeysWithValues: session.variants.map { ($0.name, $0.engine) })
+        #expect(byName["anchor-window"]?.imagePrefetch == .window)
+        #expect(byName["anchor-window"]?.pagePrefetch == .threshold)
+        #expect(byName["none-velocity_prefetch"]?.imagePrefetch == .velocity)
+        #expect(byName["none-velocity_prefetch"]?.pagePrefetch == .velocity)
+        #expect(byName["none-velocity_prefetch"]?.positionStrategy == PositionStrategy.none)
+        // Paired: the variants differ in their strategy and policies only.
+        var a = try #require(byName["anchor-window"])
+        var b = try #require(byName["anchor-velocity_prefetch"])
+        a.imagePrefetch = .window; a.pagePrefetch = .threshold
+        b.imagePrefetch = .window; b.pagePrefetch = .threshold
+        #expect(a == b)
+        // The session written as a file reads back as itself.
+        let loaded = try ScenarioLoader.load(
+            data: Data(session.fileText.utf8), file: "\(session.name).json", deviceDirectories: [ExploreFixtures.devicesFolder])
+        #expect(loaded.scenario == session)
+    }
+
+    @Test("prefetch_policies: an unknown or repeated name is refused at its place")
+    func prefetchPolicyErrors() {
+        #expect(throws: (any Error).self) {
+            try JSONDecoder().decode(ExploreConfig.self, from: Data(#"{"prefetch_policies": ["window", "lookahead"]}"#.utf8))
+        }
+        #expect(throws: (any Error).self) {
+            try JSONDecoder().decode(ExploreConfig.self, from: Data(#"{"prefetch_policies": ["window", "window"]}"#.utf8))
+        }
+        #expect(throws: (any Error).self) {
+            try JSONDecoder().decode(ExploreConfig.self, from: Data(#"{"prefetch_policies": []}"#.utf8))
+        }
+        do {
+            _ = try JSONDecoder().decode(ExploreConfig.self, from: Data(#"{"prefetch_policies": ["window", "lookahead"]}"#.utf8))
+        } catch {
+            // At the second name: `$.prefetch_policies[1]` in a message.
+            #expect("\(error)".contains("prefetch_policies"), "\(error)")
+            #expect("\(error)".contains("intValue: 1"), "\(error)")
+            #expect("\(error)".contains("lookahead"), "\(error)")
+        }
     }
 
     @Test("Session i depends only on the seed and i")

@@ -64,6 +64,35 @@ struct ShrinkerTests {
         #expect(stepsAfter.filter { $0 <= 5 }.count >= 4, "steps after shrinking: \(stepsAfter)")
     }
 
+    @Test("A violation under a prefetch variant names the variant, and shrinks to that variant alone")
+    func prefetchVariantViolationsShrink() throws {
+        PositionStrategy.register(ShrinkerTests.strategy)
+        var config = ExploreConfig.defaults
+        config.strategies = [ShrinkerTests.strategy]
+        config.prefetchPolicies = ["window", "velocity_prefetch"]
+        config.steps = 6...12
+        let device = try ExploreFixtures.device()
+        let generator = SessionGenerator(config: config, device: device, seed: 21)
+        let runner = SessionRunner(device: device)
+        var found: (Scenario, Violation)?
+        var index = 0
+        while found == nil, index < 200 {
+            let session = generator.session(index)
+            let runs = runner.run(session, checkDeterminism: false)
+            if let run = runs.last, let violation = run.violations.first(where: { $0.property == .drift }) {
+                #expect(violation.strategy == run.strategy)
+                found = (session, violation)
+            }
+            index += 1
+        }
+        let (session, violation) = try #require(found)
+        #expect(violation.strategy == "promises_everything-velocity_prefetch")
+        let result = Shrinker(runner: runner, budget: 300).shrink(session, keeping: violation)
+        #expect(result.violation.identity == violation.identity)
+        #expect(result.scenario.variants.map(\.name) == ["promises_everything-velocity_prefetch"])
+        #expect(result.scenario.script.count < session.script.count, "\(session.script.count) → \(result.scenario.script.count)")
+    }
+
     @Test("Shrinking never accepts a failure of another identity")
     func identityIsKept() throws {
         let device = try ExploreFixtures.device()

@@ -11,6 +11,10 @@ public struct ExploreConfig: Sendable, Equatable {
     public var device: String
     /// The position strategies every session runs under, paired.
     public var strategies: [PositionStrategy]
+    /// The prefetch policies every session also runs under, paired, each
+    /// name setting the image and the page prefetch policy it names (the
+    /// default one of a seam that lacks it); empty runs the drawn engine's.
+    public var prefetchPolicies: [String] = []
     /// Simulated time per session, in seconds.
     public var durationS: Double
     /// Posts on the server at launch, drawn from this range.
@@ -65,6 +69,30 @@ public struct ExploreConfig: Sendable, Equatable {
         self.shrinkRuns = shrinkRuns
     }
 
+    /// The variants each session runs as, in order: a strategy's name, or
+    /// `<strategy>-<policy>` for each prefetch policy when there are any.
+    public var variantNames: [String] {
+        strategies.flatMap { strategy in
+            prefetchPolicies.isEmpty ? [strategy.name] : prefetchPolicies.map { "\(strategy.name)-\($0)" }
+        }
+    }
+
+    /// Every name a prefetch policy can have here: the image prefetch
+    /// policies, then the page prefetch policies not already among them.
+    public static var prefetchPolicyNames: [String] {
+        let images = ImagePrefetch.known.map(\.name)
+        return images + PagePrefetch.known.map(\.name).filter { !images.contains($0) }
+    }
+
+    /// `engine` with the prefetch policy named `name`: the image and page
+    /// policies of that name, and the defaults for a seam that has none.
+    public static func engine(_ engine: EngineSettings, prefetch name: String) -> EngineSettings {
+        var settings = engine
+        settings.imagePrefetch = ImagePrefetch.named(name) ?? EngineSettings.defaults.imagePrefetch
+        settings.pagePrefetch = PagePrefetch.named(name) ?? EngineSettings.defaults.pagePrefetch
+        return settings
+    }
+
     /// The weight of the action named `name` (a scenario file's action name).
     public func weight(of name: String) -> Double {
         ExploreConfig.actions.firstIndex(of: name).map { weights[$0] } ?? 0
@@ -73,7 +101,7 @@ public struct ExploreConfig: Sendable, Equatable {
 
 extension ExploreConfig: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
-        case device, strategies, duration_s, post_count, steps, swarm_fraction, weights, network_profiles
+        case device, strategies, prefetch_policies, duration_s, post_count, steps, swarm_fraction, weights, network_profiles
         case offline_chance, determinism_every, shrink_runs
     }
 
@@ -100,6 +128,18 @@ extension ExploreConfig: Decodable {
                 return strategy
             }
             guard Set(names).count == names.count else { throw c.failure(.strategies, "expected each strategy once") }
+        }
+        if c.contains(.prefetch_policies) {
+            let names = try c.decode([String].self, forKey: .prefetch_policies)
+            guard !names.isEmpty else { throw c.failure(.prefetch_policies, "expected at least one prefetch policy") }
+            let known = ExploreConfig.prefetchPolicyNames
+            for (index, name) in names.enumerated() where !known.contains(name) {
+                throw DecodingFailure(
+                    codingPath: c.codingPath + [Keys.prefetch_policies, AnyCodingKey(intValue: index)],
+                    expected: "expected one of \(known.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(name)\"")
+            }
+            guard Set(names).count == names.count else { throw c.failure(.prefetch_policies, "expected each prefetch policy once") }
+            prefetchPolicies = names
         }
         durationS = try c.decode(Double.self, forKey: .duration_s, per: ExploreConfig.schema, default: d.durationS)
         postCount = try ExploreConfig.decodeRange(c, .post_count, schema: ExploreConfig.postCountSchema) ?? d.postCount
