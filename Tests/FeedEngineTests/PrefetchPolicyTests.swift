@@ -1,4 +1,4 @@
-import FeedEngine
+@testable import FeedEngine
 import Testing
 
 @Suite("Prefetch policies")
@@ -83,5 +83,52 @@ struct PrefetchPolicyTests {
         }
         ImagePrefetch.register(ImagePrefetch(Impostor.self))
         #expect(ImagePrefetch.named("window")?.make().imagePrefetchRows(at: Self.moment(0..<3)) == 3..<8)
+    }
+}
+
+/// The policies as the engine uses them: the speed it measures between
+/// layout passes, and the page requests that follow.
+@Suite("Prefetch policies in the engine")
+struct EnginePrefetchTests {
+    /// A 200-post feed in pages of 40, scrolled down by `distance` points at
+    /// `speed` pt/s in 16 ms frames; the page requests made and the speed the
+    /// engine measured.
+    static func scroll(_ policy: PagePrefetch, at speed: Double, distance: Double = 800) -> (pages: Int, velocity: Double) {
+        let scheduler = ManualScheduler()
+        let viewport = FakeViewport()
+        let transport = FakeTransport(timeline: posts(1...200), scheduler: scheduler)
+        let images = UnusedImageTransport(scheduler: scheduler)
+        let configuration = FeedEngineConfiguration(
+            list: FeedListConfiguration(estimatedItemHeight: 100, width: 390, coordinateSpace: .ordinary),
+            pageSize: 40, loadMoreThreshold: 3, pagePrefetch: policy)
+        let engine = FeedEngine(configuration: configuration, viewport: viewport, transport: transport, imageTransport: images, scheduler: scheduler)
+        engine.start()
+        scheduler.advance(by: 20_000_000)
+        viewport.contentOffset = engine.offsetRange.lowerBound
+        engine.layoutVisibleCells()
+        let step = speed * 0.016
+        var moved = 0.0
+        while moved < distance {
+            viewport.contentOffset += step
+            moved += step
+            scheduler.advance(by: 16_000_000)
+            engine.layoutVisibleCells()
+        }
+        return (engine.counters.pagesRequested, engine.scrollVelocity)
+    }
+
+    @Test("the engine measures the reader's speed between layout passes")
+    func measuredSpeed() {
+        #expect(abs(Self.scroll(.threshold, at: 5_000).velocity - 5_000) < 1e-6)
+        #expect(abs(Self.scroll(.threshold, at: 1_250).velocity - 1_250) < 1e-6)
+    }
+
+    @Test("threshold waits for the end of the page; velocity_prefetch asks as far ahead as the reader is moving")
+    func pagesAskedFor() {
+        // 800 pt into a first page of 40 posts: far from its end.
+        #expect(Self.scroll(.threshold, at: 5_000).pages == 1)
+        #expect(Self.scroll(.velocity, at: 5_000).pages > 1)
+        // Slowly, the reader crosses few posts in 1.5 s: no earlier than the threshold.
+        #expect(Self.scroll(.velocity, at: 100, distance: 200).pages == 1)
     }
 }
