@@ -276,3 +276,46 @@ struct GeometryChangeTests {
         #expect(harness.screenY(anchor.itemID) != before)
     }
 }
+
+@Suite("multi_anchor")
+struct MultiAnchorTests {
+    /// Reading mid-feed, a refresh drops the reader's post and moves the
+    /// post below it to the top: where the three posts after those are on
+    /// screen before and after, under `strategy`.
+    func readerLostAndNextMoved(_ strategy: PositionStrategy) throws -> (before: [Double], after: [Double]) {
+        let timeline = posts(1...100)
+        let harness = EngineHarness(strategy: strategy, timeline: timeline)
+        harness.start()
+        harness.scroll(toDistanceFromTop: 3_000)
+        let anchor = try #require(harness.engine.captureAnchor())
+        let list = harness.engine.list
+        let next = list.items[anchor.index + 1].id
+        let watched = (2...4).map { list.items[anchor.index + $0].id }
+        let before = try watched.map { try #require(harness.screenY($0)) }
+        var changed = timeline.filter { $0.id != anchor.itemID && $0.id != next }
+        changed.insert(try #require(timeline.first { $0.id == next }), at: 0)
+        harness.transport.timeline = changed
+        harness.engine.refresh()
+        harness.scheduler.advance(by: 100_000_000)
+        let after = try watched.map { try #require(harness.screenY($0)) }
+        return (before, after)
+    }
+
+    @Test("when the reader's post is gone, the posts that agree outvote the one that moved")
+    func majorityWhenTheReadersPostIsGone() throws {
+        let multi = try readerLostAndNextMoved(.multiAnchor)
+        for (b, a) in zip(multi.before, multi.after) { #expect(abs(a - b) <= 1, "\(multi)") }
+        // `anchor` falls back on the first post below, which moved to the top.
+        let single = try readerLostAndNextMoved(.anchor)
+        #expect(zip(single.before, single.after).contains { abs($1 - $0) > 100 }, "\(single)")
+    }
+
+    @Test("while the reader's post survives, multi_anchor puts it back exactly as anchor does")
+    func sameAsAnchorWhileTheReadersPostSurvives() throws {
+        let positionStrategyTests = PositionStrategyTests()
+        let multi = try positionStrategyTests.driftWhenPostsArriveAbove(.multiAnchor)
+        let single = try positionStrategyTests.driftWhenPostsArriveAbove(.anchor)
+        #expect(abs(multi.drift) <= 1e-9)
+        #expect(multi.drift == single.drift)
+    }
+}

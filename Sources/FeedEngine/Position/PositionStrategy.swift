@@ -38,8 +38,11 @@ public struct PositionStrategy: RegisteredPart {
     /// TiledView's virtual content space.
     public static let virtualSpace = PositionStrategy(VirtualSpaceKeeper.self)
 
+    /// Several anchors; the offset most of them agree on.
+    public static let multiAnchor = PositionStrategy(MultiAnchorKeeper.self)
+
     /// The strategies every engine knows, in the order reports list them.
-    public static let builtIn: [PositionStrategy] = [.none, .indexRestore, .offsetAdjust, .anchor, .virtualSpace]
+    public static let builtIn: [PositionStrategy] = [.none, .indexRestore, .offsetAdjust, .anchor, .virtualSpace, .multiAnchor]
 
     /// The built-ins and the strategies registered by whoever embeds the
     /// engine (`register(_:)`, `known`, `named(_:)`).
