@@ -17,10 +17,7 @@ public struct MultiAnchorKeeper: PositionKeeper {
     public static let name = "multi_anchor"
     /// What `anchor` holds: while the reader's post survives it is put back
     /// exactly as `anchor` puts it back.
-    public static let heldCauses: Set<ChangeCause> = [
-        .newPosts, .append, .contentUpdate, .removal, .heightChange, .imageSize,
-        .widthChange, .textSizeChange, .likeRollback, .restore,
-    ]
+    public static let heldCauses = AnchorKeeper.heldCauses
     public init() {}
 
     /// How many posts, the reader's first, are anchors: with the reader's
