@@ -1,7 +1,7 @@
 /// A way of keeping the reader's place, by name: what a scenario's
 /// `position_strategy` names and what makes the engine's `PositionKeeper`.
 ///
-/// The five built-in strategies are always known; others are registered by
+/// The built-in strategies are always known; others are registered by
 /// whoever embeds the engine (`PositionStrategy.register(_:)`), and a
 /// scenario can then name them like the built-ins.
 public struct PositionStrategy: RegisteredPart {
