@@ -36,14 +36,22 @@ public struct Violation: Codable, Sendable, Equatable {
     /// run stopped.
     public var timeNs: Int64
     public var detail: String
+    /// How far past what the property allows the run went: for drift, the
+    /// points the anchor moved beyond what the edges forced; 0 for the
+    /// properties that hold or break without a size.
+    public var excessPt: Double
 
-    public init(property: ExploreProperty, session: String, strategy: String, cause: String = "", timeNs: Int64, detail: String) {
+    public init(
+        property: ExploreProperty, session: String, strategy: String, cause: String = "", timeNs: Int64, detail: String,
+        excessPt: Double = 0
+    ) {
         self.property = property
         self.session = session
         self.strategy = strategy
         self.cause = cause
         self.timeNs = timeNs
         self.detail = detail
+        self.excessPt = excessPt
     }
 
     /// What a shrunk session must still break to count as the same failure:
@@ -93,7 +101,8 @@ extension Violation {
             return Violation(
                 property: .drift, session: result.scenario, strategy: result.variant, cause: record.cause, timeNs: record.time,
                 detail: "post \(record.anchorID) moved \(points(drift)) pt (from y \(points(record.beforeY)) to \(points(record.afterY ?? 0)) pt)"
-                    + (record.clampedBy > 0 ? "; the edges forced \(points(record.clampedBy)) pt of it" : ""))
+                    + (record.clampedBy > 0 ? "; the edges forced \(points(record.clampedBy)) pt of it" : ""),
+                excessPt: abs(drift) - record.clampedBy)
         }
     }
 

@@ -7,7 +7,10 @@ import FeedScenario
 /// strategy with the same cause (`Violation.Identity`): a shrinker that
 /// accepted any failure would wander off to a smaller, different bug and
 /// lose the one it was given (Hypothesis and QuickCheck keep the failure's
-/// identity the same way). In order, until a whole round changes nothing
+/// identity the same way). A drift failure also keeps its size: at least
+/// `keptExcessFraction` of the points it moved the reader beyond what the
+/// edges forced, so a jump of thousands of points does not shrink into an
+/// overshoot of a few, which is another bug. In order, until a whole round changes nothing
 /// or the budget of runs is spent:
 /// 1. script steps, by delta debugging (Zeller and Hildebrandt,
 ///    "Simplifying and Isolating Failure-Inducing Input", 2002);
@@ -18,6 +21,9 @@ public struct Shrinker: Sendable {
     public let runner: SessionRunner
     /// The most candidate runs one shrink may make.
     public let budget: Int
+    /// The share of a failure's excess (`Violation.excessPt`) a candidate
+    /// must keep to count as the same failure.
+    public static let keptExcessFraction = 0.5
 
     public init(runner: SessionRunner, budget: Int) {
         self.runner = runner
@@ -36,7 +42,7 @@ public struct Shrinker: Sendable {
     /// Shrinks `scenario` keeping `violation`'s identity. The scenario keeps
     /// only the failing strategy's variant.
     public func shrink(_ scenario: Scenario, keeping violation: Violation) -> Result {
-        var state = State(shrinker: self, identity: violation.identity)
+        var state = State(shrinker: self, identity: violation.identity, leastExcessPt: violation.excessPt * Shrinker.keptExcessFraction)
         var current = scenario
         current.variants = scenario.variants.filter { $0.name == violation.strategy }
         var found = violation
@@ -127,17 +133,20 @@ public struct Shrinker: Sendable {
     struct State {
         let shrinker: Shrinker
         let identity: Violation.Identity
+        /// The excess a candidate's violation must reach.
+        let leastExcessPt: Double
         var runs = 0
 
         var hasBudget: Bool { runs < shrinker.budget }
 
-        /// The violation of the same identity `candidate` shows, if any.
+        /// The violation of the same identity and at least the excess kept
+        /// that `candidate` shows, if any.
         mutating func failure(_ candidate: Scenario) -> Violation? {
             guard hasBudget else { return nil }
             runs += 1
             let checkDeterminism = identity.property == .determinism
             for run in shrinker.runner.run(candidate, checkDeterminism: checkDeterminism) {
-                if let match = run.violations.first(where: { $0.identity == identity }) { return match }
+                if let match = run.violations.first(where: { $0.identity == identity && $0.excessPt >= leastExcessPt }) { return match }
             }
             return nil
         }

@@ -50,6 +50,10 @@ struct ShrinkerTests {
         for (session, violation) in failing {
             let result = shrinker.shrink(session, keeping: violation)
             #expect(result.violation.identity == violation.identity, "\(session.name): \(result.violation.sentence)")
+            // The same size of failure, not a smaller overshoot of the same cause.
+            #expect(violation.excessPt > 1)
+            #expect(result.violation.excessPt >= violation.excessPt / 2,
+                    "\(session.name): \(violation.sentence) shrank to \(result.violation.sentence)")
             #expect(result.scenario.script.count <= session.script.count)
             #expect(result.scenario.variants.map(\.name) == [ShrinkerTests.strategy.name])
             #expect(result.runs <= 300)
