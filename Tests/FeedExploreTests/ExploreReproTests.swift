@@ -198,6 +198,10 @@ struct ExploreReproTests {
             name: "virtual_space through a content update (drift-10 of explore seed 1, 2,000 sessions)",
             why: "the same update forgot the image size the app had learned, for a post above the reader",
             json: #"{"schema_version": 1, "name": "drift-10", "description": "d", "device": "iphone-pro-120hz", "seed": 4296494024667995, "duration_s": 28, "feed": {"post_count": 34, "media_fraction": 0.75, "media_size_known_fraction": 0.15}, "engine": {"estimated_item_height_pt": 243}, "variants": [{"name": "virtual_space", "position_strategy": "virtual_space"}], "script": [{"at_ms": 1000, "action": "scroll_to", "post_index": 7, "animated": true}, {"at_ms": 12000, "action": "remove_posts", "count": 1, "where": "around_reader", "delivery": "push"}, {"at_ms": 20000, "action": "scroll_to", "post_index": 19, "animated": false}, {"at_ms": 20000, "action": "drag", "distance_pt": -3100, "duration_ms": 930, "release": "stop", "deceleration": "normal"}, {"at_ms": 23000, "action": "drag", "distance_pt": -601, "duration_ms": 130, "release": "fling", "deceleration": "normal"}, {"at_ms": 26000, "action": "content_updates", "count": 1}]}"#),
+        Repro(
+            name: "a page lands under a finger dragging past the end, with reloadData (drift-1 of explore seed 1, session 1773)",
+            why: "the correction was rubber-banded against the content's old end: the scroll view learned the new extent only after the commit, so a move of 1,742 pt into the new page read as an overscroll and stopped 929 pt short",
+            json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 7149087540334052, "duration_s": 1, "feed": {"post_count": 30, "media_fraction": 0, "page_size": 13, "item_height_pt": 66}, "engine": {"diff_algorithm": "reload_all"}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 0, "action": "drag", "distance_pt": 1700, "duration_ms": 250, "release": "fling", "deceleration": "normal"}]}"#),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

@@ -7,7 +7,13 @@ extension Simulation: FeedViewport {
     public var insetTop: Double { scrollView.insetTop }
     public var insetBottom: Double { scrollView.insetBottom }
 
+    /// The move is judged against the content as the engine has laid it out
+    /// now, as UIKit's batch updates set the content size before they
+    /// adjust the offset: against the edges of before the change, a move
+    /// into posts just added would read as an overscroll and be rubber-banded.
     public func adjustContentOffset(by delta: Double) {
+        let list = engine.listView
+        meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
         scrollView.adjust(by: delta)
     }
 
