@@ -183,9 +183,8 @@ struct ExploreReproTests {
             json: #"{"schema_version": 1, "name": "drift-3", "description": "d", "device": "iphone-pro-120hz", "seed": 5910145101603679, "duration_s": 6, "feed": {"post_count": 1}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 3830, "action": "drag", "distance_pt": 100, "duration_ms": 300, "release": "fling", "deceleration": "normal"}, {"at_ms": 3830, "action": "new_posts", "count": 1, "delivery": "push"}]}"#),
         Repro(
             name: "a new post lands above a one-post feed while the reader pulls (drift-4 of explore seed 2)",
-            why: "the same overscroll, measured against the new edges",
-            json: #"{"schema_version": 1, "name": "drift-4", "description": "d", "device": "iphone-pro-120hz", "seed": 7426996379101446, "duration_s": 4, "feed": {"post_count": 1}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 2000, "action": "pull", "distance_pt": 50, "duration_ms": 300, "hold_ms": 0}, {"at_ms": 2000, "action": "new_posts", "count": 1, "delivery": "push"}]}"#,
-            stillFailing: ["anchor": "now 1.5 pt beyond the 149.7 pt the edges force (was 151 pt unexcused): under the finger the rubber band's stretch is not linear in the correction; not yet understood"]),
+            why: "the same overscroll, measured against the new edges; then 1.5 pt beyond what the edges forced, because the post landed between frames and the engine corrected from the finger's place at the last frame, not where it was",
+            json: #"{"schema_version": 1, "name": "drift-4", "description": "d", "device": "iphone-pro-120hz", "seed": 7426996379101446, "duration_s": 4, "feed": {"post_count": 1}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 2000, "action": "pull", "distance_pt": 50, "duration_ms": 300, "hold_ms": 0}, {"at_ms": 2000, "action": "new_posts", "count": 1, "delivery": "push"}]}"#),
         Repro(
             name: "a rotation as a drag ends into a fling (drift-4 of explore seed 1)",
             why: "the same late fling: the meter's reference began it at the frame after the lift, not at the lift",
@@ -202,6 +201,10 @@ struct ExploreReproTests {
             name: "a page lands under a finger dragging past the end, with reloadData (drift-1 of explore seed 1, session 1773)",
             why: "the correction was rubber-banded against the content's old end: the scroll view learned the new extent only after the commit, so a move of 1,742 pt into the new page read as an overscroll and stopped 929 pt short",
             json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 7149087540334052, "duration_s": 1, "feed": {"post_count": 30, "media_fraction": 0, "page_size": 13, "item_height_pt": 66}, "engine": {"diff_algorithm": "reload_all"}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 0, "action": "drag", "distance_pt": 1700, "duration_ms": 250, "release": "fling", "deceleration": "normal"}]}"#),
+        Repro(
+            name: "an image of unknown size arrives between frames while a finger pulls fast towards the top (drift-1 of explore seed 1, session 679)",
+            why: "the scroll view was where the last frame left it, 700 pt behind the finger, so the engine took a post far below the reader as its anchor and corrected for an image above that post but below the reader: the reader moved 400 pt",
+            json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 6816112258369327, "duration_s": 20, "feed": {"post_count": 1, "media_fraction": 0.75, "media_size_known_fraction": 0.1, "item_height_pt": 100}, "engine": {"image_decode": "main"}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 0, "action": "new_posts", "count": 25, "delivery": "push"}, {"at_ms": 18000, "action": "pull", "distance_pt": 40, "duration_ms": 300, "hold_ms": 0}]}"#),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

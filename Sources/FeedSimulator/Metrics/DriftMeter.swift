@@ -35,6 +35,17 @@ struct DriftMeter {
         var reference: Reference
         /// Why no strategy can be held to it, known at the commit.
         var excuse: DriftRecord.Excuse?
+        /// The reader's post as the frame that shows the change begins, and
+        /// where it and the anchor lay then (`frameWillLayOut`).
+        var frameStart: FrameStart?
+    }
+
+    /// The reader's post when the frame showing a change begins, before the
+    /// frame lays out, with its top and the commit anchor's top then.
+    struct FrameStart {
+        var reader: PostID
+        var readerY: Double
+        var anchorY: Double
     }
 
     enum Reference {
@@ -73,6 +84,29 @@ struct DriftMeter {
 
     /// Whether a committed change waits for its frame.
     var hasPendingChange: Bool { pending != nil }
+
+    /// The frame that shows the pending change begins, the scroll view at
+    /// `view`: the reader's motion has moved the content since the commit,
+    /// and `reader` is the post they now look at. The frame's layout then
+    /// measures the cells that motion brought into view, and that is the
+    /// reader scrolling into estimated content, not the change: a frame
+    /// without a change judges it only on a post the reader saw, and the
+    /// engine holds the posts it showed, not the one the commit found on
+    /// screen. So the change is judged on the reader's post of this frame,
+    /// as far from the commit's anchor as the frame found it; and when the
+    /// reader has moved into content no frame showed, the change is measured
+    /// now, before the frame's layout, whose measurements a frame without a
+    /// change would not judge either.
+    mutating func frameWillLayOut(reader: Capture?, list: FeedListView, view: ScrollView, at time: SimTime) {
+        guard let pending, let reader else { return }
+        guard reader.wasDisplayed else {
+            unshown.append(measure(pending, at: time, list: list, view: view))
+            self.pending = nil
+            return
+        }
+        guard reader.itemID != pending.anchor.itemID, let anchorIndex = list.index(of: pending.anchor.itemID) else { return }
+        self.pending?.frameStart = FrameStart(reader: reader.itemID, readerY: reader.contentY, anchorY: list.minY(of: anchorIndex))
+    }
 
     /// A change is about to commit with the scroll view `view` as it is. A
     /// change still waiting for its frame is measured now, against the model,
@@ -143,6 +177,20 @@ struct DriftMeter {
         let beforeY: Double
         let reach: ClosedRange<Double>
         var excuse = change.excuse
+        var change = change
+        // Only when the frame's layout moved the two apart is the reader's
+        // post judged instead of the commit's anchor.
+        if let start = change.frameStart, let anchorIndex = list.index(of: change.anchor.itemID),
+           let readerIndex = list.index(of: start.reader),
+           list.minY(of: anchorIndex) - start.anchorY != list.minY(of: readerIndex) - start.readerY {
+            // Where the reader's post lay before the change: as far from the
+            // commit's anchor as at the frame's start, the change having
+            // moved both alike (it lands at the commit, the frame only
+            // measures).
+            let offset = start.readerY - start.anchorY
+            change.anchor = Capture(
+                itemID: start.reader, contentY: change.anchor.contentY + offset, screenY: change.anchor.screenY + offset, wasDisplayed: true)
+        }
         switch change.reference {
         case var .motion(reference):
             if reference.isAnimatingScroll { excuse = .animatedScroll }

@@ -31,7 +31,8 @@ extension Simulation {
         let visible = meter.measure { () -> Range<Int> in
             engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
             let changed = driftMeter.hasPendingChange
-            let before = changed ? nil : captureAnchor()
+            let before = captureAnchor()
+            if changed { meter.excluding { driftMeter.frameWillLayOut(reader: before, list: list, view: scrollView, at: now) } }
             // Changes the layout itself sets off (an image from the memory
             // cache whose size was unknown, delivered as its cell is
             // configured) belong to this frame, judged from before it.
@@ -52,7 +53,7 @@ extension Simulation {
             }
             layingOutFrame = false
             meter.excluding {
-                if changed {
+                    if changed {
                     driftMeter.frameShown(at: now, list: list, view: scrollView)
                 } else if measuredAbove || frameLayoutChange != nil, let before, before.wasDisplayed {
                     // Only a cell the reader saw can be seen to move: a rect

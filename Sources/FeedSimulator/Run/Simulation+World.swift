@@ -29,6 +29,11 @@ extension Simulation: FeedViewport {
             return
         }
         meter.excluding {
+            // The scroll view is where the reader's motion has it now, not
+            // where the last frame left it: UIKit's pan moves contentOffset
+            // with every touch, so a change between frames (an image, a
+            // response) finds the reader's post where the finger has it.
+            scrollView.advance(to: now)
             if let relaunch = relaunchCapture, cause == .restore || cause == .initialLoad {
                 // The first content after a relaunch: judged against where
                 // the reader left the feed.
