@@ -205,6 +205,10 @@ struct ExploreReproTests {
             name: "an image of unknown size arrives between frames while a finger pulls fast towards the top (drift-1 of explore seed 1, session 679)",
             why: "the scroll view was where the last frame left it, 700 pt behind the finger, so the engine took a post far below the reader as its anchor and corrected for an image above that post but below the reader: the reader moved 400 pt",
             json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 6816112258369327, "duration_s": 20, "feed": {"post_count": 1, "media_fraction": 0.75, "media_size_known_fraction": 0.1, "item_height_pt": 100}, "engine": {"image_decode": "main"}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 0, "action": "new_posts", "count": 25, "delivery": "push"}, {"at_ms": 18000, "action": "pull", "distance_pt": 40, "duration_ms": 300, "hold_ms": 0}]}"#),
+        Repro(
+            name: "a text size change under a finger stretching a five-post feed past its end (drift-5 of explore seed 2, session 8664)",
+            why: "the scroll view took the new edges before the correction and kept the finger's stretch against them, which moved the content the engine's correction then started from: the reader moved 229 pt under every strategy",
+            json: #"{"schema_version": 1, "name": "drift-5", "description": "d", "device": "iphone-pro-120hz", "seed": 1104006206528982, "duration_s": 16, "feed": {"post_count": 5}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 13000, "action": "drag", "distance_pt": 2753, "duration_ms": 1090, "release": "fling", "deceleration": "normal"}, {"at_ms": 13860, "action": "text_size", "scale": 2}]}"#),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

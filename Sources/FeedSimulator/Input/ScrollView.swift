@@ -54,9 +54,14 @@ public struct ScrollView: Sendable {
     /// edge that moved, the stretch is the same but the rubber band's
     /// reference is not.
     public mutating func setContentExtent(minY: Double, maxY: Double) {
-        minOffset = minY - insetTop
-        maxOffset = max(minOffset, maxY + insetBottom - viewportHeight)
+        setEdges(contentMinY: minY, contentMaxY: maxY)
         keepContentUnderFinger()
+    }
+
+    /// The resting range for content over `[contentMinY, contentMaxY)`.
+    private mutating func setEdges(contentMinY: Double, contentMaxY: Double) {
+        minOffset = contentMinY - insetTop
+        maxOffset = max(minOffset, contentMaxY + insetBottom - viewportHeight)
     }
 
     /// A resting view whose content shrank under it (cells measured shorter
@@ -81,8 +86,14 @@ public struct ScrollView: Sendable {
     /// Moves the content by `delta` points without disturbing the motion in
     /// progress: a drag keeps tracking the finger from the new place, a
     /// deceleration keeps its velocity (UIKit's contentOffset adjustment
-    /// during batch updates).
-    public mutating func adjust(by delta: Double) {
+    /// during batch updates). With `contentMinY` and `contentMaxY`, the
+    /// content's extent has changed with the move (a batch update sets the
+    /// content size, then adjusts the offset): a finger holds the content at
+    /// the new offset against the new edges, and the offset the move starts
+    /// from is the one the app read, not one re-stretched against edges
+    /// it had not yet been given.
+    public mutating func adjust(by delta: Double, contentMinY: Double? = nil, contentMaxY: Double? = nil) {
+        if let contentMinY, let contentMaxY { setEdges(contentMinY: contentMinY, contentMaxY: contentMaxY) }
         contentOffset += delta
         switch motion {
         case .resting:

@@ -13,8 +13,7 @@ extension Simulation: FeedViewport {
     /// into posts just added would read as an overscroll and be rubber-banded.
     public func adjustContentOffset(by delta: Double) {
         let list = engine.listView
-        meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
-        scrollView.adjust(by: delta)
+        scrollView.adjust(by: delta, contentMinY: list.contentMinY, contentMaxY: list.contentMaxY)
     }
 
     public func feedWillCommit(_ cause: ChangeCause) {
