@@ -70,19 +70,25 @@ extension FeedEngine {
         }
         let outcome = keeper.batchDidApply(batch, list: list)
         if outcome.anchorLost { counters.anchorsLost += 1 }
-        let shortfall = apply(outcome.correction, from: oldOffset)
         let survivor = anchor.flatMap { list.index(of: $0.itemID) != nil ? $0.itemID : nil }
-        settleLayout(around: outcome.settleAround ?? survivor)
-        // A move clamped to the content's end as estimated gets what the
-        // cells measured since have added: the end it stopped at has moved.
+        place(outcome.correction, from: oldOffset, settlingAround: outcome.settleAround ?? survivor)
+        viewport.feedDidCommit(cause)
+        _checkInvariants()
+    }
+
+    /// Carries out a keeper's correction after the items changed, then lays
+    /// out around `anchorID` as UIKit does in the same transaction. A move
+    /// clamped to the content's end as estimated then gets what the cells
+    /// measured since have added: the end it stopped at has moved.
+    func place(_ correction: PlaceCorrection, from oldOffset: Double, settlingAround anchorID: PostID?) {
+        let shortfall = apply(correction, from: oldOffset)
+        settleLayout(around: anchorID)
         if shortfall != 0 {
             let offset = viewport.contentOffset
             if correctOffset(from: offset, to: offset + shortfall) != shortfall {
-                settleLayout(around: outcome.settleAround ?? survivor)
+                settleLayout(around: anchorID)
             }
         }
-        viewport.feedDidCommit(cause)
-        _checkInvariants()
     }
 
     /// The anchor a commit restores: for a refresh, the one captured during

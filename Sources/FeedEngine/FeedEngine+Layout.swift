@@ -107,10 +107,8 @@ extension FeedEngine {
         // The anchor is measured first, so its restored place uses its real height.
         if let anchor { list.measure(anchor.index) }
         list.updateVisibleRect(minY: oldOffset, height: viewport.viewportHeight)
-        if let anchor {
-            apply(keeper.afterRelayout(anchor: anchor, list: list), from: oldOffset)
-        }
-        settleLayout(around: anchor?.itemID)
+        let correction = anchor.map { keeper.afterRelayout(anchor: $0, list: list) } ?? .keepOffset
+        place(correction, from: oldOffset, settlingAround: anchor?.itemID)
         viewport.feedDidCommit(cause)
     }
 

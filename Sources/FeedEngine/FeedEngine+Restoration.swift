@@ -15,10 +15,9 @@ extension FeedEngine {
         let tuned = tuner.tuneWithStats(store.posts) { [known = store.known] id in known[id] }
         viewport.feedWillCommit(.restore)
         list.replaceAll(with: tuned.items)
-        apply(
+        place(
             keeper.afterRestore(anchorID: snapshot.anchorID, viewportY: snapshot.anchorViewportY, list: list, top: offsetRange.lowerBound),
-            from: viewport.contentOffset)
-        settleLayout(around: snapshot.anchorID)
+            from: viewport.contentOffset, settlingAround: snapshot.anchorID)
         viewport.feedDidCommit(.restore)
         _checkInvariants()
     }

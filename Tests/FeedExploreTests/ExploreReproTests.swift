@@ -209,6 +209,10 @@ struct ExploreReproTests {
             name: "a text size change under a finger stretching a five-post feed past its end (drift-5 of explore seed 2, session 8664)",
             why: "the scroll view took the new edges before the correction and kept the finger's stretch against them, which moved the content the engine's correction then started from: the reader moved 229 pt under every strategy",
             json: #"{"schema_version": 1, "name": "drift-5", "description": "d", "device": "iphone-pro-120hz", "seed": 1104006206528982, "duration_s": 16, "feed": {"post_count": 5}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 13000, "action": "drag", "distance_pt": 2753, "duration_ms": 1090, "release": "fling", "deceleration": "normal"}, {"at_ms": 13860, "action": "text_size", "scale": 2}]}"#),
+        Repro(
+            name: "a relaunch restores a reader resting at the end of a three-post feed (drift-4 of explore seed 2, session 735)",
+            why: "the restored offset was clamped to the content's end as estimated, and unlike a batch update's, the restore never got back what measuring the cells added: the reader was put back at the top",
+            json: #"{"schema_version": 1, "name": "drift-4", "description": "d", "device": "iphone-pro-120hz", "seed": 4250003743233897, "duration_s": 12, "feed": {"post_count": 3}, "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "index_restore", "position_strategy": "index_restore"}, {"name": "virtual_space", "position_strategy": "virtual_space"}], "script": [{"at_ms": 0, "action": "drag", "distance_pt": 100, "duration_ms": 280, "release": "fling", "deceleration": "normal"}, {"at_ms": 10000, "action": "terminate", "relaunch_after_s": 0}]}"#),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)
