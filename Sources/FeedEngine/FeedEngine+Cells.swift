@@ -33,8 +33,9 @@ extension FeedEngine {
         store.setMedia(media, of: item.id)
         viewport.feedWillCommit(.imageSize)
         // Inside a layout pass, the reader's post is the one they saw as the
-        // pass began: the pass may have measured another one taller since.
-        let anchorIndex = layoutPassAnchor.flatMap { list.index(of: $0.itemID) } ?? captureAnchor()?.index
+        // pass began, or the one a commit settles around: the pass may have
+        // measured another one taller since.
+        let anchorIndex = (settlingAnchorID ?? layoutPassAnchor?.itemID).flatMap(list.index(of:)) ?? captureAnchor()?.index
         let delta = list.replaceItem(at: index, with: item)
         if let anchorIndex, index < anchorIndex, delta != 0 {
             apply(keeper.heightsChangedAbove(by: delta), from: viewport.contentOffset)

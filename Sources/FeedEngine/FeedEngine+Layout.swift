@@ -37,6 +37,8 @@ extension FeedEngine {
         // The anchor is the reference even when it lies above the new rect:
         // only cells before it may move it.
         list.pinLayoutAnchor(anchorID.flatMap(list.index(of:)))
+        settlingAnchorID = anchorID
+        defer { settlingAnchorID = nil }
         for _ in 0..<FeedEngine.settlePasses {
             layOutAndCompensate()
             if lastCompensation == 0 { break }

@@ -164,6 +164,9 @@ public final class FeedEngine {
     /// judged against, since the pass itself changes which post looks
     /// most visible.
     var layoutPassAnchor: ScrollAnchor?
+    /// The post a commit settles its layout around (`settleLayout`): while
+    /// it settles, that is the reader's post, whatever its passes measure.
+    var settlingAnchorID: PostID?
 
     /// What the engine did, for reports.
     public struct Counters: Equatable, Sendable {

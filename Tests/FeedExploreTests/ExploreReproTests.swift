@@ -213,6 +213,10 @@ struct ExploreReproTests {
             name: "a relaunch restores a reader resting at the end of a three-post feed (drift-4 of explore seed 2, session 735)",
             why: "the restored offset was clamped to the content's end as estimated, and unlike a batch update's, the restore never got back what measuring the cells added: the reader was put back at the top",
             json: #"{"schema_version": 1, "name": "drift-4", "description": "d", "device": "iphone-pro-120hz", "seed": 4250003743233897, "duration_s": 12, "feed": {"post_count": 3}, "variants": [{"name": "anchor", "position_strategy": "anchor"}, {"name": "index_restore", "position_strategy": "index_restore"}, {"name": "virtual_space", "position_strategy": "virtual_space"}], "script": [{"at_ms": 0, "action": "drag", "distance_pt": 100, "duration_ms": 280, "release": "fling", "deceleration": "normal"}, {"at_ms": 10000, "action": "terminate", "relaunch_after_s": 0}]}"#),
+        Repro(
+            name: "an image of unknown size, delivered from the cache as a page's commit lays out, for the post just above the reader's (drift-1 of explore seed 2, session 2684)",
+            why: "the commit settles its layout around the reader's post, but the image's correction took the post on screen at that moment as the reader's, which was the image's own post: nothing was corrected and the reader moved 172 pt",
+            json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 8110127598636987, "duration_s": 13, "feed": {"post_count": 283, "media_fraction": 0.25, "page_size": 10, "media_size_known_fraction": 0.8}, "engine": {"estimated_item_height_pt": 280}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 11000, "action": "scroll_to", "post_index": 9, "animated": false}]}"#),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)
