@@ -50,6 +50,8 @@ extension FeedEngine {
         viewport.feedWillCommit(cause)
         let anchor = anchorForCommit(cause: cause)
         let oldOffset = viewport.contentOffset
+        heldOverscroll = overscroll(at: oldOffset)
+        defer { heldOverscroll = (0, 0) }
         if list.items.isEmpty || cause == .initialLoad {
             // A first load is a reloadData, not an animated batch of inserts.
             list.replaceAll(with: newItems)

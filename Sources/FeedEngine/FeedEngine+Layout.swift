@@ -61,6 +61,12 @@ extension FeedEngine {
         return low...high
     }
 
+    /// How far past the edges of `offsetRange` the content is at `offset`.
+    func overscroll(at offset: Double) -> (top: Double, bottom: Double) {
+        let range = offsetRange
+        return (max(0, range.lowerBound - offset), max(0, offset - range.upperBound))
+    }
+
     /// The readable part of the viewport (under the bars), in content coordinates.
     var readableRect: (minY: Double, maxY: Double) {
         let viewport = self.viewport
@@ -105,6 +111,8 @@ extension FeedEngine {
         viewport.feedWillCommit(cause)
         let anchor = captureAnchor()
         let oldOffset = viewport.contentOffset
+        heldOverscroll = overscroll(at: oldOffset)
+        defer { heldOverscroll = (0, 0) }
         change()
         // The anchor is measured first, so its restored place uses its real height.
         if let anchor { list.measure(anchor.index) }
@@ -136,13 +144,18 @@ extension FeedEngine {
     /// Moves the content from `oldOffset` to `target` clamped to the content
     /// (Catbird clamps restored offsets). A correction never takes the
     /// content further past an edge than it already was, and never pulls in
-    /// an overscroll the reader is holding: a held pull keeps its stretch.
+    /// an overscroll the reader is holding: a held pull keeps its stretch,
+    /// past the edge as the change left it as far as past the edge before
+    /// (`heldOverscroll`), as holding the reader's post keeps everything
+    /// below it where it was.
     /// Returns how far the move fell short of `target`.
     @discardableResult
     func correctOffset(from oldOffset: Double, to target: Double) -> Double {
         guard target != oldOffset else { return 0 }
         let range = offsetRange
-        let clamped = min(max(target, min(range.lowerBound, oldOffset)), max(range.upperBound, oldOffset))
+        let low = min(range.lowerBound - heldOverscroll.top, oldOffset)
+        let high = max(range.upperBound + heldOverscroll.bottom, oldOffset)
+        let clamped = min(max(target, low), high)
         if clamped != oldOffset { viewport.adjustContentOffset(by: clamped - oldOffset) }
         return target - clamped
     }

@@ -167,6 +167,10 @@ public final class FeedEngine {
     /// The post a commit settles its layout around (`settleLayout`): while
     /// it settles, that is the reader's post, whatever its passes measure.
     var settlingAnchorID: PostID?
+    /// How far past its edges the content was as the current commit began
+    /// (a finger's stretch, a bounce): its corrections may keep that much
+    /// past the edges the change moved (`correctOffset`).
+    var heldOverscroll: (top: Double, bottom: Double) = (0, 0)
 
     /// What the engine did, for reports.
     public struct Counters: Equatable, Sendable {

@@ -217,6 +217,10 @@ struct ExploreReproTests {
             name: "an image of unknown size, delivered from the cache as a page's commit lays out, for the post just above the reader's (drift-1 of explore seed 2, session 2684)",
             why: "the commit settles its layout around the reader's post, but the image's correction took the post on screen at that moment as the reader's, which was the image's own post: nothing was corrected and the reader moved 172 pt",
             json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 8110127598636987, "duration_s": 13, "feed": {"post_count": 283, "media_fraction": 0.25, "page_size": 10, "media_size_known_fraction": 0.8}, "engine": {"estimated_item_height_pt": 280}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 11000, "action": "scroll_to", "post_index": 9, "animated": false}]}"#),
+        Repro(
+            name: "two new posts land above a one-post feed while a finger stretches it past its end (drift-1 of explore seed 2, session 2779)",
+            why: "the correction was clamped at the content's new end, which dropped the stretch the finger held past the old end: the reader's post jumped by that stretch, 69 pt",
+            json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 5556230728181772, "duration_s": 29, "feed": {"post_count": 1}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 26000, "action": "drag", "distance_pt": 200, "duration_ms": 860, "release": "fling", "deceleration": "normal"}, {"at_ms": 26540, "action": "new_posts", "count": 2, "delivery": "push"}]}"#),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)
