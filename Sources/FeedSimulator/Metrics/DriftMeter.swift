@@ -193,6 +193,7 @@ struct DriftMeter {
         }
         switch change.reference {
         case var .motion(reference):
+            let atCommit = reference
             if reference.isAnimatingScroll { excuse = .animatedScroll }
             // A finger, a fling, a bounce or an animation is the reader's own
             // motion, and it meets the content as the change left it: a fling
@@ -222,8 +223,22 @@ struct DriftMeter {
             beforeY = change.anchor.contentY - reference.contentOffset
             // Under a finger a correction may leave the content where it was
             // at the commit, past a moved edge, but takes it no further.
-            reach = DriftMeter.reach(
-                of: view, holdingAt: reference.isDragging ? change.anchor.contentY - change.anchor.screenY : nil, overscroll: overscroll)
+            let held = reference.isDragging ? change.anchor.contentY - change.anchor.screenY : nil
+            if atCommit.isResting {
+                reach = DriftMeter.reach(of: view, holdingAt: held, overscroll: overscroll)
+            } else {
+                // An edge that stopped the correction at the commit stopped it
+                // there: the reader's own motion since (a finger, a fling)
+                // carries the content on from where it stopped, as it
+                // carries the reference. So the reach is the commit's, as
+                // far past the edges as the content was then, moved as the
+                // reader moved.
+                let moved = unchanged.contentOffset - atCommit.contentOffset
+                let stretched = (top: max(0, atCommit.minOffset - atCommit.contentOffset),
+                                 bottom: max(0, atCommit.contentOffset - atCommit.maxOffset))
+                let carried = DriftMeter.reach(of: view, holdingAt: held, overscroll: stretched)
+                reach = (carried.lowerBound + moved)...(carried.upperBound + moved)
+            }
         case .screen:
             beforeY = change.anchor.screenY
             reach = DriftMeter.reach(of: view, holdingAt: nil, overscroll: (0, 0))
