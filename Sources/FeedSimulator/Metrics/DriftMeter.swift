@@ -38,6 +38,16 @@ struct DriftMeter {
         /// The reader's post as the frame that shows the change begins, and
         /// where it and the anchor lay then (`frameWillLayOut`).
         var frameStart: FrameStart?
+        /// The content as the commit left it (`changeDidCommit`).
+        var committed: Committed?
+    }
+
+    /// The content's extent and the anchor's top as a commit left them:
+    /// the edges the reader's motion meets until the next frame lays out.
+    struct Committed {
+        var contentMinY: Double
+        var contentMaxY: Double
+        var anchorY: Double
     }
 
     /// The reader's post when the frame showing a change begins, before the
@@ -120,6 +130,15 @@ struct DriftMeter {
         pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .motion(view)) }
     }
 
+    /// The change waiting for its frame has committed: the content as it
+    /// left it is what the reader's motion meets until the frame lays out
+    /// (which measures cells and moves the edges again, after the scroll
+    /// view has moved).
+    mutating func changeDidCommit(list: FeedListView) {
+        guard let pending, pending.committed == nil, let index = list.index(of: pending.anchor.itemID) else { return }
+        self.pending?.committed = Committed(contentMinY: list.contentMinY, contentMaxY: list.contentMaxY, anchorY: list.minY(of: index))
+    }
+
     /// The reader is about to move the content themselves (a touch, a tap on
     /// the status bar, a jump to a place): a change still waiting for its
     /// frame is measured now, so that it is charged only its own movement
@@ -178,6 +197,10 @@ struct DriftMeter {
         let reach: ClosedRange<Double>
         var excuse = change.excuse
         var change = change
+        // How far the change moved the anchor in the content, and the edges
+        // it left; without a commit's record (a change measured before its
+        // commit ended), as the content is now.
+        let committed = change.committed.map { (shift: $0.anchorY - change.anchor.contentY, minY: $0.contentMinY, maxY: $0.contentMaxY) }
         // Only when the frame's layout moved the two apart is the reader's
         // post judged instead of the commit's anchor.
         if let start = change.frameStart, let anchorIndex = list.index(of: change.anchor.itemID),
@@ -213,8 +236,9 @@ struct DriftMeter {
             let overscroll = (top: max(0, unchanged.minOffset - unchanged.contentOffset),
                               bottom: max(0, unchanged.contentOffset - unchanged.maxOffset))
             if !reference.isResting, let index = list.index(of: change.anchor.itemID) {
-                let shift = list.minY(of: index) - change.anchor.contentY
-                reference.setContentExtent(minY: list.contentMinY - shift, maxY: list.contentMaxY - shift)
+                let edges = committed ?? (list.minY(of: index) - change.anchor.contentY, list.contentMinY, list.contentMaxY)
+                let shift = edges.shift
+                reference.setContentExtent(minY: edges.minY - shift, maxY: edges.maxY - shift)
                 // An animated scroll (a status-bar tap) goes to a place in
                 // the content as it now is: the top, not where the top was.
                 reference.shiftDestination(by: -shift)

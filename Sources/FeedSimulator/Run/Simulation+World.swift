@@ -49,6 +49,7 @@ extension Simulation: FeedViewport {
         if appState == .foreground { commitsSincePersist += 1 }
         meter.excluding {
             scrollView.setContentExtent(minY: engine.listView.contentMinY, maxY: engine.listView.contentMaxY)
+            if commitDepth == 0, !layingOutFrame { driftMeter.changeDidCommit(list: engine.listView) }
             timeline?.noteDataCommit(cause)
             digest.combine(UInt64(ChangeCause.allCases.firstIndex(of: cause) ?? 0))
             digest.combine(scrollView.contentOffset)
