@@ -53,7 +53,8 @@ struct FeedStore {
     /// - Complexity: O(1)
     private mutating func learn(_ post: Post) {
         if let position = feedPosition(of: post.id), posts[position] == post {
-            context[post.id] = nil
+            // Most feeds have no context at all: skip hashing the id again.
+            if !context.isEmpty { context[post.id] = nil }
         } else {
             context[post.id] = post
         }
@@ -64,6 +65,18 @@ struct FeedStore {
     private mutating func remember(_ page: FeedPage) {
         for post in page.threadContext { learn(post) }
         for post in page.posts { learn(post) }
+    }
+
+    /// Learns the feed's own posts, in order, as `learn` would one by one:
+    /// without an id twice, each post is its id's first copy, so only what
+    /// `context` held of them goes.
+    /// - Complexity: O(n), and O(1) when nothing is known apart from the feed.
+    private mutating func learnFeed() {
+        if feedIndex.count == posts.count {
+            if !context.isEmpty { for post in posts { context[post.id] = nil } }
+        } else {
+            for post in posts { learn(post) }
+        }
     }
 
     /// The feed becomes `newPosts`, and every post keeps its known version:
@@ -89,8 +102,12 @@ struct FeedStore {
         precondition(posts.count < Int(UInt32.max), "a feed holds fewer than \(UInt32.max) posts")
         feedIndex.removeAll(keepingCapacity: true)
         feedIndex.reserveCapacity(posts.count)
-        for (position, post) in posts.enumerated() where feedIndex[UInt32(post.id)] == nil {
-            feedIndex[UInt32(post.id)] = UInt32(position)
+        // Last to first, so that a later copy's entry is overwritten by the
+        // first's: one hash a post.
+        var position = posts.count - 1
+        while position >= 0 {
+            feedIndex[UInt32(posts[position].id)] = UInt32(position)
+            position -= 1
         }
     }
 
@@ -98,7 +115,8 @@ struct FeedStore {
     /// - Complexity: O(n + k)
     mutating func replace(with page: FeedPage) {
         setFeed(page.posts)
-        remember(page)
+        for post in page.threadContext { learn(post) }
+        learnFeed()
         moveCursor(to: page)
     }
 
@@ -130,7 +148,8 @@ struct FeedStore {
     mutating func mergeRefresh(_ page: FeedPage) {
         guard let oldest = page.posts.last, let overlapEnd = feedPosition(of: oldest.id) else {
             setFeed(page.posts)
-            remember(page)
+            for post in page.threadContext { learn(post) }
+            learnFeed()
             moveCursor(to: page)
             return
         }
@@ -199,7 +218,7 @@ struct FeedStore {
     mutating func restore(_ snapshot: FeedSnapshot, pagesBySize: Bool) {
         setFeed(snapshot.posts)
         for post in snapshot.threadContext { learn(post) }
-        for post in snapshot.posts { learn(post) }
+        learnFeed()
         cursor = snapshot.nextCursor
         reachedEnd = snapshot.nextCursor == nil && pagesBySize
     }
