@@ -119,4 +119,30 @@ struct PostLayoutTests {
             #expect(item.role == role && item.isThreadIncomplete == !incomplete)
         }
     }
+
+    // A value outside a stored range stops the program where it is set,
+    // rather than being cut to fit and read back as another value.
+    @Test("an id, parent or root at or past the 32-bit limit traps")
+    func idsPastTheLimitTrap() async {
+        await #expect(processExitsWith: .failure) { _ = Post(id: Post.idLimit, authorID: 1, textLength: 0) }
+        await #expect(processExitsWith: .failure) { _ = Post(id: 1, authorID: 1, textLength: 0, parentID: Post.idLimit) }
+        await #expect(processExitsWith: .failure) { _ = Post(id: 1, authorID: 1, textLength: 0, rootID: 1 << 40) }
+        await #expect(processExitsWith: .failure) { _ = Post(id: 1, authorID: 1, textLength: 0, repostedBy: UInt32.max) }
+    }
+
+    @Test("text, likes, a fixed height and media past their stored ranges trap")
+    func contentPastItsRangeTraps() async {
+        await #expect(processExitsWith: .failure) { _ = Post(id: 1, authorID: 1, textLength: Post.maximumTextLength + 1) }
+        await #expect(processExitsWith: .failure) { _ = Post(id: 1, authorID: 1, textLength: -1) }
+        await #expect(processExitsWith: .failure) { _ = Post(id: 1, authorID: 1, textLength: 0, likeCount: Int(Int32.max) + 1) }
+        await #expect(processExitsWith: .failure) {
+            _ = Post(id: 1, authorID: 1, textLength: 0, fixedHeightPt: Post.maximumFixedHeightPt + 1)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = Post(id: 1, authorID: 1, textLength: 0, media: Media(kind: .single, pixelWidth: Post.maximumMediaPixels + 1, pixelHeight: 1, encodedBytes: 1))
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = Post(id: 1, authorID: 1, textLength: 0, media: Media(kind: .video, pixelWidth: 1, pixelHeight: 1, encodedBytes: Post.maximumMediaBytes + 1))
+        }
+    }
 }
