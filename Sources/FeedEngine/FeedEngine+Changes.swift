@@ -36,7 +36,7 @@ extension FeedEngine {
 
     /// Rebuilds the display rows from the posts and commits the difference.
     func commitDisplayedChange(cause: ChangeCause) {
-        let tuned = tuner.tuneWithStats(store.posts) { [known = store.known] id in known[id] }
+        let tuned = tuner.tuneWithStats(store.posts) { [store] id in store.post(id) }
         var work = WorkCounters()
         work.diffElements = tuned.postsExamined
         list.addWork(work)

@@ -12,7 +12,7 @@ extension FeedEngine {
     public func restore(from snapshot: FeedSnapshot) {
         counters.restores += 1
         store.restore(snapshot, pagesBySize: configuration.pageSize > 0)
-        let tuned = tuner.tuneWithStats(store.posts) { [known = store.known] id in known[id] }
+        let tuned = tuner.tuneWithStats(store.posts) { [store] id in store.post(id) }
         viewport.feedWillCommit(.restore)
         list.replaceAll(with: tuned.items)
         place(
@@ -44,7 +44,7 @@ extension FeedEngine {
             transport.fetchPage(cursor: nil, limit: pageLimit) { result in
                 guard case let .success(page) = result else { return }
                 self.store.replace(with: page)
-                let tuned = self.tuner.tuneWithStats(self.store.posts) { [known = self.store.known] id in known[id] }
+                let tuned = self.tuner.tuneWithStats(self.store.posts) { [store = self.store] id in store.post(id) }
                 self.viewport.feedWillCommit(.refresh)
                 self.list.replaceAll(with: tuned.items)
                 self.correctOffset(from: self.viewport.contentOffset, to: self.offsetRange.lowerBound)

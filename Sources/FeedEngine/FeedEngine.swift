@@ -288,7 +288,7 @@ public final class FeedEngine {
         #if DEBUG
         store._checkInvariants()
         for item in list.items {
-            precondition(store.known[item.id] != nil, "row \(item.id) shows a post the engine does not know")
+            precondition(store.knows(item.id), "row \(item.id) shows a post the engine does not know")
         }
         #endif
     }

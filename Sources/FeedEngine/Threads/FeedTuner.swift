@@ -108,8 +108,22 @@ public struct FeedTuner: Sendable {
     /// - Complexity: O(*n*) expected for *n* posts, with at most two calls to
     ///   `lookup` per reply.
     public func tuneWithStats(_ posts: [Post], lookup: (PostID) -> Post?) -> TunedFeed {
+        precondition(posts.count < Int(Int32.max), "the tuner takes fewer than \(Int32.max) posts")
         var dispositions = [_FeedPostDisposition](repeating: .pending, count: posts.count)
+        // One thread per feed post at most, in 8 bytes each: a million-post
+        // feed's threads take 8 MB once, not a doubling array of 24-byte ones.
         var threads: [_FeedThread] = []
+        threads.reserveCapacity(posts.count)
+        var replyLists: [[_ThreadReply]] = []
+        // Only a root that a reply names can gather more than one feed post
+        // into its thread; any other post starts a thread of its own (a
+        // second copy of it starts another, which shows nothing: its id is
+        // shown by then). So only those roots are indexed by id, and a feed
+        // without replies indexes none.
+        var repliedRoots = Set<PostID>()
+        for post in posts {
+            if let parentID = post.parentID { repliedRoots.insert(post.rootID ?? parentID) }
+        }
         var threadOfRoot: [PostID: Int] = [:]
         var lookups = 0
         var filtered = 0
@@ -133,7 +147,10 @@ public struct FeedTuner: Sendable {
             }
             let rootID = context?.rootID ?? post.id
             let threadIndex: Int
-            if let existing = threadOfRoot[rootID] {
+            if context == nil && !repliedRoots.contains(rootID) {
+                threadIndex = threads.count
+                threads.append(_FeedThread())
+            } else if let existing = threadOfRoot[rootID] {
                 threadIndex = existing
             } else {
                 threadIndex = threads.count
@@ -141,18 +158,23 @@ public struct FeedTuner: Sendable {
                 threads.append(_FeedThread())
             }
             if let context {
-                threads[threadIndex].replies.append(_ThreadReply(index: index, context: context))
+                if threads[threadIndex].repliesSlot < 0 {
+                    threads[threadIndex].repliesSlot = Int32(replyLists.count)
+                    replyLists.append([])
+                }
+                replyLists[Int(threads[threadIndex].repliesSlot)].append(_ThreadReply(index: index, context: context))
             } else if threads[threadIndex].rootIndex == nil {
-                threads[threadIndex].rootIndex = index
+                threads[threadIndex].rootPosition = Int32(index)
             }
         }
 
         // Pass 2: write each thread's slice, top to bottom.
         var items: [FeedItem] = []
         items.reserveCapacity(posts.count)
-        var shown = Set<PostID>(minimumCapacity: posts.count)
+        var shown = _PostIDSet(minimumCapacity: posts.count)
         for thread in threads {
-            guard let chosen = thread.replies.first(where: { !shown.contains(posts[$0.index].id) }) else {
+            let replies = thread.repliesSlot < 0 ? [] : replyLists[Int(thread.repliesSlot)]
+            guard let chosen = replies.first(where: { !shown.contains(posts[$0.index].id) }) else {
                 if let rootIndex = thread.rootIndex, shown.insert(posts[rootIndex].id).inserted {
                     items.append(FeedItem(post: posts[rootIndex]))
                     dispositions[rootIndex] = .shown
@@ -215,7 +237,7 @@ public struct FeedTuner: Sendable {
         role: ThreadRole,
         above reply: Post,
         to items: inout [FeedItem],
-        shown: inout Set<PostID>
+        shown: inout _PostIDSet
     ) -> Bool {
         guard let post, post.id != reply.id, shown.insert(post.id).inserted else {
             return false
@@ -276,10 +298,36 @@ internal enum _FeedPostDisposition {
 }
 
 /// The feed posts of one thread: its root if it is in the feed on its own,
-/// and its replies in feed order.
+/// and where its replies are listed, in feed order.
 internal struct _FeedThread {
-    var rootIndex: Int?
-    var replies: [_ThreadReply] = []
+    /// The root's feed index, or -1 when the root is not in the feed on its own.
+    var rootPosition: Int32 = -1
+    /// The thread's slot in the tuner's reply lists, or -1 without replies.
+    var repliesSlot: Int32 = -1
+
+    var rootIndex: Int? { rootPosition < 0 ? nil : Int(rootPosition) }
+}
+
+/// A set of post ids in 4 bytes an id: ids a `Post` stores are below
+/// `Post.idLimit`, so they fit 32 bits, and a million shown rows take 8 MB
+/// of buckets, not 16.
+internal struct _PostIDSet {
+    private var ids: Set<UInt32>
+
+    init(minimumCapacity: Int) {
+        ids = Set(minimumCapacity: minimumCapacity)
+    }
+
+    func contains(_ id: PostID) -> Bool {
+        id < Post.idLimit && ids.contains(UInt32(id))
+    }
+
+    /// Inserts `id`; whether it was not there before.
+    @discardableResult
+    mutating func insert(_ id: PostID) -> (inserted: Bool, memberAfterInsert: PostID) {
+        precondition(id < Post.idLimit, "post id \(id) is not below \(Post.idLimit)")
+        return (ids.insert(UInt32(id)).inserted, id)
+    }
 }
 
 /// A reply in the feed, by index, with the thread posts found for it.

@@ -3,7 +3,7 @@ import FeedEngine
 import FeedScenario
 
 /// The feed's server behind the modelled network: a deterministic timeline
-/// of posts, newest first, served in cursor pages. Each request's fate and
+/// of posts, newest first, served in cursor pages and written on demand. Each request's fate and
 /// timing come from the network model (latency, bandwidth, loss, timeouts,
 /// retries, offline windows), plus the server's own processing time.
 final class FeedServer {
@@ -14,11 +14,13 @@ final class FeedServer {
     /// Bytes of a like's request and response.
     static let likeBytes = 512
 
-    /// The whole timeline, newest first. A post's id tells its place:
-    /// the synthetic feed numbers posts from `SyntheticFeed.firstPostID` in
-    /// the order they are written, and every one is published, so no index
-    /// by id is kept (a 1,000,000-post feed would spend tens of MB on one).
-    private(set) var timeline: [Post] = []
+    /// Every post written, by position from the oldest, written again from
+    /// checkpoints when read rather than held (a 1,000,000-post feed took
+    /// 40 MB as an array). A post's id tells its place: the synthetic feed
+    /// numbers posts from `SyntheticFeed.firstPostID` in the order they are
+    /// written, and every one is published, so no index by id is kept. Pages
+    /// run newest first: a page's index `i` is position `count - 1 - i`.
+    private var timeline = PostTimeline()
     /// Posts deleted from the timeline. They keep their place so that a
     /// cursor naming one still knows where the next page starts; pages and
     /// thread context skip them. Only looked up.
@@ -50,10 +52,7 @@ final class FeedServer {
         self.clock = clock
         self.respond = respond
         self.recorder = recorder
-        // Written oldest first and turned round in place: the timeline is
-        // the only copy of the feed, even while it is built.
-        timeline = self.feed.nextPosts(feed.postCount)
-        timeline.reverse()
+        _ = timeline.append(feed.postCount, with: &self.feed, returning: false)
     }
 
     /// The position of post `id` counted from the oldest post, which does
@@ -101,17 +100,16 @@ final class FeedServer {
     /// Writes `count` new posts at the head of the timeline and returns them, newest first.
     @discardableResult
     func writeNewPosts(_ count: Int) -> [Post] {
-        let written = feed.nextPosts(count)
-        publish(written)
-        return Array(timeline.prefix(written.count))
+        Array(timeline.append(count, with: &feed, returning: true).reversed())
     }
 
     /// Changes `posts` (new like counts) and returns the new versions.
     func touch(_ ids: [PostID]) -> [Post] {
         ids.compactMap { id in
-            guard let index = position(of: id).map({ timeline.count - 1 - $0 }) else { return nil }
-            timeline[index] = feed.touched(timeline[index])
-            return timeline[index]
+            guard let position = position(of: id) else { return nil }
+            let touched = feed.touched(timeline.post(at: position))
+            timeline.change(at: position, to: touched)
+            return touched
         }
     }
 
@@ -125,13 +123,14 @@ final class FeedServer {
         respond(settings.latencyNs, answer)
     }
 
-    private func publish(_ written: [Post]) {
-        timeline.insert(contentsOf: written.reversed(), at: 0)
-    }
-
     private func post(_ id: PostID) -> Post? {
         guard !deleted.contains(id) else { return nil }
-        return position(of: id).map { timeline[timeline.count - 1 - $0] }
+        return position(of: id).map { timeline.post(at: $0) }
+    }
+
+    /// The id of the post at `index` in pages' order (0 is the newest).
+    private func id(atPageIndex index: Int) -> PostID {
+        SyntheticFeed.firstPostID + PostID(timeline.count - 1 - index)
     }
 
     /// Where the page after `cursor` lies in the timeline: `start..<end`,
@@ -151,10 +150,10 @@ final class FeedServer {
         var count = 0
         var end = start
         while end < timeline.count, count < limit {
-            if !deleted.contains(timeline[end].id) { count += 1 }
+            if !deleted.contains(id(atPageIndex: end)) { count += 1 }
             end += 1
         }
-        while end < timeline.count, deleted.contains(timeline[end].id) { end += 1 }
+        while end < timeline.count, deleted.contains(id(atPageIndex: end)) { end += 1 }
         return PageExtent(start: start, end: end, count: count)
     }
 
@@ -165,8 +164,8 @@ final class FeedServer {
     private func page(_ extent: PageExtent) -> FeedPage {
         var posts: [Post] = []
         posts.reserveCapacity(extent.count)
-        for index in extent.start..<extent.end where !deleted.contains(timeline[index].id) {
-            posts.append(timeline[index])
+        for index in extent.start..<extent.end where !deleted.contains(id(atPageIndex: index)) {
+            posts.append(timeline.post(at: timeline.count - 1 - index))
         }
         var context: [Post] = []
         for post in posts {
@@ -195,7 +194,9 @@ extension FeedServer: FeedTransport {
             success: { [unowned self] in
                 guard !self.failures.chance(self.settings.likeFailureRate) else { return .failure(.serverError) }
                 if let position = self.position(of: postID) {
-                    self.timeline[self.timeline.count - 1 - position].isLikedByViewer = liked
+                    var post = self.timeline.post(at: position)
+                    post.isLikedByViewer = liked
+                    self.timeline.change(at: position, to: post)
                 }
                 return .success(())
             },

@@ -1,0 +1,98 @@
+import FeedEngine
+
+/// The feed server's posts, by position from the oldest, without holding
+/// them: the synthetic feed writes posts from its seeded generator, so the
+/// timeline keeps where the writer stood at the start of every chunk of
+/// posts and writes a chunk again, the same posts, when it is read. Posts
+/// changed since they were written (new likes, the viewer's like) are kept
+/// apart and read first.
+///
+/// A million-post timeline so takes about 250 checkpoints of a few
+/// kilobytes, where an array of its posts took 40 MB (112 MB before posts
+/// were packed).
+struct PostTimeline {
+    /// Posts a checkpoint covers: a chunk written again costs about 4,096
+    /// posts' worth of draws, and its posts take 160 KB while read.
+    static let chunkSize = 4_096
+
+    /// Where the writer stood before it wrote posts `start ..< start + count`.
+    private struct Chunk {
+        var start: Int
+        var count: Int
+        var writer: SyntheticFeed
+    }
+
+    /// Ordered by `start`, covering `0 ..< count` without gaps. A chunk never
+    /// spans two calls of `append`, so no draw made between them (a like
+    /// count touched) falls inside one.
+    private var chunks: [Chunk] = []
+    /// Posts written so far.
+    private(set) var count = 0
+    /// Posts changed since they were written, by position. Only looked up.
+    private var changed: [Int: Post] = [:]
+    /// Chunks last written again (index and posts), most recently read
+    /// last: a page reads posts in order and a reply's parent is one of the
+    /// 64 posts written before it, so two chunks serve almost every read.
+    private var readChunks: [(index: Int, posts: [Post])] = []
+    private static let readChunksKept = 2
+
+    /// Writes `count` more posts with `writer` and returns them, oldest
+    /// first, when `returning` is set (an empty array otherwise).
+    /// - Complexity: O(k) for k posts.
+    mutating func append(_ count: Int, with writer: inout SyntheticFeed, returning: Bool) -> [Post] {
+        var written: [Post] = []
+        if returning { written.reserveCapacity(count) }
+        var remaining = count
+        while remaining > 0 {
+            let chunkCount = min(PostTimeline.chunkSize, remaining)
+            chunks.append(Chunk(start: self.count, count: chunkCount, writer: writer))
+            let posts = writer.nextPosts(chunkCount)
+            if returning { written += posts }
+            self.count += chunkCount
+            remaining -= chunkCount
+        }
+        return written
+    }
+
+    /// The post at `position` (0 is the oldest) as it is now.
+    /// - Complexity: O(log c) for c chunks when its chunk was read last;
+    ///   O(`chunkSize`) to write its chunk again otherwise.
+    mutating func post(at position: Int) -> Post {
+        precondition(position >= 0 && position < count, "position \(position) is outside the timeline's \(count) posts")
+        if let post = changed[position] { return post }
+        let index = chunkIndex(containing: position)
+        return posts(ofChunk: index)[position - chunks[index].start]
+    }
+
+    /// Replaces the post at `position` (a like count or the viewer's like changed).
+    mutating func change(at position: Int, to post: Post) {
+        precondition(position >= 0 && position < count, "position \(position) is outside the timeline's \(count) posts")
+        changed[position] = post
+    }
+
+    /// - Complexity: O(log c) for c chunks.
+    private func chunkIndex(containing position: Int) -> Int {
+        var low = 0
+        var high = chunks.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if chunks[middle].start <= position { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The posts of chunk `index`, written again unless it was read lately.
+    private mutating func posts(ofChunk index: Int) -> [Post] {
+        if let last = readChunks.last, last.index == index { return last.posts }
+        if let found = readChunks.firstIndex(where: { $0.index == index }) {
+            let read = readChunks.remove(at: found)
+            readChunks.append(read)
+            return read.posts
+        }
+        var writer = chunks[index].writer
+        let posts = writer.nextPosts(chunks[index].count)
+        if readChunks.count == PostTimeline.readChunksKept { readChunks.removeFirst() }
+        readChunks.append((index, posts))
+        return posts
+    }
+}
