@@ -173,49 +173,37 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    let million = benchmarkRequest("session-1m-posts-10-minutes")
-    Benchmark(
-        "Session_1M_posts_10_minutes",
-        configuration: .init(
-            metrics: [.peakMemoryResident, .cpuTotal],
-            warmupIterations: 0,
-            maxDuration: .seconds(10),
-            maxIterations: 3,
-            thresholds: [
-                // The goal is 150 MB; a machine with another page size or
-                // allocator build may differ by a little, not by half.
-                .peakMemoryResident: BenchmarkThresholds(relative: [.p90: 25.0]),
-                .cpuTotal: timeAllowance,
-            ])
-    ) { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(runSession(million))
+    /// A session measured by its peak resident memory (the goal is at most
+    /// 150 MB) and its CPU time, a few runs at most and no warm-up: the
+    /// process's peak is the first run's.
+    func memoryBenchmark(_ name: String, _ request: RunRequest) {
+        Benchmark(
+            name,
+            configuration: .init(
+                metrics: [.peakMemoryResident, .cpuTotal],
+                warmupIterations: 0,
+                maxDuration: .seconds(10),
+                maxIterations: 3,
+                thresholds: [
+                    // A machine with another page size or allocator build
+                    // may differ by a little, not by half.
+                    .peakMemoryResident: BenchmarkThresholds(relative: [.p90: 25.0]),
+                    .cpuTotal: timeAllowance,
+                ])
+        ) { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(runSession(request))
+            }
         }
     }
 
+    memoryBenchmark("Session_1M_posts_10_minutes", benchmarkRequest("session-1m-posts-10-minutes"))
     // A million posts delivered in one response and held at once: the
     // engine's feed, its index and its display rows, the tuner's work while
-    // it makes them, and the page the server writes on demand. The goal is at most 150 MB
-    // peak resident memory. A minute of it, not the ten minutes of
-    // `session-1m-posts-delivered-10-minutes.json` (15 s and more of CPU:
-    // the modelled app is killed and relaunched 34 times, fetching and
-    // tuning the whole feed each time); the peak comes with the first
-    // delivery, and a minute has four.
-    let delivered = benchmarkRequest("session-1m-posts-delivered-60s")
-    Benchmark(
-        "Session_1M_posts_delivered_60s",
-        configuration: .init(
-            metrics: [.peakMemoryResident, .cpuTotal],
-            warmupIterations: 0,
-            maxDuration: .seconds(10),
-            maxIterations: 3,
-            thresholds: [
-                .peakMemoryResident: BenchmarkThresholds(relative: [.p90: 25.0]),
-                .cpuTotal: timeAllowance,
-            ])
-    ) { benchmark in
-        for _ in benchmark.scaledIterations {
-            blackHole(runSession(delivered))
-        }
-    }
+    // it makes them, and the page the server writes on demand. A minute of
+    // it, not the ten minutes of `session-1m-posts-delivered-10-minutes.json`
+    // (15 s and more of CPU: the modelled app is killed and relaunched 34
+    // times, fetching and tuning the whole feed each time); the peak comes
+    // with the first delivery, and a minute has four.
+    memoryBenchmark("Session_1M_posts_delivered_60s", benchmarkRequest("session-1m-posts-delivered-60s"))
 }
