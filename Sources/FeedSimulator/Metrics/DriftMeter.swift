@@ -227,14 +227,10 @@ struct DriftMeter {
             // (shifted by how far the change moved the anchor in the
             // content). A resting view keeps the old ones: a clamp forced by
             // the change is the change's, not the reader's.
-            // How far past its edges the reader's own motion (a bounce, a
-            // finger) would have had the content had nothing changed: no
-            // correction may pull that in. Measured against the old edges,
-            // which that motion knew.
+            // How far the reader's own motion would have moved the content
+            // had nothing changed, against the old edges, which it knew.
             var unchanged = reference
             unchanged.advance(to: time)
-            let overscroll = (top: max(0, unchanged.minOffset - unchanged.contentOffset),
-                              bottom: max(0, unchanged.contentOffset - unchanged.maxOffset))
             if !reference.isResting, let index = list.index(of: change.anchor.itemID) {
                 let edges = committed ?? (list.minY(of: index) - change.anchor.contentY, list.contentMinY, list.contentMaxY)
                 let shift = edges.shift
@@ -245,18 +241,18 @@ struct DriftMeter {
             }
             reference.advance(to: time)
             beforeY = change.anchor.contentY - reference.contentOffset
-            // Under a finger a correction may leave the content where it was
-            // at the commit, past a moved edge, but takes it no further.
-            let held = reference.isDragging ? change.anchor.contentY - change.anchor.screenY : nil
             if atCommit.isResting {
-                reach = DriftMeter.reach(of: view, holdingAt: held, overscroll: overscroll)
+                reach = DriftMeter.reach(of: view, holdingAt: nil, overscroll: (0, 0))
             } else {
                 // An edge that stopped the correction at the commit stopped it
                 // there: the reader's own motion since (a finger, a fling)
                 // carries the content on from where it stopped, as it
-                // carries the reference. So the reach is the commit's, as
-                // far past the edges as the content was then, moved as the
-                // reader moved.
+                // carries the reference. So the reach is the commit's: as far
+                // past the edges as the reader's motion had the content then
+                // (no correction may pull that in), moved as the reader moved.
+                // Under a finger a correction may also leave the content
+                // where it was at the commit, past a moved edge.
+                let held = reference.isDragging ? change.anchor.contentY - change.anchor.screenY : nil
                 let moved = unchanged.contentOffset - atCommit.contentOffset
                 let stretched = (top: max(0, atCommit.minOffset - atCommit.contentOffset),
                                  bottom: max(0, atCommit.contentOffset - atCommit.maxOffset))
