@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// The signal handler only writes the signal's number to a pipe, which is
 /// all a handler may safely do; a thread of its own reads the pipe and
-/// stops the workers. Simulations run in the worker processes, so nothing
-/// here can change a run's output.
+/// stops the workers. Simulations run in the worker processes, or, for a
+/// single run, in this one, which a signal then ends at once
+/// (`runningInProcess`); nothing here can change a run's output.
 final class Interruption: Sendable {
     /// The signals that interrupt a run.
     static let signals: [Int32] = [SIGINT, SIGTERM]
@@ -21,6 +22,9 @@ final class Interruption: Sendable {
         /// Set once the output files are being renamed into place: the run is
         /// then as good as finished, and a signal no longer stops it.
         var committing = false
+        /// While a run executes in this process: the line a signal prints
+        /// before it ends the process.
+        var inProcessMessage: (@Sendable (Int32) -> String)?
     }
 
     private let state = Mutex(State())
@@ -54,6 +58,20 @@ final class Interruption: Sendable {
         _ = state.withLock { $0.workers.remove(pid) }
     }
 
+    /// Runs `body`, a simulation in this process, where a signal cannot
+    /// wait for it to end: a signal that comes meanwhile prints
+    /// `message(signal)` and ends the process at once with 128 + the
+    /// signal, before anything is written.
+    func runningInProcess<T>(message: @escaping @Sendable (Int32) -> String, _ body: () throws -> T) throws -> T {
+        let interrupted = state.withLock { state -> Int32? in
+            if state.signal == nil { state.inProcessMessage = message }
+            return state.signal
+        }
+        if let interrupted { exitNow(message(interrupted), signal: interrupted) }
+        defer { state.withLock { $0.inProcessMessage = nil } }
+        return try body()
+    }
+
     /// Marks the start of the commit of the output files; false if the run
     /// was interrupted before it, in which case nothing may be committed.
     func beginCommit() -> Bool {
@@ -84,7 +102,16 @@ final class Interruption: Sendable {
             state.signal = signal
             // SIGKILL: a worker holds no file of ours, and must not linger.
             for pid in state.workers { kill(pid, SIGKILL) }
+            if let message = state.inProcessMessage { exitNow(message(signal), signal: signal) }
         }
+    }
+
+    /// Ends the process from any thread, the run in this process unfinished
+    /// and the output folder untouched: one line on stderr, no exit handlers.
+    private func exitNow(_ message: String, signal: Int32) -> Never {
+        let line = Array((message + "\n").utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _exit(128 + signal)
     }
 
     private func listen() {

@@ -57,7 +57,7 @@ extension FeedSim {
             valueName: "n"))
         var seeds: Int?
 
-        @Option(name: .long, help: "Runs to execute at once, each in its own process. Output is the same for any value.")
+        @Option(name: .long, help: "Runs to execute at once, each in its own process (a single run runs in this one). Output is the same for any value.")
         var jobs: Int = 1
 
         @Option(
@@ -91,7 +91,12 @@ extension FeedSim {
             let progress = Progress(total: requests.count, quiet: quiet)
             let results: [RunResult]
             do {
-                results = try RunWorkers(jobs: jobs, interruption: interruption).run(requests) { progress.finished($0) }
+                if requests.count == 1 {
+                    results = try [Self.runInProcess(requests[0], interruption: interruption, out: out)]
+                    progress.finished(1)
+                } else {
+                    results = try RunWorkers(jobs: jobs, interruption: interruption).run(requests) { progress.finished($0) }
+                }
             } catch let stop as RunWorkers.Interrupted {
                 progress.finish()
                 printError(Interruption.message(signal: stop.signal, out: out))
@@ -123,6 +128,21 @@ extension FeedSim {
             }
             print(RunTable.render(results, seeded: seeded))
             print("wrote \(out)/summary.csv, \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")\(trace ? ", \(out)/\(ChromeTrace.folder)/" : "")\(plan == nil ? "" : ", \(out)/\(ShardManifest.fileName)")")
+        }
+    }
+}
+
+extension FeedSim.Run {
+    /// A single run needs no worker: it runs here, as a worker would run it
+    /// (its warm-up first, so its allocation counts are the same), without
+    /// a second process start and a second decode of its scenario.
+    static func runInProcess(_ request: RunRequest, interruption: Interruption, out: String) throws -> RunResult {
+        do {
+            return try interruption.runningInProcess(message: { Interruption.message(signal: $0, out: out) }) {
+                try WorkerRun.run(request)
+            }
+        } catch {
+            throw RunWorkers.Failure(request: request, status: FeedSimExit.internalFailure.rawValue, message: "\(error)")
         }
     }
 }

@@ -99,13 +99,19 @@ enum WorkerRun {
         } catch {
             return RunReply(failure: .invalidScenario, message: "invalid scenario: \(error)")
         }
-        let request = order.request(on: loaded)
         do {
-            Simulation.warmUpRuntime(for: request)
-            return RunReply(result: try Simulation(request: request).run())
+            return RunReply(result: try run(order.request(on: loaded)))
         } catch {
             return RunReply(failure: .runFailed, message: "\(error)")
         }
+    }
+
+    /// Pays the Swift runtime's one-time costs with a warm-up shaped like
+    /// `request`, then runs it: what a worker does with an order, and what
+    /// `run` does itself when it has a single run.
+    static func run(_ request: RunRequest) throws -> RunResult {
+        Simulation.warmUpRuntime(for: request)
+        return try Simulation(request: request).run()
     }
 }
 

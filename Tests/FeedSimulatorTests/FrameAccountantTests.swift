@@ -1,3 +1,4 @@
+import Determinism
 import Testing
 @testable import FeedSimulator
 
@@ -69,5 +70,30 @@ struct FrameAccountantTests {
         #expect(NearestRank.percentile([7], 0.99) == 7)
         #expect(NearestRank.percentile([SimTime](), 0.5) == nil)
         #expect(NearestRank.percentile([1.0, 2.0, 10.0], 0.5) == 2.0)
+    }
+
+    @Test(
+        "percentiles found by selection are the sorted array's, for every length and shape",
+        arguments: ["random", "ascending", "descending", "few distinct", "all equal", "organ pipe"])
+    func selectedPercentiles(shape: String) {
+        var generator = SplitMix64(seed: 7)
+        for count in Array(1...70) + [255, 1_000, 6_513] {
+            let values: [SimTime] = (0..<count).map { index in
+                switch shape {
+                case "random": SimTime(generator.next() % 1_000_000)
+                case "ascending": SimTime(index)
+                case "descending": SimTime(count - index)
+                case "few distinct": SimTime(generator.next() % 3)
+                case "all equal": 5
+                default: SimTime(min(index, count - index))
+                }
+            }
+            let ps = [0.001, 0.50, 0.90, 0.99, 1.0]
+            let sorted = values.sorted()
+            let selected = NearestRank.percentilesAndMax(values, ps)
+            #expect(selected?.percentiles == ps.map { NearestRank.percentile(sorted, $0)! }, "\(shape), \(count) values")
+            #expect(selected?.max == sorted.last, "\(shape), \(count) values")
+        }
+        #expect(NearestRank.percentilesAndMax([SimTime](), [0.5]) == nil)
     }
 }
