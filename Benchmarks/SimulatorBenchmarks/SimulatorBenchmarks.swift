@@ -112,8 +112,9 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // The whole command as a user runs it: process start, two decodes (the
-    // command's and its worker's), the warm-up, the run and the CSV files.
+    // The whole command as a user runs it: process start, the decode, the
+    // warm-up, the run and the CSV files (a single run stays in the
+    // command's process: no worker).
     // The goal is at most 20 ms wall (3,000 times real time).
     let feedsim = releaseFeedsim()
     let scrollFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
