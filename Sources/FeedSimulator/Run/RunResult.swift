@@ -134,6 +134,8 @@ public struct RunResult: Sendable, Equatable, Codable {
     public var viewModelHitRate: Double
     /// Fraction of image requests served from memory or disk; 0 when none were made.
     public var imageHitRate: Double
+    /// How long posts with media waited on screen for their image.
+    public var imageWait: ImageWaitSummary
     public var eventsProcessed: Int
     public var traceDigest: TraceDigest
     /// The run's timeline, when the request asked for it.

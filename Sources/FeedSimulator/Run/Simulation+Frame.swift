@@ -61,6 +61,7 @@ extension Simulation {
                     // ever shown.
                     driftMeter.record(frameLayoutChange ?? .heightChange, at: now, before: before, list: list, view: scrollView)
                 }
+                imageWaitMeter.frameShown(visible, list: list, images: engine.images, at: now)
             }
             return visible
         }

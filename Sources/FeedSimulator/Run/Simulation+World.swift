@@ -201,6 +201,7 @@ extension Simulation {
             scrollView.advance(to: now)
             persist()
             timeline?.mark("background", at: now)
+            meter.excluding { imageWaitMeter.screenGone(at: now) }
             appState = .background(since: now)
             let generation = launchGeneration
             scheduleAction(after: duration) { [unowned self] in
