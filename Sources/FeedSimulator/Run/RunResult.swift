@@ -82,6 +82,12 @@ public struct DriftRecord: Sendable, Equatable, Codable {
         /// ends and when it leaves the screen; a kill loses what happened
         /// since).
         case staleSnapshot = "stale_snapshot"
+        /// The strategy moved where a fling comes to rest instead of the
+        /// content (`PlaceCorrection.retargetingFling`): the change shows
+        /// during the flight by design. It is judged where the fling lands,
+        /// by a record of the same cause written then ("settles where
+        /// held"), unless the reader stops the fling first.
+        case retargetedFling = "retargeted_fling"
     }
 
     public init(

@@ -87,6 +87,8 @@ public final class Simulation {
     let schedulerLink = EngineSchedulerLink()
     var driftMeter = DriftMeter()
     var imageWaitMeter = ImageWaitMeter()
+    /// The scroll view's retargeted flings as the outermost commit began.
+    var retargetsAtCommit = 0
     var digest = TraceDigest()
     public internal(set) var now: SimTime = 0
     var eventsProcessed = 0
