@@ -39,6 +39,11 @@ extension FeedEngine {
         let delta = list.replaceItem(at: index, with: item)
         if let anchorIndex, index < anchorIndex, delta != 0 {
             apply(keeper.heightsChangedAbove(by: delta), from: viewport.contentOffset)
+        } else if delta != 0, let flight = flightAnchorID, let flightIndex = list.index(of: flight), index < flightIndex {
+            // Between the screen and the post a retargeted fling carries:
+            // the post lands where it is held only if the fling goes as
+            // much further. A fling already over carries nothing.
+            if !viewport.retargetDeceleration(by: delta) { flightAnchorID = nil }
         }
         list.setNeedsLayout()
         viewport.feedDidCommit(.imageSize)

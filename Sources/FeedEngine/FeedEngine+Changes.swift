@@ -83,7 +83,14 @@ extension FeedEngine {
     /// clamped to the content's end as estimated then gets what the cells
     /// measured since have added: the end it stopped at has moved.
     func place(_ correction: PlaceCorrection, from oldOffset: Double, settlingAround anchorID: PostID?) {
+        let retargeted = retargetedFlings
         let shortfall = apply(correction, from: oldOffset)
+        if retargetedFlings != retargeted, let anchorID {
+            flightAnchorID = anchorID
+            measureFlightPath(to: anchorID)
+        } else {
+            flightAnchorID = nil
+        }
         settleLayout(around: anchorID)
         if shortfall != 0 {
             let offset = viewport.contentOffset
@@ -91,6 +98,21 @@ extension FeedEngine {
                 settleLayout(around: anchorID)
             }
         }
+    }
+
+    /// A fling whose resting point moved carries the content over the rows
+    /// between the top of the screen and the reader's post, which it left
+    /// in place: they are measured now, as a layout pass would measure them
+    /// on the way, and what that moves the reader's post by moves the
+    /// resting point too, so that the post lands where it is held.
+    func measureFlightPath(to anchorID: PostID) {
+        guard let anchorIndex = list.index(of: anchorID) else { return }
+        let top = list.indices(intersecting: viewport.contentOffset, viewport.contentOffset + 1).lowerBound
+        guard top < anchorIndex else { return }
+        let before = list.minY(of: anchorIndex)
+        for index in top..<anchorIndex { list.measure(index) }
+        let moved = list.minY(of: anchorIndex) - before
+        if moved != 0, !viewport.retargetDeceleration(by: moved) { viewport.adjustContentOffset(by: moved) }
     }
 
     /// The anchor a commit restores: for a refresh, the one captured during

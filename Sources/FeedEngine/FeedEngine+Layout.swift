@@ -4,6 +4,9 @@ extension FeedEngine {
     /// cells measured above the reader are corrected per the strategy.
     @discardableResult
     public func layoutVisibleCells() -> Range<Int> {
+        // A retargeted fling that ended (came to rest, caught by a finger)
+        // carries nothing any more.
+        if flightAnchorID != nil, !viewport.isDecelerating { flightAnchorID = nil }
         layoutPassAnchor = captureAnchor()
         defer { layoutPassAnchor = nil }
         let visible = layOutAndCompensate()
@@ -138,6 +141,22 @@ extension FeedEngine {
         case let .shiftOrigin(delta):
             list.shiftOrigin(by: delta)
             return 0
+        case let .retargetingFling(inner):
+            let delta: Double
+            switch inner {
+            case .keepOffset: return 0
+            // Not clamped to the content as laid out now: its end is still
+            // an estimate, and the scroll view's edges stop the fling where
+            // the content ends when it gets there.
+            case let .moveOffset(target): delta = target - oldOffset
+            case let .adjustOffset(by): delta = by
+            case .shiftOrigin, .retargetingFling: return apply(inner, from: oldOffset)
+            }
+            if delta != 0, viewport.retargetDeceleration(by: delta) {
+                retargetedFlings += 1
+                return 0
+            }
+            return apply(inner, from: oldOffset)
         }
     }
 

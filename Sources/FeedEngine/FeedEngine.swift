@@ -167,6 +167,12 @@ public final class FeedEngine {
     /// The post a commit settles its layout around (`settleLayout`): while
     /// it settles, that is the reader's post, whatever its passes measure.
     var settlingAnchorID: PostID?
+    /// Corrections the viewport applied to a fling's resting point
+    /// (`PlaceCorrection.retargetingFling`).
+    var retargetedFlings = 0
+    /// The post a retargeted fling is carrying to where it is held, while
+    /// the fling lasts.
+    var flightAnchorID: PostID?
     /// How far past its edges the content was as the current commit began
     /// (a finger's stretch, a bounce): its corrections may keep that much
     /// past the edges the change moved (`correctOffset`).

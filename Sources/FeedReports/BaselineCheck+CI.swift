@@ -96,6 +96,7 @@ extension BaselineCheckResult {
     public var json: String {
         let document = CheckDocument(
             passed: passed, verdict: verdictLine, comparedRuns: comparedRuns, withinTolerance: withinTolerance,
+            notInBaseline: notInBaseline,
             counts: Dictionary(uniqueKeysWithValues: CheckVerdict.allCases.map { (Self.jsonName(of: $0), count($0)) }),
             runs: runs.map { CheckDocument.Run(scenario: $0.scenario, variant: $0.variant, refreshHz: $0.refreshHz) },
             findings: findings.map {
@@ -179,12 +180,14 @@ struct CheckDocument: Encodable {
     var verdict: String
     var comparedRuns: Int
     var withinTolerance: Int
+    var notInBaseline: [String]
     var counts: [String: Int]
     var runs: [Run]
     var findings: [Finding]
 
     enum CodingKeys: String, CodingKey {
-        case passed, verdict, comparedRuns = "compared_runs", withinTolerance = "within_tolerance", counts, runs, findings
+        case passed, verdict, comparedRuns = "compared_runs", withinTolerance = "within_tolerance",
+             notInBaseline = "not_in_baseline", counts, runs, findings
     }
 }
 

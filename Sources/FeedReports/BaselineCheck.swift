@@ -94,6 +94,10 @@ public struct BaselineCheckResult: Hashable, Sendable {
     /// Metric values that differ from the baseline but stay within their
     /// tolerance.
     public var withinTolerance: Int
+    /// Metrics the current results have and the baseline's file lacks (a
+    /// baseline written before they were measured), in summary column
+    /// order: not compared, and not a failure.
+    public var notInBaseline: [String] = []
 
     /// Whether nothing fails the check: no regression, no strict change and
     /// no missing run.
@@ -131,6 +135,7 @@ public struct BaselineCheckResult: Hashable, Sendable {
             BaselineCheckResult.counted(count(.change), "neutral change", "neutral changes"),
             BaselineCheckResult.counted(withinTolerance, "difference within tolerance", "differences within tolerance"),
             BaselineCheckResult.counted(count(.new), "new run", "new runs"),
+            notInBaseline.isEmpty ? nil : "not in baseline: " + notInBaseline.joined(separator: ", "),
         ].compactMap { $0 }.joined(separator: ", ")
         if failures.isEmpty { return "PASS: no regressions (\(notes))" }
         return "FAIL: \(failures.joined(separator: ", ")) (\(notes))"
@@ -160,6 +165,9 @@ public struct BaselineCheckResult: Hashable, Sendable {
 /// Differences are computed to the decimals the two values were written
 /// with, so `1.3 → 1.1` is exactly `-0.2` and meets a `0.2` tolerance.
 /// `seed` and columns outside `RunReports.summaryColumns` are not compared.
+/// A metric column the baseline's file lacks (a baseline written before the
+/// metric existed) is not compared either: it is listed as not in the
+/// baseline, and passes, so a new column does not break older baselines.
 public enum BaselineCheck {
     /// Compares `current` with `baseline` under `tolerances`.
     ///
@@ -203,7 +211,9 @@ public enum BaselineCheck {
             return (a.metric.flatMap { order[$0] } ?? -1) < (b.metric.flatMap { order[$0] } ?? -1)
         }
         let runs = baseline.rows.map(\.key) + current.rows.map(\.key).filter { baseline.row(for: $0) == nil }
-        return BaselineCheckResult(findings: findings, runs: runs, comparedRuns: compared, withinTolerance: within)
+        let absent = SummaryMetrics.compared.filter { !baseline.columns.contains($0) && current.columns.contains($0) }
+        return BaselineCheckResult(
+            findings: findings, runs: runs, comparedRuns: compared, withinTolerance: within, notInBaseline: absent)
     }
 
     /// How one metric compares.

@@ -185,6 +185,15 @@ public struct Metric: Sendable, Identifiable {
             definition: "nearest-rank 99th percentile of frame latency",
             source: "Android FrameTimeline (expected vs actual present time)",
             field: { ReportNumber.milliseconds($0.frameSummary.latencyP99) }),
+        Metric(
+            "image_wait_p50_ms", unit: "ms", .lowerIsBetter, heading: "image wait p50 ms",
+            definition: "nearest-rank median, over the posts with media a frame showed, of the time from the first frame showing the post to the first showing its image (0 when it was in memory); a wait still open when the app leaves the screen or the run ends counts as the time waited so far",
+            source: "this project (time to first image on screen)",
+            field: { ReportNumber.milliseconds($0.imageWait.p50) }),
+        Metric(
+            "image_wait_p95_ms", unit: "ms", .lowerIsBetter, heading: "image wait p95 ms",
+            definition: "nearest-rank 95th percentile of the same waits", source: "this project (time to first image on screen)",
+            field: { ReportNumber.milliseconds($0.imageWait.p95) }),
     ]
 
     /// The README's table of these columns, one row per metric.

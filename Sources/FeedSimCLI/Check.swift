@@ -18,7 +18,9 @@ extension FeedSim {
                 failures; higher for the two hit rates). frames, \
                 duration_s, network_requests and trace_digest are neutral: a change is \
                 listed but fails only under a `strict` tolerance. A run missing from \
-                the current results fails; a new run is listed.
+                the current results fails; a new run is listed. A metric the baseline \
+                lacks (a baseline written before it existed) is listed as not in the \
+                baseline and not compared.
 
                 Tolerance file: one `metric = value` per line, `#` comments. A value \
                 is a number in the metric's unit (`hitch_time_ms = 0.5`), a percentage \
@@ -78,7 +80,10 @@ extension FeedSim {
 
         func run() throws {
             let toleranceSet = try loadTolerances()
-            let baselineSummary = try SummaryInput.load(baseline, option: "--baseline")
+            // A baseline written before a metric existed lacks its column:
+            // the check lists it as not in the baseline instead of refusing
+            // the file.
+            let baselineSummary = try SummaryInput.load(baseline, option: "--baseline", requiredColumns: [])
             let currentSummary = try SummaryInput.load(current, option: "--current")
             // The check compares one run per (scenario, variant, refresh_hz);
             // with several seeds per run it would silently use the first.
@@ -163,10 +168,12 @@ enum SummaryInput {
     /// that exists but cannot be read or is malformed is reported on stderr
     /// and exits 1: `feedsim run` wrote it, so the pipeline that produced it
     /// failed, and 65 stays reserved for invalid scenarios.
-    static func load(_ path: String, option: String?) throws -> SummaryFile {
+    static func load(
+        _ path: String, option: String?, requiredColumns: [String] = RunReports.summaryColumns
+    ) throws -> SummaryFile {
         let file = try locate(path, option: option)
         do {
-            return try SummaryFile.load(url: URL(fileURLWithPath: file), file: file)
+            return try SummaryFile.load(url: URL(fileURLWithPath: file), file: file, requiredColumns: requiredColumns)
         } catch {
             printError("invalid summary: \(error)")
             throw FeedSimExit.internalFailure

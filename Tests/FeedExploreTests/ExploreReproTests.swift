@@ -229,6 +229,34 @@ struct ExploreReproTests {
             name: "an image arrives while a finger drags through a feed whose cells measure shorter than estimated (drift-1 of explore seed 3, session 4907)",
             why: "the meter's reference moved the finger against the edges as the frame's layout left them, where the reader's own view had moved against the edges the commit left and met the new ones only after: a rubber band the reader never felt, 15 pt",
             json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 6858351800883675, "duration_s": 1, "feed": {"post_count": 43, "page_size": 10, "media_size_known_fraction": 0.8, "item_height_pt": 63}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 0, "action": "drag", "distance_pt": 2000, "duration_ms": 300, "release": "stop", "deceleration": "normal"}]}"#),
+        Repro(
+            name: "seven posts pushed in above a three-post feed as a fling starts",
+            why: "velocity_restore moved the fling's resting point by the new posts' estimated height; the fling then measured them on its way, and the reader's post landed 78 pt off",
+            json: """
+                {"schema_version": 1, "name": "drift-2", "description": "d", "device": "iphone-pro-120hz", "seed": 5527381265832276, "duration_s": 13,
+                 "feed": {"post_count": 3}, "variants": [{"name": "velocity_restore", "position_strategy": "velocity_restore"}],
+                 "script": [{"at_ms": 8000, "action": "fling", "velocity_pt_s": 1000, "deceleration": "normal"},
+                            {"at_ms": 8000, "action": "new_posts", "count": 7, "delivery": "push"}]}
+                """),
+        Repro(
+            name: "an image's size arrives between the screen and the post a retargeted fling carries",
+            why: "velocity_restore corrected heights above the post on screen only, and the carried post landed 90 pt off",
+            json: """
+                {"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 8392922451763770, "duration_s": 12,
+                 "feed": {"post_count": 5, "media_size_known_fraction": 0.3},
+                 "variants": [{"name": "velocity_restore", "position_strategy": "velocity_restore"}],
+                 "script": [{"at_ms": 4000, "action": "drag", "distance_pt": 100, "duration_ms": 210, "release": "fling", "deceleration": "normal"},
+                            {"at_ms": 7000, "action": "new_posts", "count": 3, "delivery": "push"}]}
+                """),
+        Repro(
+            name: "two pages land, reloaded whole, during one fast fling",
+            why: "the second page's retarget carries another post; the meter judged the first change's post where the fling landed, 271 pt off",
+            json: """
+                {"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 3051454623509522, "duration_s": 11,
+                 "feed": {"post_count": 30, "media_fraction": 0.15, "page_size": 9}, "engine": {"diff_algorithm": "reload_all"},
+                 "variants": [{"name": "velocity_restore", "position_strategy": "velocity_restore"}],
+                 "script": [{"at_ms": 6000, "action": "fling", "velocity_pt_s": 5700, "deceleration": "normal"}]}
+                """),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

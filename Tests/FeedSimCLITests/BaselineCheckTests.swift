@@ -72,6 +72,34 @@ struct BaselineCheckTests {
         ])
     }
 
+    @Test("A metric column an older baseline lacks is listed as not in the baseline, not compared, and passes")
+    func columnNotInBaseline() throws {
+        let absent = ["image_wait_p50_ms", "image_wait_p95_ms"]
+        let columns = RunReports.summaryColumns.filter { !absent.contains($0) }
+        let kept = columns.map { RunReports.summaryColumns.firstIndex(of: $0)! }
+        var older = CSVTable(columns: columns)
+        for row in [SummaryFixture.row("feed"), SummaryFixture.row("other")] { older.append(kept.map { row[$0] }) }
+        // What `feedsim check` asks of a baseline: the run's key and seed.
+        let baseline = try SummaryFile(text: older.text, file: "base/summary.csv", requiredColumns: [])
+        let current = try SummaryFixture.file([
+            SummaryFixture.row("feed", ["image_wait_p50_ms": "16.667", "overrun_frames": "5"]), SummaryFixture.row("other"),
+        ])
+
+        let result = BaselineCheck.compare(baseline: baseline, current: current)
+
+        #expect(result.notInBaseline == absent)
+        #expect(result.findings.map(\.metric) == ["overrun_frames"])
+        #expect(result.verdictLine
+            == "FAIL: 1 regression (2 runs compared, not in baseline: image_wait_p50_ms, image_wait_p95_ms)")
+        let same = BaselineCheck.compare(baseline: baseline, current: try SummaryFixture.file([
+            SummaryFixture.row("feed"), SummaryFixture.row("other"),
+        ]))
+        #expect(same.passed)
+        #expect(same.verdictLine == "PASS: no regressions (2 runs compared, not in baseline: image_wait_p50_ms, image_wait_p95_ms)")
+        // A baseline with every column lists none.
+        #expect(BaselineCheck.compare(baseline: current, current: current).notInBaseline.isEmpty)
+    }
+
     @Test("Identical inputs pass with nothing listed")
     func identicalInputsPass() throws {
         let rows = [SummaryFixture.row("feed"), SummaryFixture.row("feed", hz: 120), SummaryFixture.row("other", variant: "anchor")]

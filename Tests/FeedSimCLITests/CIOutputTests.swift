@@ -198,6 +198,36 @@ struct CIOutputTests {
         #expect(passed["passed"] as? Bool == true)
     }
 
+    @Test("check against a baseline written before a metric existed: the column is not in the baseline, not an error")
+    func baselineWithoutNewColumn() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let current = try EditedSummary()
+        var older = current
+        let dropped = "image_wait_p95_ms"
+        let index = try #require(older.columns.firstIndex(of: dropped))
+        older.columns.remove(at: index)
+        for row in older.rows.indices { older.rows[row].remove(at: index) }
+        try folder.write(older.text, to: "base/summary.csv")
+        try folder.write(current.text, to: "current/summary.csv")
+
+        let text = try FeedSimProcess.run(["check", "--baseline", "base", "--current", "current"], in: folder.url)
+        #expect(text.status == 0, "\(text)")
+        #expect(text.stdout.contains("PASS: no regressions ("))
+        #expect(text.stdout.contains("not in baseline: \(dropped)"))
+
+        let json = try FeedSimProcess.run(["check", "--baseline", "base", "--current", "current", "--format", "json"], in: folder.url)
+        #expect(json.status == 0, "\(json)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(document["not_in_baseline"] as? [String] == [dropped])
+        #expect(document["passed"] as? Bool == true)
+
+        // The current results must still have every column.
+        let reversed = try FeedSimProcess.run(["check", "--baseline", "current", "--current", "base"], in: folder.url)
+        #expect(reversed.status == 1, "\(reversed)")
+        #expect(reversed.stderr.contains("missing required column \(dropped)"))
+    }
+
     @Test("compare --format json: every variant's value per row, the best variants named")
     func compareJSON() throws {
         let outcome = try FeedSimProcess.run(

@@ -50,6 +50,18 @@ public protocol FeedViewport: AnyObject {
     func feedWillCommit(_ cause: ChangeCause)
     /// The change is committed and the position corrected.
     func feedDidCommit(_ cause: ChangeCause)
+    /// If the content is decelerating freely after a fling, moves the place
+    /// it will come to rest by `delta` points, leaving the content where it
+    /// is now, and returns `true`; otherwise changes nothing and returns
+    /// `false`. Default: `false`.
+    func retargetDeceleration(by delta: Double) -> Bool
+    /// Whether the content is decelerating freely after a fling. Default: `false`.
+    var isDecelerating: Bool { get }
+}
+
+extension FeedViewport {
+    public func retargetDeceleration(by delta: Double) -> Bool { false }
+    public var isDecelerating: Bool { false }
 }
 
 /// Why the displayed feed changed.

@@ -76,6 +76,14 @@ public enum PlaceCorrection: Equatable, Sendable {
     case adjustOffset(by: Double)
     /// Move the virtual content's origin by this many points; contentOffset stays.
     case shiftOrigin(by: Double)
+    /// While the content decelerates freely after a fling, move where it will
+    /// come to rest by what the wrapped correction would move the content
+    /// now, and leave the content where it is: it carries on from there and
+    /// lands where the correction would have put it
+    /// (`FeedViewport.retargetDeceleration(by:)`). Otherwise (resting, under
+    /// a finger, bouncing, animating, or a viewport that cannot retarget)
+    /// the wrapped correction is applied as it is.
+    indirect case retargetingFling(PlaceCorrection)
 }
 
 /// A keeper's answer to a batch update.

@@ -41,8 +41,13 @@ public struct PositionStrategy: RegisteredPart {
     /// Several anchors; the offset most of them agree on.
     public static let multiAnchor = PositionStrategy(MultiAnchorKeeper.self)
 
+    /// `anchor`, moving a fling's resting point instead of the content.
+    public static let velocityRestore = PositionStrategy(VelocityRestoringKeeper.self)
+
     /// The strategies every engine knows, in the order reports list them.
-    public static let builtIn: [PositionStrategy] = [.none, .indexRestore, .offsetAdjust, .anchor, .virtualSpace, .multiAnchor]
+    public static let builtIn: [PositionStrategy] = [
+        .none, .indexRestore, .offsetAdjust, .anchor, .virtualSpace, .multiAnchor, .velocityRestore,
+    ]
 
     /// The built-ins and the strategies registered by whoever embeds the
     /// engine (`register(_:)`, `known`, `named(_:)`).

@@ -109,6 +109,35 @@ public struct ScrollView: Sendable {
         }
     }
 
+    /// Moves where a free deceleration comes to rest by `delta` points and
+    /// leaves the content where it is: the deceleration restarts from here,
+    /// at the rate it had, with the speed that carries it `delta` further
+    /// (the remaining distance is proportional to the speed). With
+    /// `contentMinY` and `contentMaxY` the content's extent changed with it,
+    /// as in `adjust(by:contentMinY:contentMaxY:)`. Returns `false`, and
+    /// changes nothing, unless the view is decelerating and the new resting
+    /// point lies ahead of the content, far enough to be a fling's
+    /// (`ScrollPhysics.minimumFlingSpeed`): a target moved behind the content
+    /// would turn it round, which no fling does.
+    public mutating func retargetDeceleration(by delta: Double, contentMinY: Double? = nil, contentMaxY: Double? = nil) -> Bool {
+        guard case let .decelerating(startTime, _, v0, rate) = motion else { return false }
+        let velocity = ScrollPhysics.decelerationVelocity(v0: v0, rate: rate, t: seconds(time - startTime))
+        let remaining = ScrollPhysics.restingOffset(x0: contentOffset, v0: velocity, rate: rate) - contentOffset
+        let retargeted = remaining + delta
+        guard remaining != 0, retargeted * remaining > 0 else { return false }
+        let speed = velocity * retargeted / remaining
+        guard abs(speed) >= ScrollPhysics.minimumFlingSpeed else { return false }
+        if let contentMinY, let contentMaxY { setEdges(contentMinY: contentMinY, contentMaxY: contentMaxY) }
+        motion = .decelerating(startTime: time, x0: contentOffset, v0: speed, rate: rate)
+        retargets += 1
+        return true
+    }
+
+    /// How many times a deceleration's resting point was moved
+    /// (`retargetDeceleration`): the drift meter judges the changes that did
+    /// it where the motion ends.
+    public private(set) var retargets = 0
+
     /// Starts the animated scroll to the top (a status-bar tap).
     public mutating func scrollToTop(at time: SimTime) {
         scroll(to: minOffset, at: time, animated: true)
@@ -134,6 +163,12 @@ public struct ScrollView: Sendable {
     }
 
     public var isResting: Bool { motion == .resting }
+
+    /// Decelerating freely after a fling.
+    public var isDecelerating: Bool {
+        if case .decelerating = motion { return true }
+        return false
+    }
 
     /// In an animated scroll to a place the reader chose (a status-bar tap,
     /// an animated `scroll_to`).

@@ -68,6 +68,9 @@ struct DriftMeter {
 
     private(set) var records: [DriftRecord] = []
     private var pending: PendingChange?
+    /// The change whose correction moved the fling's resting point and is
+    /// judged when the motion ends (`motionEnded`); at most one.
+    private var flights: [PendingChange] = []
     /// Changes already measured whose frame has not been shown yet: a later
     /// change landed before it. They are stamped with that frame's time.
     private var unshown: [DriftRecord] = []
@@ -139,11 +142,73 @@ struct DriftMeter {
         self.pending?.committed = Committed(contentMinY: list.contentMinY, contentMaxY: list.contentMaxY, anchorY: list.minY(of: index))
     }
 
+    /// The change just committed moved the fling's resting point instead of
+    /// the content: its frame's record is not judged, and it is judged
+    /// where the fling comes to rest instead ("settles where held").
+    ///
+    /// One change is judged per fling, on its post: the strategy carries the
+    /// post of the last update of the feed that moved the fling, and a
+    /// row's own height that changes on the way (an image's size, a cell
+    /// measured) moves the fling to carry that post on. So an update of the
+    /// feed replaces the change waiting for the fling to end (the post
+    /// carried until then is no longer the one held), and a height change
+    /// is judged with it.
+    mutating func changeWasRetargeted() {
+        guard let pending else { return }
+        let isHeight = pending.cause == .imageSize || pending.cause == .heightChange
+        if flights.isEmpty || !isHeight { flights = [pending] }
+        self.pending?.excuse = .retargetedFling
+    }
+
+    /// Whether a retargeted change waits for the motion to end.
+    var hasFlight: Bool { !flights.isEmpty }
+
+    /// The content is at rest in a frame at `time`: each retargeted change
+    /// is judged here, the post the reader looked at as it committed
+    /// against where the reader's own motion at the commit (the fling as it
+    /// was, over the content as the change left it) would have brought that
+    /// post to rest. Nothing else is excused: the content's resting edges
+    /// are the only reach.
+    mutating func motionEnded(at time: SimTime, list: FeedListView, view: ScrollView) {
+        guard !flights.isEmpty, view.isResting else { return }
+        for flight in flights { records.append(DriftMeter.settled(flight, at: time, list: list, view: view)) }
+        flights.removeAll()
+    }
+
+    /// The longest a reference motion is followed to its rest, and its step:
+    /// a frame at 120 Hz, so that a fling meets an edge as it would.
+    static let settleHorizon: SimTime = 30_000_000_000
+    static let settleStep: SimTime = 8_333_333
+
+    private static func settled(_ flight: PendingChange, at time: SimTime, list: FeedListView, view: ScrollView) -> DriftRecord {
+        guard case var .motion(reference) = flight.reference, let index = list.index(of: flight.anchor.itemID) else {
+            return DriftRecord(time: time, cause: flight.cause.rawValue, anchorID: flight.anchor.itemID, beforeY: flight.anchor.screenY, afterY: nil)
+        }
+        // The reader's own motion meets the content as it is now, in the old
+        // coordinates (shifted by how far the post moved in the content):
+        // rows the flight measured on its way moved the content's ends as
+        // they would have under the reader's motion alone.
+        let shift = list.minY(of: index) - flight.anchor.contentY
+        reference.setContentExtent(minY: list.contentMinY - shift, maxY: list.contentMaxY - shift)
+        var clock = reference.time
+        let end = clock + settleHorizon
+        while !reference.isResting, clock < end {
+            clock += settleStep
+            reference.advance(to: clock)
+        }
+        let beforeY = flight.anchor.contentY - reference.contentOffset
+        return record(
+            flight.cause, at: time, anchor: flight.anchor.itemID, beforeY: beforeY,
+            reach: reach(of: view, holdingAt: nil, overscroll: (0, 0)), list: list, view: view)
+    }
+
     /// The reader is about to move the content themselves (a touch, a tap on
     /// the status bar, a jump to a place): a change still waiting for its
     /// frame is measured now, so that it is charged only its own movement
-    /// and not the reader's.
+    /// and not the reader's. A retargeted fling the reader stops lands where
+    /// they take it: it is not judged.
     mutating func readerWillMove(view: ScrollView, list: FeedListView, at time: SimTime) {
+        flights.removeAll()
         guard let pending else { return }
         var now = view
         now.advance(to: time)
@@ -163,6 +228,7 @@ struct DriftMeter {
     /// The app was killed: what it had not shown, the reader never saw.
     mutating func discardUnshown() {
         pending = nil
+        flights.removeAll()
         unshown.removeAll()
     }
 

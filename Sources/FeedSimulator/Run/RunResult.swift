@@ -82,6 +82,12 @@ public struct DriftRecord: Sendable, Equatable, Codable {
         /// ends and when it leaves the screen; a kill loses what happened
         /// since).
         case staleSnapshot = "stale_snapshot"
+        /// The strategy moved where a fling comes to rest instead of the
+        /// content (`PlaceCorrection.retargetingFling`): the change shows
+        /// during the flight by design. It is judged where the fling lands,
+        /// by a record of the same cause written then ("settles where
+        /// held"), unless the reader stops the fling first.
+        case retargetedFling = "retargeted_fling"
     }
 
     public init(
@@ -134,6 +140,8 @@ public struct RunResult: Sendable, Equatable, Codable {
     public var viewModelHitRate: Double
     /// Fraction of image requests served from memory or disk; 0 when none were made.
     public var imageHitRate: Double
+    /// How long posts with media waited on screen for their image.
+    public var imageWait: ImageWaitSummary
     public var eventsProcessed: Int
     public var traceDigest: TraceDigest
     /// The run's timeline, when the request asked for it.

@@ -25,6 +25,7 @@ extension Simulation {
         // Work done between frames (a commit, a response handled) is
         // rendered, and charged, in the next frame.
         guard moved || list.needsLayout || engine.hasPendingWork else {
+            if driftMeter.hasFlight { driftMeter.motionEnded(at: now, list: list, view: scrollView) }
             noteRest()
             return scrollView.isResting ? .idle : .busy
         }
@@ -61,6 +62,8 @@ extension Simulation {
                     // ever shown.
                     driftMeter.record(frameLayoutChange ?? .heightChange, at: now, before: before, list: list, view: scrollView)
                 }
+                imageWaitMeter.frameShown(visible, list: list, images: engine.images, at: now)
+                if driftMeter.hasFlight { driftMeter.motionEnded(at: now, list: list, view: scrollView) }
             }
             return visible
         }

@@ -42,6 +42,7 @@ extension Simulation {
         // went since (a kill mid-fling).
         persistedIsStale = commitsSincePersist > 0 || !scrollView.isResting || scrollView.contentOffset != offsetAtPersist
         driftMeter.discardUnshown()
+        meter.excluding { imageWaitMeter.screenGone(at: now) }
         appState = .terminated
         launchGeneration += 1
         digest.combine(UInt64(0x6B696C6C))

@@ -6,6 +6,7 @@ extension Simulation: FeedViewport {
     public var viewportHeight: Double { scrollView.viewportHeight }
     public var insetTop: Double { scrollView.insetTop }
     public var insetBottom: Double { scrollView.insetBottom }
+    public var isDecelerating: Bool { scrollView.isDecelerating }
 
     /// The move is judged against the content as the engine has laid it out
     /// now, as UIKit's batch updates set the content size before they
@@ -14,6 +15,13 @@ extension Simulation: FeedViewport {
     public func adjustContentOffset(by delta: Double) {
         let list = engine.listView
         scrollView.adjust(by: delta, contentMinY: list.contentMinY, contentMaxY: list.contentMaxY)
+    }
+
+    /// As `adjustContentOffset(by:)`, the move is judged against the content
+    /// as the engine has laid it out now.
+    public func retargetDeceleration(by delta: Double) -> Bool {
+        let list = engine.listView
+        return scrollView.retargetDeceleration(by: delta, contentMinY: list.contentMinY, contentMaxY: list.contentMaxY)
     }
 
     public func feedWillCommit(_ cause: ChangeCause) {
@@ -33,6 +41,7 @@ extension Simulation: FeedViewport {
             // with every touch, so a change between frames (an image, a
             // response) finds the reader's post where the finger has it.
             scrollView.advance(to: now)
+            retargetsAtCommit = scrollView.retargets
             if let relaunch = relaunchCapture, cause == .restore || cause == .initialLoad {
                 // The first content after a relaunch: judged against where
                 // the reader left the feed.
@@ -49,7 +58,10 @@ extension Simulation: FeedViewport {
         if appState == .foreground { commitsSincePersist += 1 }
         meter.excluding {
             scrollView.setContentExtent(minY: engine.listView.contentMinY, maxY: engine.listView.contentMaxY)
-            if commitDepth == 0, !layingOutFrame { driftMeter.changeDidCommit(list: engine.listView) }
+            if commitDepth == 0, !layingOutFrame {
+                driftMeter.changeDidCommit(list: engine.listView)
+                if scrollView.retargets != retargetsAtCommit { driftMeter.changeWasRetargeted() }
+            }
             timeline?.noteDataCommit(cause)
             digest.combine(UInt64(ChangeCause.allCases.firstIndex(of: cause) ?? 0))
             digest.combine(scrollView.contentOffset)
@@ -201,6 +213,7 @@ extension Simulation {
             scrollView.advance(to: now)
             persist()
             timeline?.mark("background", at: now)
+            meter.excluding { imageWaitMeter.screenGone(at: now) }
             appState = .background(since: now)
             let generation = launchGeneration
             scheduleAction(after: duration) { [unowned self] in

@@ -86,6 +86,9 @@ public final class Simulation {
     /// It reaches the simulation only while `run()` runs.
     let schedulerLink = EngineSchedulerLink()
     var driftMeter = DriftMeter()
+    var imageWaitMeter = ImageWaitMeter()
+    /// The scroll view's retargeted flings as the outermost commit began.
+    var retargetsAtCommit = 0
     var digest = TraceDigest()
     public internal(set) var now: SimTime = 0
     var eventsProcessed = 0
@@ -224,6 +227,7 @@ public final class Simulation {
                 if let action, current { meter.measure(action) }
                 checkMemory()
             case .end:
+                imageWaitMeter.screenGone(at: now)
                 break loop
             }
             if let error = pendingLimitError { throw error }
@@ -252,6 +256,7 @@ public final class Simulation {
             networkFailures: server.failedRequests,
             viewModelHitRate: engine.viewModelHitRate,
             imageHitRate: engine.imageHitRate,
+            imageWait: imageWaitMeter.summary(),
             eventsProcessed: eventsProcessed,
             traceDigest: digest,
             timeline: timeline?.timeline,

@@ -1,0 +1,47 @@
+/// `velocity_restore`: `anchor`, except that a batch update landing during
+/// a fling moves where the fling comes to rest instead of the content (the
+/// Catbird analysis's "velocity-aware restoration: consider scroll velocity
+/// when restoring"). The content carries on from where it is, a little
+/// faster or slower, and lands where `anchor` would have put the reader's
+/// post; when nothing is flinging it is `anchor`.
+///
+/// What it gives up, in this model: the scroll view keeps a fling's speed
+/// through an offset adjustment, so `anchor`'s correction mid-flight is
+/// invisible (the posts on screen stay where they were). Retargeting instead
+/// shows the change on screen (posts inserted above push the reader's post
+/// down by their height in one frame) and takes the rest of the flight to
+/// make it up. The drift meter therefore judges its retargeted changes where
+/// the fling comes to rest, not frame by frame (`DriftRecord.Excuse.retargetedFling`).
+///
+/// Only batch updates are retargeted. The engine then measures the rows
+/// between the screen and the reader's post at once, and moves the resting
+/// point again when an image's size arrives among them during the flight
+/// (`FeedEngine.measureFlightPath`, `imageArrived`), so the post lands where
+/// it is held. Heights measured above the reader during a layout pass, width
+/// and text size changes and restores are corrected as `anchor` corrects
+/// them, in the frame, before anything shows.
+public struct VelocityRestoringKeeper: PositionKeeper {
+    public static let name = "velocity_restore"
+    /// What `anchor` holds: a retargeted change is held where the fling
+    /// lands, every other as `anchor` holds it.
+    public static let heldCauses = AnchorKeeper.heldCauses
+    public init() {}
+
+    private var anchor = AnchorKeeper()
+
+    public var usesPullAnchor: Bool { anchor.usesPullAnchor }
+
+    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+        anchor.batchWillApply(batch, list: list)
+    }
+
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+        var outcome = anchor.batchDidApply(batch, list: list)
+        outcome.correction = .retargetingFling(outcome.correction)
+        return outcome
+    }
+
+    public func afterRelayout(anchor captured: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+        anchor.afterRelayout(anchor: captured, list: list)
+    }
+}

@@ -1,0 +1,80 @@
+import FeedEngine
+
+/// Measures how long the reader waits for images: for each post with media
+/// whose cell a frame shows, the time from the first frame that shows it to
+/// the first frame that shows it with its image (0 when the image was in
+/// memory as the cell was first configured, Nuke's memory-cache fast path).
+///
+/// Like the drift meter, it watches frames rather than trusting the engine's
+/// account of itself: a post counts as showing its image in a frame whose
+/// visible rows include it while the decoded image is in the memory cache,
+/// the one place a cell's image comes from. A post that leaves the screen
+/// before its image arrives is still waited for, and is served when a later
+/// frame shows it with its image.
+///
+/// A wait still open when the screen goes away (the app leaves the
+/// foreground or is killed, or the run ends) is closed there with the time
+/// waited so far: a lower bound, counted so that a policy whose images never
+/// arrive is not scored on the few that did.
+struct ImageWaitMeter {
+    /// When a frame first showed each post still waiting for its image.
+    private var waitingSince: [PostID: SimTime] = [:]
+    /// Posts whose image a frame has shown, or whose wait has been closed.
+    private var served: Set<PostID> = []
+    /// Every closed wait, in nanoseconds, in the order they closed.
+    private(set) var waits: [SimTime] = []
+
+    /// A frame rendered at `time` showing `visible`'s rows of `list`.
+    ///
+    /// - Complexity: O(*v*) expected for the *v* visible rows.
+    mutating func frameShown(_ visible: Range<Int>, list: FeedListView, images: ImagePipeline, at time: SimTime) {
+        list.items.withUnsafeBufferPointer { items in
+            for index in visible where index < items.count && items[index].post.media != nil {
+                let id = items[index].post.id
+                guard !served.contains(id) else { continue }
+                let shown = images.isInMemory(ImageKey(postID: id))
+                if shown {
+                    waits.append(time - (waitingSince.removeValue(forKey: id) ?? time))
+                    served.insert(id)
+                } else if waitingSince[id] == nil {
+                    waitingSince[id] = time
+                }
+            }
+        }
+    }
+
+    /// The screen went away at `time`: every open wait closes with the time
+    /// waited so far, in the order the posts were first shown.
+    mutating func screenGone(at time: SimTime) {
+        for (id, since) in waitingSince.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+            waits.append(time - since)
+            served.insert(id)
+        }
+        waitingSince.removeAll()
+    }
+
+    /// The waits' summary after `screenGone` closed the open ones.
+    func summary() -> ImageWaitSummary {
+        let sorted = waits.sorted()
+        return ImageWaitSummary(
+            posts: sorted.count,
+            p50: NearestRank.percentile(sorted, 0.50) ?? 0,
+            p95: NearestRank.percentile(sorted, 0.95) ?? 0)
+    }
+}
+
+/// How long a run's readers waited for images on screen.
+public struct ImageWaitSummary: Sendable, Equatable, Codable {
+    /// Posts with media a frame showed.
+    public var posts: Int
+    /// Nearest-rank median wait, in nanoseconds; 0 when no post with media was shown.
+    public var p50: SimTime
+    /// Nearest-rank 95th percentile wait, in nanoseconds; 0 when none was shown.
+    public var p95: SimTime
+
+    public init(posts: Int = 0, p50: SimTime = 0, p95: SimTime = 0) {
+        self.posts = posts
+        self.p50 = p50
+        self.p95 = p95
+    }
+}

@@ -1,0 +1,51 @@
+import Testing
+import FeedEngine
+import FeedScenario
+@testable import FeedSimulator
+
+@Suite("ImageWaitMeter: time to first image on screen")
+struct ImageWaitMeterTests {
+    /// A feed of posts that all have an image, on a link with `latencyMs`
+    /// per request (the page's and each image's), and a slow fling down
+    /// at 2 s, long after the first screen's images and the prefetched ones
+    /// below it have arrived.
+    static func run(latencyMs: Double, seconds: Double = 4) throws -> (Simulation, RunResult) {
+        var request = TestWorld.request(
+            posts: 200, seconds: seconds, mediaFraction: 1,
+            script: [ScriptStep(atNs: 2_000_000_000, action: .fling(velocityPtPerS: 600, deceleration: .normal))])
+        request.loaded.scenario.network = NetworkSettings(
+            profile: "wifi", latency: .constant(ms: latencyMs), downlinkKbps: 10_000_000, uplinkKbps: 10_000_000)
+        let simulation = try Simulation(request: request)
+        return (simulation, try simulation.run())
+    }
+
+    @Test("the first screen waits for the image request's latency, to the frame; posts scrolled into view later had theirs prefetched and wait 0")
+    func firstScreenWaitsPrefetchedDoNot() throws {
+        let (simulation, result) = try Self.run(latencyMs: 300)
+        let waits = simulation.imageWaitMeter.waits
+        let firstScreen = try #require(result.frames.first { !$0.visible.isEmpty }).visible.count
+        #expect(waits.count > firstScreen, "the fling shows posts the first screen did not")
+        let frame = Display(refreshHz: 60).budget
+        // The first screen's images are asked for as its cells are configured,
+        // and are on screen at the first frame after they arrive.
+        for wait in waits.prefix(firstScreen) {
+            #expect(wait >= 300_000_000 && wait <= 300_000_000 + 3 * frame, "\(wait) ns")
+        }
+        #expect(waits.dropFirst(firstScreen).allSatisfy { $0 == 0 }, "\(waits)")
+        #expect(result.imageWait.posts == waits.count)
+        #expect(result.imageWait.p95 == waits.sorted()[Int((0.95 * Double(waits.count)).rounded(.up)) - 1])
+    }
+
+    @Test("an image that has not arrived when the run ends is waited for until then: a lower bound, not left out")
+    func openWaitClosesAtTheEnd() throws {
+        // The page lands at 1.5 s; its images would land at 3 s, after the end.
+        let (simulation, result) = try Self.run(latencyMs: 1_500, seconds: 2.5)
+        let waits = simulation.imageWaitMeter.waits
+        let firstShown = try #require(result.frames.first { !$0.visible.isEmpty }).time
+        #expect(result.imageHitRate == 0)
+        #expect(!waits.isEmpty)
+        #expect(waits.max() == 2_500_000_000 - firstShown, "\(waits)")
+        #expect(waits.allSatisfy { $0 > 0 })
+        #expect(result.imageWait.p95 == 2_500_000_000 - firstShown)
+    }
+}
