@@ -257,6 +257,22 @@ struct ExploreReproTests {
                  "variants": [{"name": "velocity_restore", "position_strategy": "velocity_restore"}],
                  "script": [{"at_ms": 6000, "action": "fling", "velocity_pt_s": 5700, "deceleration": "normal"}]}
                 """),
+        Repro(
+            name: "a page lands with reloadData while a long fling heads for the end (drift-1 of explore seed 2 under velocity_restore, session 8486)",
+            why: "the fling was retargeted to rest past the content's end as laid out, where no fling can rest: the edge stopped it and the reader's post landed 575 pt from where it was held",
+            json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 5515268344296194, "duration_s": 5, "feed": {"post_count": 232, "media_fraction": 0.05, "page_size": 12}, "engine": {"estimated_item_height_pt": 98, "diff_algorithm": "reload_all", "debounce_ms": 0}, "variants": [{"name": "velocity_restore", "position_strategy": "velocity_restore"}], "script": [{"at_ms": 0, "action": "drag", "distance_pt": 3875, "duration_ms": 810, "release": "fling", "deceleration": "normal"}]}"#),
+        Repro(
+            name: "a new post lands above a 22-post feed as a fast fling heads for its end (drift-2 of explore seed 2 under velocity_restore, session 8292)",
+            why: "the same: a resting point past the end, 900 pt",
+            json: #"{"schema_version": 1, "name": "drift-2", "description": "d", "device": "iphone-pro-120hz", "seed": 8563907236596520, "duration_s": 22, "feed": {"post_count": 22, "media_fraction": 0.1, "page_size": 17}, "network": {"profile": "very_bad"}, "variants": [{"name": "velocity_restore", "position_strategy": "velocity_restore"}], "script": [{"at_ms": 20000, "action": "fling", "velocity_pt_s": 6600, "deceleration": "normal"}, {"at_ms": 20000, "action": "new_posts", "count": 1, "delivery": "push"}]}"#),
+        Repro(
+            name: "posts around the reader removed during a fling back up a threaded feed (drift-3 of explore seed 2 under velocity_restore, session 6400)",
+            why: "the same at the top: a resting point above the content's start, 4,406 pt",
+            json: #"{"schema_version": 1, "name": "drift-3", "description": "d", "device": "iphone-pro-120hz", "seed": 8982777744635168, "duration_s": 26, "feed": {"post_count": 134, "media_fraction": 0.05, "reply_fraction": 0.25, "page_size": 18}, "variants": [{"name": "velocity_restore", "position_strategy": "velocity_restore"}], "script": [{"at_ms": 17000, "action": "fling", "velocity_pt_s": 3000, "deceleration": "normal"}, {"at_ms": 20720, "action": "fling", "velocity_pt_s": -900, "deceleration": "normal"}, {"at_ms": 21000, "action": "remove_posts", "count": 4, "where": "around_reader", "delivery": "push"}]}"#),
+        Repro(
+            name: "a rotation while a fling retargeted by a new post is still moving (drift-1 of explore seed 2 under velocity_restore, session 8928)",
+            why: "the resting point the retarget aimed at was judged after the rotation had laid every post out again in another geometry, with a reference view of the old size; a width or text size change now ends that judgement and is held in its own frame, as anchor holds it",
+            json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 2464339283058650, "duration_s": 12, "feed": {"post_count": 10}, "variants": [{"name": "velocity_restore", "position_strategy": "velocity_restore"}], "script": [{"at_ms": 0, "action": "rotate", "width_pt": 852, "height_pt": 393}, {"at_ms": 7590, "action": "drag", "distance_pt": 300, "duration_ms": 300, "release": "fling", "deceleration": "normal"}, {"at_ms": 8000, "action": "new_posts", "count": 1, "delivery": "push"}, {"at_ms": 10000, "action": "rotate", "width_pt": 393, "height_pt": 852}]}"#),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

@@ -117,8 +117,9 @@ public struct ScrollView: Sendable {
     /// as in `adjust(by:contentMinY:contentMaxY:)`. Returns `false`, and
     /// changes nothing, unless the view is decelerating and the new resting
     /// point lies ahead of the content, far enough to be a fling's
-    /// (`ScrollPhysics.minimumFlingSpeed`): a target moved behind the content
-    /// would turn it round, which no fling does.
+    /// (`ScrollPhysics.minimumFlingSpeed`), and between the edges: a target
+    /// moved behind the content would turn it round, which no fling does,
+    /// and one past an edge is not where the fling would rest.
     public mutating func retargetDeceleration(by delta: Double, contentMinY: Double? = nil, contentMaxY: Double? = nil) -> Bool {
         guard case let .decelerating(startTime, _, v0, rate) = motion else { return false }
         let velocity = ScrollPhysics.decelerationVelocity(v0: v0, rate: rate, t: seconds(time - startTime))
@@ -127,7 +128,13 @@ public struct ScrollView: Sendable {
         guard remaining != 0, retargeted * remaining > 0 else { return false }
         let speed = velocity * retargeted / remaining
         guard abs(speed) >= ScrollPhysics.minimumFlingSpeed else { return false }
-        if let contentMinY, let contentMaxY { setEdges(contentMinY: contentMinY, contentMaxY: contentMaxY) }
+        // A fling that would rest past an edge rests at the edge, wherever
+        // its target: only a resting point inside the content can be moved.
+        var edges = self
+        if let contentMinY, let contentMaxY { edges.setEdges(contentMinY: contentMinY, contentMaxY: contentMaxY) }
+        let rest = contentOffset + retargeted
+        guard rest >= edges.minOffset, rest <= edges.maxOffset else { return false }
+        (minOffset, maxOffset) = (edges.minOffset, edges.maxOffset)
         motion = .decelerating(startTime: time, x0: contentOffset, v0: speed, rate: rate)
         retargets += 1
         return true

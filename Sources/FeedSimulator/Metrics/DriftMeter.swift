@@ -125,6 +125,11 @@ struct DriftMeter {
     /// change still waiting for its frame is measured now, against the model,
     /// so that each change is charged only its own movement.
     mutating func changeWillCommit(_ cause: ChangeCause, anchor: Capture?, view: ScrollView, list: FeedListView, at time: SimTime) {
+        // A width or text size change lays every post out again, in a
+        // viewport of another size: the resting point a retargeted fling
+        // aimed at belongs to a geometry that is gone. The relayout is
+        // judged in its own frame; the flight no longer is.
+        if cause == .widthChange || cause == .textSizeChange { flights.removeAll() }
         if let pending {
             var now = view
             now.advance(to: time)
@@ -154,7 +159,10 @@ struct DriftMeter {
     /// carried until then is no longer the one held), and a height change
     /// is judged with it.
     mutating func changeWasRetargeted() {
-        guard let pending else { return }
+        // A change that removed its post (`committed` is kept only for a
+        // post still there) is recorded lost in its frame, as under any
+        // strategy: there is no post to carry to rest.
+        guard let pending, pending.committed != nil else { return }
         let isHeight = pending.cause == .imageSize || pending.cause == .heightChange
         if flights.isEmpty || !isHeight { flights = [pending] }
         self.pending?.excuse = .retargetedFling
