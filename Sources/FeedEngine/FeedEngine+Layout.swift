@@ -145,9 +145,9 @@ extension FeedEngine {
             let delta: Double
             switch inner {
             case .keepOffset: return 0
-            // Not clamped to the content as laid out now: its end is still
-            // an estimate, and the scroll view's edges stop the fling where
-            // the content ends when it gets there.
+            // Not clamped here: the viewport moves a resting point only
+            // to one between the content's edges, and otherwise the
+            // correction is applied as it is, clamped.
             case let .moveOffset(target): delta = target - oldOffset
             case let .adjustOffset(by): delta = by
             case .shiftOrigin, .retargetingFling: return apply(inner, from: oldOffset)

@@ -60,8 +60,13 @@ public struct ScrollView: Sendable {
 
     /// The resting range for content over `[contentMinY, contentMaxY)`.
     private mutating func setEdges(contentMinY: Double, contentMaxY: Double) {
-        minOffset = contentMinY - insetTop
-        maxOffset = max(minOffset, contentMaxY + insetBottom - viewportHeight)
+        (minOffset, maxOffset) = edges(contentMinY: contentMinY, contentMaxY: contentMaxY)
+    }
+
+    /// The smallest and largest resting offsets over `[contentMinY, contentMaxY)`.
+    private func edges(contentMinY: Double, contentMaxY: Double) -> (min: Double, max: Double) {
+        let low = contentMinY - insetTop
+        return (low, max(low, contentMaxY + insetBottom - viewportHeight))
     }
 
     /// A resting view whose content shrank under it (cells measured shorter
@@ -130,11 +135,11 @@ public struct ScrollView: Sendable {
         guard abs(speed) >= ScrollPhysics.minimumFlingSpeed else { return false }
         // A fling that would rest past an edge rests at the edge, wherever
         // its target: only a resting point inside the content can be moved.
-        var edges = self
-        if let contentMinY, let contentMaxY { edges.setEdges(contentMinY: contentMinY, contentMaxY: contentMaxY) }
+        var (low, high) = (minOffset, maxOffset)
+        if let contentMinY, let contentMaxY { (low, high) = edges(contentMinY: contentMinY, contentMaxY: contentMaxY) }
         let rest = contentOffset + retargeted
-        guard rest >= edges.minOffset, rest <= edges.maxOffset else { return false }
-        (minOffset, maxOffset) = (edges.minOffset, edges.maxOffset)
+        guard rest >= low, rest <= high else { return false }
+        (minOffset, maxOffset) = (low, high)
         motion = .decelerating(startTime: time, x0: contentOffset, v0: speed, rate: rate)
         retargets += 1
         return true

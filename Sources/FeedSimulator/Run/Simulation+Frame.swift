@@ -54,7 +54,7 @@ extension Simulation {
             }
             layingOutFrame = false
             meter.excluding {
-                    if changed {
+                if changed {
                     driftMeter.frameShown(at: now, list: list, view: scrollView)
                 } else if measuredAbove || frameLayoutChange != nil, let before, before.wasDisplayed {
                     // Only a cell the reader saw can be seen to move: a rect
