@@ -319,3 +319,106 @@ struct MultiAnchorTests {
         #expect(multi.drift == single.drift)
     }
 }
+
+@Suite("content_anchor")
+struct ContentAnchorTests {
+    /// Reading mid-feed, on posts whose media sizes are unknown (each third
+    /// post is text only); the reader's post has media. `change` is applied
+    /// to the engine; returns how far the reader's post moved on screen.
+    func readerDrift(_ strategy: PositionStrategy, change: (EngineHarness, PostID) -> Void) throws -> Double {
+        let timeline = (1...100 as ClosedRange<PostID>).reversed().map { id in
+            id % 3 == 0
+                ? Post(id: id, authorID: 1, textLength: 40)
+                : Post(
+                    id: id, authorID: 1, textLength: 40,
+                    media: Media(kind: .single, pixelWidth: 1_000, pixelHeight: 500, encodedBytes: 50_000, sizeKnownAtLayout: false))
+        }
+        let harness = EngineHarness(strategy: strategy, timeline: timeline)
+        harness.start()
+        // Scroll until the reader's post is one with media: its height waits on the image.
+        var distance = 3_000.0
+        var reader = try #require(harness.engine.captureAnchor())
+        while reader.itemID % 3 == 0 {
+            distance += 40
+            harness.scroll(toDistanceFromTop: distance)
+            reader = try #require(harness.engine.captureAnchor())
+        }
+        harness.scroll(toDistanceFromTop: distance)
+        reader = try #require(harness.engine.captureAnchor())
+        #expect(reader.itemID % 3 != 0)
+        let before = try #require(harness.screenY(reader.itemID))
+        change(harness, reader.itemID)
+        harness.scheduler.advance(by: 100_000_000)
+        return try #require(harness.screenY(reader.itemID)) - before
+    }
+
+    @Test("posts arriving above: content_anchor holds the reader's post as anchor does")
+    func newPostsAbove() throws {
+        for strategy in [PositionStrategy.contentAnchor, .anchor] {
+            let drift = try readerDrift(strategy) { harness, _ in
+                harness.engine.receiveNewPosts(posts(101...105, textLength: 200))
+            }
+            #expect(abs(drift) <= 1e-9, "\(strategy.name)")
+        }
+    }
+
+    @Test("an update that changes the reader's post moves it under content_anchor, not under anchor")
+    func updateOfTheReadersPost() throws {
+        func grow(_ harness: EngineHarness, _ reader: PostID) {
+            guard let post = harness.transport.timeline.first(where: { $0.id == reader }) else { return }
+            var longer = post
+            longer.textLength = 400
+            harness.engine.receiveContentUpdates([longer])
+        }
+        let anchor = try readerDrift(.anchor, change: grow)
+        #expect(abs(anchor) <= 1e-9)
+        // The post below the reader's is held; the reader's post grew by
+        // its longer text, so its top moved up by that much.
+        let content = try readerDrift(.contentAnchor, change: grow)
+        #expect(content < -20, "\(content)")
+        #expect(!ContentAnchorKeeper.heldCauses.contains(.contentUpdate))
+    }
+
+    /// A jump far down the feed lays out the rows it lands on; the reader
+    /// then moves up 400 pt onto rows never measured, and new posts arrive
+    /// before a frame lays them out: how far the reader's post moves.
+    func driftOnEstimatedReader(_ strategy: PositionStrategy) throws -> Double {
+        // 600-character posts measure far more than the 100 pt estimate.
+        let harness = EngineHarness(strategy: strategy, timeline: posts(1...200, textLength: 600))
+        harness.start()
+        let top = harness.engine.offsetRange.lowerBound
+        harness.viewport.contentOffset = top + 8_000
+        harness.engine.layoutVisibleCells()
+        harness.viewport.contentOffset -= 400
+        let reader = try #require(harness.engine.captureAnchor())
+        let list = harness.engine.list
+        let index = try #require(list.index(of: reader.itemID))
+        #expect(!list.layout.isMeasured(index), "the reader's post is still estimated")
+        let before = try #require(harness.screenY(reader.itemID))
+        harness.engine.receiveNewPosts(posts(201...203))
+        harness.scheduler.advance(by: 100_000_000)
+        return try #require(harness.screenY(reader.itemID)) - before
+    }
+
+    @Test("new posts landing while the reader's post is estimated: content_anchor holds a measured post below, and measuring the reader's moves it")
+    func estimatedReader() throws {
+        #expect(abs(try driftOnEstimatedReader(.anchor)) <= 1e-9)
+        let content = try driftOnEstimatedReader(.contentAnchor)
+        #expect(abs(content) > 10, "\(content)")
+        #expect(!ContentAnchorKeeper.heldCauses.contains(.newPosts))
+    }
+
+    @Test("a post's height is final once measured, if it is text only or its media size is known")
+    func finalHeight() throws {
+        let harness = EngineHarness(
+            strategy: .contentAnchor,
+            timeline: [
+                Post(id: 3, authorID: 1, textLength: 40),
+                Post(id: 2, authorID: 1, textLength: 40, media: Media(kind: .single, pixelWidth: 10, pixelHeight: 10, encodedBytes: 10)),
+                Post(id: 1, authorID: 1, textLength: 40, media: Media(kind: .single, pixelWidth: 10, pixelHeight: 10, encodedBytes: 10, sizeKnownAtLayout: false)),
+            ])
+        harness.start()
+        let list = harness.engine.list
+        #expect((0..<3).map { ContentAnchorKeeper.hasFinalHeight($0, in: list) } == [true, true, false])
+    }
+}

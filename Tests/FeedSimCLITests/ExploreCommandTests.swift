@@ -27,7 +27,7 @@ struct ExploreCommandTests {
         #expect(lines.first?.hasSuffix(",violations") == true)
         #expect(!lines[0].contains("allocations"))
         // 12 sessions × every built-in strategy.
-        #expect(lines.count == 1 + 12 * 7)
+        #expect(lines.count == 1 + 12 * 8)
         #expect(outputs[0].contains("population"))
         #expect(outputs[0].contains("paired differences"))
 
@@ -37,7 +37,7 @@ struct ExploreCommandTests {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let population = try #require(document["population"] as? [[String: Any]])
         #expect(population.map { $0["variant"] as? String } == [
-            "none", "index_restore", "offset_adjust", "anchor", "virtual_space", "multi_anchor", "velocity_restore",
+            "none", "index_restore", "offset_adjust", "anchor", "virtual_space", "multi_anchor", "velocity_restore", "content_anchor",
         ])
         let differences = try #require(document["differences"] as? [[String: Any]])
         #expect(!differences.isEmpty)

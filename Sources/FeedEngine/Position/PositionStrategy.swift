@@ -44,9 +44,12 @@ public struct PositionStrategy: RegisteredPart {
     /// `anchor`, moving a fling's resting point instead of the content.
     public static let velocityRestore = PositionStrategy(VelocityRestoringKeeper.self)
 
+    /// `anchor`, holding a post whose height is final.
+    public static let contentAnchor = PositionStrategy(ContentAnchorKeeper.self)
+
     /// The strategies every engine knows, in the order reports list them.
     public static let builtIn: [PositionStrategy] = [
-        .none, .indexRestore, .offsetAdjust, .anchor, .virtualSpace, .multiAnchor, .velocityRestore,
+        .none, .indexRestore, .offsetAdjust, .anchor, .virtualSpace, .multiAnchor, .velocityRestore, .contentAnchor,
     ]
 
     /// The built-ins and the strategies registered by whoever embeds the
