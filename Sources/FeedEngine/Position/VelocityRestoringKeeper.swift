@@ -13,7 +13,8 @@
 /// make it up. The drift meter therefore judges its retargeted changes where
 /// the fling comes to rest, not frame by frame (`DriftRecord.Excuse.retargetedFling`).
 ///
-/// Only batch updates are retargeted. The engine then measures the rows
+/// Only batch updates are retargeted, and only while the post held keeps
+/// its measured height through the update (not after reloadData). The engine then measures the rows
 /// between the screen and the reader's post at once, and moves the resting
 /// point again when an image's size arrives among them during the flight
 /// (`FeedEngine.measureFlightPath`, `imageArrived`), so the post lands where
@@ -37,6 +38,15 @@ public struct VelocityRestoringKeeper: PositionKeeper {
 
     public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
         var outcome = anchor.batchDidApply(batch, list: list)
+        // A retarget carries the flight on over rows the reader has seen laid
+        // out, aiming where the held post is now. An update that set that
+        // post back to its estimate (reloadData sets every row back) leaves
+        // the aim on estimated rows, which the flight then measures, and it
+        // misses (explore, seed 3: by 914 pt); anchor's correction settles
+        // the layout around the post and measures it first.
+        guard let held = outcome.settleAround ?? batch.anchor?.itemID, let index = list.index(of: held),
+            list.layout.isMeasured(index)
+        else { return outcome }
         outcome.correction = .retargetingFling(outcome.correction)
         return outcome
     }
