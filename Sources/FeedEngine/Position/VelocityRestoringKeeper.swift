@@ -13,8 +13,9 @@
 /// make it up. The drift meter therefore judges its retargeted changes where
 /// the fling comes to rest, not frame by frame (`DriftRecord.Excuse.retargetedFling`).
 ///
-/// Only batch updates are retargeted, and only while the post held keeps
-/// its measured height through the update (not after reloadData). The engine then measures the rows
+/// Only batch updates are retargeted, and only those that keep the reader's
+/// post at its measured height (not one that removed it, nor reloadData,
+/// which sets every height back to its estimate). The engine then measures the rows
 /// between the screen and the reader's post at once, and moves the resting
 /// point again when an image's size arrives among them during the flight
 /// (`FeedEngine.measureFlightPath`, `imageArrived`), so the post lands where
@@ -43,8 +44,13 @@ public struct VelocityRestoringKeeper: PositionKeeper {
         // post back to its estimate (reloadData sets every row back) leaves
         // the aim on estimated rows, which the flight then measures, and it
         // misses (explore, seed 3: by 914 pt); anchor's correction settles
-        // the layout around the post and measures it first.
-        guard let held = outcome.settleAround ?? batch.anchor?.itemID, let index = list.index(of: held),
+        // the layout around the post and measures it first. An update that
+        // took the reader's post leaves only a survivor below it, which the
+        // reader was not looking at: there is no place of theirs to carry,
+        // and carrying the survivor would hold it against the reader's new
+        // post when a height between the two changes on the way (explore,
+        // seed 4: an image, by 172 pt).
+        guard !outcome.anchorLost, let held = batch.anchor?.itemID, let index = list.index(of: held),
             list.layout.isMeasured(index)
         else { return outcome }
         outcome.correction = .retargetingFling(outcome.correction)
