@@ -168,6 +168,18 @@ struct DriftMeter {
         self.pending?.excuse = .retargetedFling
     }
 
+    /// The change just committed was corrected in its own frame, not by
+    /// moving the fling's resting point. An update of the feed so corrected
+    /// ends the judgement of an earlier retarget as a retargeted one
+    /// replaces it: the strategy no longer carries that post (the engine
+    /// carries the post of the last update only while each update moves the
+    /// fling), and the update is judged in its frame, as under any strategy.
+    /// A row's own height changing on the way does not end it (above).
+    mutating func changeWasNotRetargeted(_ cause: ChangeCause) {
+        guard cause != .imageSize, cause != .heightChange else { return }
+        flights.removeAll()
+    }
+
     /// Whether a retargeted change waits for the motion to end.
     var hasFlight: Bool { !flights.isEmpty }
 

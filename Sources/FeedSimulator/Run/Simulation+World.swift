@@ -60,7 +60,11 @@ extension Simulation: FeedViewport {
             scrollView.setContentExtent(minY: engine.listView.contentMinY, maxY: engine.listView.contentMaxY)
             if commitDepth == 0, !layingOutFrame {
                 driftMeter.changeDidCommit(list: engine.listView)
-                if scrollView.retargets != retargetsAtCommit { driftMeter.changeWasRetargeted() }
+                if scrollView.retargets != retargetsAtCommit {
+                    driftMeter.changeWasRetargeted()
+                } else {
+                    driftMeter.changeWasNotRetargeted(cause)
+                }
             }
             timeline?.noteDataCommit(cause)
             digest.combine(UInt64(ChangeCause.allCases.firstIndex(of: cause) ?? 0))
