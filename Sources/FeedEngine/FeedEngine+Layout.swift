@@ -145,10 +145,11 @@ extension FeedEngine {
             let delta: Double
             switch inner {
             case .keepOffset: return 0
-            // Not clamped here: the viewport moves a resting point only
-            // to one between the content's edges, and otherwise the
-            // correction is applied as it is, clamped.
-            case let .moveOffset(target): delta = target - oldOffset
+            // Where the move would take the content, clamped as it would
+            // be clamped: the fling goes on from there. The viewport moves
+            // a resting point only to one between the content's edges, and
+            // otherwise the correction is applied as it is.
+            case let .moveOffset(target): delta = clampedTarget(from: oldOffset, to: target) - oldOffset
             case let .adjustOffset(by): delta = by
             case .shiftOrigin, .retargetingFling: return apply(inner, from: oldOffset)
             }
@@ -171,12 +172,19 @@ extension FeedEngine {
     @discardableResult
     func correctOffset(from oldOffset: Double, to target: Double) -> Double {
         guard target != oldOffset else { return 0 }
+        let clamped = clampedTarget(from: oldOffset, to: target)
+        if clamped != oldOffset { viewport.adjustContentOffset(by: clamped - oldOffset) }
+        return target - clamped
+    }
+
+    /// Where `correctOffset(from:to:)` moves the content: `target`, clamped
+    /// to the content, no further past an edge than `oldOffset` or a held
+    /// overscroll.
+    func clampedTarget(from oldOffset: Double, to target: Double) -> Double {
         let range = offsetRange
         let low = min(range.lowerBound - heldOverscroll.top, oldOffset)
         let high = max(range.upperBound + heldOverscroll.bottom, oldOffset)
-        let clamped = min(max(target, low), high)
-        if clamped != oldOffset { viewport.adjustContentOffset(by: clamped - oldOffset) }
-        return target - clamped
+        return min(max(target, low), high)
     }
 
 }

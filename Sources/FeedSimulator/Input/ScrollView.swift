@@ -64,7 +64,7 @@ public struct ScrollView: Sendable {
     }
 
     /// The smallest and largest resting offsets over `[contentMinY, contentMaxY)`.
-    private func edges(contentMinY: Double, contentMaxY: Double) -> (min: Double, max: Double) {
+    func edges(contentMinY: Double, contentMaxY: Double) -> (min: Double, max: Double) {
         let low = contentMinY - insetTop
         return (low, max(low, contentMaxY + insetBottom - viewportHeight))
     }

@@ -204,6 +204,20 @@ struct DriftMeter {
         guard case var .motion(reference) = flight.reference, let index = list.index(of: flight.anchor.itemID) else {
             return DriftRecord(time: time, cause: flight.cause.rawValue, anchorID: flight.anchor.itemID, beforeY: flight.anchor.screenY, afterY: nil)
         }
+        // Holding the post at the commit may need an offset past an edge the
+        // change moved: the correction is then clamped to the edges the
+        // change left (no further past one than the view already was), and
+        // the fling goes on from there with its speed, as the engine moves
+        // the content (in the old coordinates, shifted by how far the change
+        // moved the post).
+        if let committed = flight.committed {
+            let shift = committed.anchorY - flight.anchor.contentY
+            let edges = reference.edges(contentMinY: committed.contentMinY - shift, contentMaxY: committed.contentMaxY - shift)
+            let held = reference.contentOffset
+            let viewed = held - shift
+            let clamped = min(max(held, min(edges.min, viewed)), max(edges.max, viewed))
+            if clamped != held { reference.adjust(by: clamped - held) }
+        }
         // The reader's own motion meets the content as it is now, in the old
         // coordinates (shifted by how far the post moved in the content):
         // rows the flight measured on its way moved the content's ends as
