@@ -289,12 +289,17 @@ struct ExploreReproTests {
             name: "a removal makes the reader's post the first while a fling carries the content down (drift-1 of explore seed 9 under velocity_restore, session 4227, 60 s sessions of up to 25 steps)",
             why: "holding the post needed an offset 50 pt past the top, which anchor's correction clamps before the fling goes on; the retarget aimed at the unclamped place, and the meter's reference started the fling past the edge, where it bounced to rest at the top, 706 pt from where the fling took the post. Both now take anchor's correction as it is applied, clamped to the edges the change left",
             json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz", "seed": 7526544610340006, "duration_s": 44, "feed": {"post_count": 225, "media_fraction": 0.9, "media_size_known_fraction": 0.25, "item_height_pt": {"min": 178, "max": 209}}, "engine": {"debounce_ms": 150}, "variants": [{"name": "velocity_restore", "position_strategy": "velocity_restore"}], "script": [{"at_ms": 38900, "action": "fling", "velocity_pt_s": 2500, "deceleration": "normal"}, {"at_ms": 39000, "action": "remove_posts", "count": 3, "where": "around_reader", "delivery": "push"}]}"#),
+        Repro(
+            name: "an image arrives under a finger racing to the top of tall posts in a landscape viewport (drift-1 of explore seed 10 under anchor, session 260, every strategy, 60 s sessions of up to 25 steps on the 60 Hz device)",
+            why: "no post was 30% visible as the frame began, so the meter had no reader to judge the frame's layout by and judged the change after it, on a post the reader had never seen, which measuring the post above moved by 203 pt; a frame without a change judges nothing then, so the change is now measured before the layout",
+            json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-60hz", "seed": 2491218965841561, "duration_s": 31, "feed": {"post_count": 30, "media_fraction": 0.65, "media_size_known_fraction": 0.55}, "variants": [{"name": "anchor", "position_strategy": "anchor"}], "script": [{"at_ms": 0, "action": "rotate", "width_pt": 844, "height_pt": 390}, {"at_ms": 0, "action": "drag", "distance_pt": 3200, "duration_ms": 300, "release": "fling", "deceleration": "normal"}, {"at_ms": 6000, "action": "drag", "distance_pt": 1286, "duration_ms": 300, "release": "fling", "deceleration": "normal"}, {"at_ms": 6000, "action": "refresh"}, {"at_ms": 25000, "action": "scroll_to", "post_index": 29, "animated": false}, {"at_ms": 28660, "action": "pull", "distance_pt": 100, "duration_ms": 240, "hold_ms": 0}]}"#),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)
     func repro(_ repro: Repro) throws {
-        let device = try ExploreFixtures.device()
         let scenario = try ScenarioLoader.scenario(from: Data(repro.json.utf8), file: "\(repro.name).json")
+        // The device the session ran on: explore draws every session on its configuration's device.
+        let device = try ExploreFixtures.device(scenario.device)
         let runs = SessionRunner(device: device).run(scenario, checkDeterminism: true)
         #expect(runs.count == scenario.variants.count)
         for run in runs {

@@ -107,12 +107,15 @@ struct DriftMeter {
     /// engine holds the posts it showed, not the one the commit found on
     /// screen. So the change is judged on the reader's post of this frame,
     /// as far from the commit's anchor as the frame found it; and when the
-    /// reader has moved into content no frame showed, the change is measured
-    /// now, before the frame's layout, whose measurements a frame without a
-    /// change would not judge either.
+    /// reader has moved into content no frame showed, or no post on screen
+    /// is theirs, the change is measured now, before the frame's layout,
+    /// whose measurements a frame without a change would not judge either.
     mutating func frameWillLayOut(reader: Capture?, list: FeedListView, view: ScrollView, at time: SimTime) {
-        guard let pending, let reader else { return }
-        guard reader.wasDisplayed else {
+        guard let pending else { return }
+        // No post on screen is the reader's (none 30% visible: tall posts
+        // in a short viewport) or theirs is one no frame showed: a frame
+        // without a change judges nothing of this layout either.
+        guard let reader, reader.wasDisplayed else {
             unshown.append(measure(pending, at: time, list: list, view: view))
             self.pending = nil
             return
