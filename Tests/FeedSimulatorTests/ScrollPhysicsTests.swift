@@ -101,4 +101,24 @@ struct ScrollPhysicsTests {
         #expect(view.isResting)
         #expect(view.contentOffset == 10)
     }
+
+    @Test("a fling's resting point moves only while the content lies between the new edges: a view left past the new end would bounce there, not carry on")
+    func retargetNeedsTheContentInsideItsEdges() {
+        var view = ScrollView(viewportHeight: 800, insetTop: 0, insetBottom: 0, contentHeight: 10_000)
+        view.scroll(to: 5_000, at: 0, animated: false)
+        view.fling(at: 0, velocity: -400, rate: 0.998)
+        view.advance(to: 1_000_000_000)
+        let offset = view.contentOffset
+        #expect(!view.isResting)
+        // Content removed above: the end is now 300 pt above the view, and
+        // the resting point 600 pt further up lies between the new edges.
+        var refused = view
+        let wasRetargeted = refused.retargetDeceleration(by: -600, contentMinY: 0, contentMaxY: 800 + offset - 300)
+        #expect(!wasRetargeted)
+        #expect(refused.contentOffset == offset)
+        // The same move with the view inside the new edges is taken.
+        var taken = view
+        let wasTaken = taken.retargetDeceleration(by: -600, contentMinY: 0, contentMaxY: 10_000)
+        #expect(wasTaken)
+    }
 }

@@ -122,9 +122,10 @@ public struct ScrollView: Sendable {
     /// as in `adjust(by:contentMinY:contentMaxY:)`. Returns `false`, and
     /// changes nothing, unless the view is decelerating and the new resting
     /// point lies ahead of the content, far enough to be a fling's
-    /// (`ScrollPhysics.minimumFlingSpeed`), and between the edges: a target
-    /// moved behind the content would turn it round, which no fling does,
-    /// and one past an edge is not where the fling would rest.
+    /// (`ScrollPhysics.minimumFlingSpeed`), and it and the view lie between
+    /// the edges: a target moved behind the content would turn it round,
+    /// which no fling does, one past an edge is not where the fling would
+    /// rest, and a view past an edge bounces back to it.
     public mutating func retargetDeceleration(by delta: Double, contentMinY: Double? = nil, contentMaxY: Double? = nil) -> Bool {
         guard case let .decelerating(startTime, _, v0, rate) = motion else { return false }
         let velocity = ScrollPhysics.decelerationVelocity(v0: v0, rate: rate, t: seconds(time - startTime))
@@ -135,10 +136,12 @@ public struct ScrollView: Sendable {
         guard abs(speed) >= ScrollPhysics.minimumFlingSpeed else { return false }
         // A fling that would rest past an edge rests at the edge, wherever
         // its target: only a resting point inside the content can be moved.
+        // Nor can a view the change left past an edge carry on: it bounces
+        // back to that edge at once.
         var (low, high) = (minOffset, maxOffset)
         if let contentMinY, let contentMaxY { (low, high) = edges(contentMinY: contentMinY, contentMaxY: contentMaxY) }
         let rest = contentOffset + retargeted
-        guard rest >= low, rest <= high else { return false }
+        guard rest >= low, rest <= high, contentOffset >= low, contentOffset <= high else { return false }
         (minOffset, maxOffset) = (low, high)
         motion = .decelerating(startTime: time, x0: contentOffset, v0: speed, rate: rate)
         retargets += 1
