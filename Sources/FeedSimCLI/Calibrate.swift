@@ -15,6 +15,7 @@ extension FeedSim {
         }
 
         static let configuration = CommandConfiguration(
+            commandName: "calibrate",
             abstract: "Fit a device profile's main-thread costs to a measured per-frame trace.",
             discussion: """
                 TRACE is a CSV file with a header and one row per frame: frame_ms (the \

@@ -7,6 +7,7 @@ extension FeedSim {
     /// regressions.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Compare results with a baseline; exit 2 on any regression.",
             discussion: """
                 Runs are matched by (scenario, variant, refresh_hz) and every metric of \

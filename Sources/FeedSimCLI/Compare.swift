@@ -6,6 +6,7 @@ extension FeedSim {
     /// `feedsim compare`: the variants of one results folder side by side.
     struct Compare: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "compare",
             abstract: "Compare the variants (strategies) of one results folder, metric by metric.",
             discussion: """
                 One table per metric: a row per (scenario, refresh_hz), a column per \

@@ -11,6 +11,7 @@ extension FeedSim {
     /// against the properties; failures shrunk to minimal scenarios.
     struct Explore: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "explore",
             abstract: "Search random sessions for runs that break a strategy's claims or the engine's invariants.",
             discussion: """
                 Draws --sessions random sessions from the configuration (swarm testing: \

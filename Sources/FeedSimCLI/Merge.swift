@@ -6,6 +6,7 @@ extension FeedSim {
     /// `feedsim merge`: put the parts of a sharded suite back together.
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "merge",
             abstract: "Merge the results folders of `feedsim run --shard K/N` into one.",
             discussion: """
                 Give the --out folder of every part. The parts must be shards of the \

@@ -6,6 +6,7 @@ extension FeedSim {
     /// report takes them from.
     struct Metrics: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "metrics",
             abstract: "List the metrics of summary.csv: unit, which way is better, definition and source.",
             discussion: "With --markdown, the table the README carries."
         )

@@ -6,6 +6,7 @@ extension FeedSim {
     /// `feedsim report`: one self-contained HTML page about a results folder.
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Write an HTML report of a results folder: summary table, per-scenario charts, per-run frame plots.",
             discussion: """
                 The page has a table of every run; per scenario, its variants side by \

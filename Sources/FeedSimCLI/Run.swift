@@ -8,6 +8,7 @@ extension FeedSim {
     /// `feedsim run`: run scenarios and write the CSV reports.
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "run",
             abstract: "Run scenario files and write summary.csv, drift.csv and frames.csv.",
             discussion: """
                 Each scenario runs once per refresh rate it lists. The files are \

@@ -6,6 +6,7 @@ extension FeedSim {
     /// the field tables the decoder reads.
     struct Schema: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "schema",
             abstract: "Print the scenario JSON Schema (Draft 2020-12), or with --explore the explore configuration's.",
             discussion: "scenarios/schema.json is this output: feedsim schema > scenarios/schema.json; explore/schema.json is feedsim schema --explore > explore/schema.json"
         )

@@ -16,6 +16,10 @@ public struct HeightIndex: Sendable, Equatable {
 
     private var heights: [Double]
     /// 1-based Fenwick tree: `tree[i]` sums `heights[i - lowbit(i) ..< i]`.
+    /// `tree[0]`, which no node uses, holds the sum of all heights: every sum
+    /// of heights is exact, so it equals the tree's prefix sum of every item.
+    /// (Kept there, not in a property of its own, so that an index takes no
+    /// more memory than before.)
     private var tree: [Double]
 
     // The initialisers and bulk edits take concrete arrays and loop by hand:
@@ -49,8 +53,8 @@ public struct HeightIndex: Sendable, Equatable {
     public var count: Int { heights.count }
 
     /// The sum of all heights.
-    /// - Complexity: O(log n)
-    public var totalHeight: Double { offset(of: heights.count) }
+    /// - Complexity: O(1)
+    public var totalHeight: Double { tree[0] }
 
     /// The height of item `index`.
     /// - Complexity: O(1)
@@ -64,6 +68,7 @@ public struct HeightIndex: Sendable, Equatable {
         let delta = snapped - heights[index]
         guard delta != 0 else { return 0 }
         heights[index] = snapped
+        tree[0] += delta
         var i = index + 1
         while i < tree.count {
             tree[i] += delta
@@ -91,20 +96,35 @@ public struct HeightIndex: Sendable, Equatable {
     /// Zero-height items are never returned unless all are zero.
     /// - Complexity: O(log n), a binary search down the tree.
     public func index(containing y: Double) -> Int {
-        guard !heights.isEmpty else { return 0 }
+        item(containing: y).index
+    }
+
+    /// The index of the item whose span contains `y`, as `index(containing:)`
+    /// finds it, and that item's top edge, `offset(of: index)`, found on the
+    /// same way down the tree.
+    /// - Complexity: O(log n), one binary search down the tree.
+    public func item(containing y: Double) -> (index: Int, top: Double) {
+        guard !heights.isEmpty else { return (0, 0) }
         var position = 0
         var remaining = y
-        var step = 1
-        while step * 2 < tree.count { step *= 2 }
-        while step > 0 {
-            let next = position + step
-            if next < tree.count && tree[next] <= remaining {
-                position = next
-                remaining -= tree[next]
+        // The heights passed on the way down: exactly the prefix sum before
+        // `position`, as each is exact.
+        var top = 0.0
+        // The largest power of two below `tree.count`.
+        var step = 1 << (Int.bitWidth - 1 - (tree.count - 1).leadingZeroBitCount)
+        tree.withUnsafeBufferPointer { tree in
+            while step > 0 {
+                let next = position + step
+                if next < tree.count && tree[next] <= remaining {
+                    position = next
+                    remaining -= tree[next]
+                    top += tree[next]
+                }
+                step /= 2
             }
-            step /= 2
         }
-        return min(position, heights.count - 1)
+        guard position < heights.count else { return (heights.count - 1, tree[0] - heights[heights.count - 1]) }
+        return (position, top)
     }
 
     /// Inserts items at `index` with the given heights.
@@ -141,6 +161,7 @@ public struct HeightIndex: Sendable, Equatable {
             let parent = i + (i & -i)
             if parent < tree.count { tree[parent] += tree[i] }
         }
+        tree[0] = offset(of: heights.count)
     }
 
     #if DEBUG
@@ -151,6 +172,7 @@ public struct HeightIndex: Sendable, Equatable {
             precondition(offset(of: i) == sum, "prefix \(i): \(offset(of: i)) != \(sum)")
             if i < heights.count { sum += heights[i] }
         }
+        precondition(tree[0] == sum, "total \(tree[0]) != \(sum)")
     }
     #endif
 }

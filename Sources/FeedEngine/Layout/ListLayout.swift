@@ -18,7 +18,7 @@ public struct ListLayout: Sendable, Equatable {
     public var count: Int { measured.count }
 
     /// The sum of every item's current height.
-    /// - Complexity: O(log n)
+    /// - Complexity: O(1)
     public var contentHeight: Double { heights.totalHeight }
 
     /// The top edge of item `index`; `minY(of: count)` is the content height.
@@ -44,8 +44,9 @@ public struct ListLayout: Sendable, Equatable {
     public func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {
         guard count > 0, maxY > minY, maxY > 0, minY < contentHeight else { return 0..<0 }
         let first = heights.index(containing: max(0, minY))
-        var last = heights.index(containing: maxY)
-        if heights.offset(of: last) >= maxY, last > first { last -= 1 }
+        let (found, top) = heights.item(containing: maxY)
+        var last = found
+        if top >= maxY, last > first { last -= 1 }
         return first..<(last + 1)
     }
 

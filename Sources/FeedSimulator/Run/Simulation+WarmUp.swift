@@ -6,47 +6,134 @@ extension Simulation {
     /// above, below and around the reader, and for a page to be loaded more.
     static let warmUpPostCount = 120
 
-    /// Runs two small sessions shaped like `request` so that the Swift
-    /// runtime's one-time costs (type metadata, protocol conformance caches,
-    /// lazily initialised globals) are paid before the request's own run,
-    /// and its allocation counts are the engine's alone.
+    /// Pages the warm-up's feed holds at least, so that the first page is
+    /// never the last one and the engine has more to ask for.
+    static let warmUpPageCount = 3
+
+    /// The posts of the warm-up's feed for a feed of `postCount` posts
+    /// served in pages of `pageSize` (0: all in one response).
+    static func warmUpFeedLength(postCount: Int, pageSize: Int) -> Int {
+        min(postCount, max(warmUpPostCount, warmUpPageCount * pageSize))
+    }
+
+    /// Runs small sessions shaped like `request` so that the Swift runtime's
+    /// one-time costs (type metadata, protocol conformance caches, lazily
+    /// initialised globals) are paid before the request's own run, and its
+    /// allocation counts are the engine's alone.
     ///
     /// When those costs are paid depends on what the process did before —
     /// even on the length of the scenario's path — so without a warm-up the
     /// counts of the first run in a process would depend on where it was
-    /// started. Both sessions keep the request's device, refresh rate, seed,
-    /// engine variant, network, lifecycle and feed shape, on a feed of at
-    /// most `warmUpPostCount` posts. The first takes every kind of script
-    /// action once, in a few simulated seconds; the second plays the
-    /// scenario's own script, so that what depends on its timing (offline
-    /// windows, retries, debounced commits) runs too. On the bundled suite
-    /// this gives the same counts as running each scenario twice and
-    /// reporting the second run, at a fraction of the cost.
+    /// started. Every session keeps the request's device, refresh rate,
+    /// seed, engine variant, lifecycle and feed shape, on a feed of at most
+    /// `warmUpPostCount` posts (or `warmUpPageCount` pages, if more), and
+    /// takes every kind of script action (`warmUpScript`).
     ///
-    /// - Complexity: O(*f*) for the *f* frames of the scenario's duration,
-    ///   over at most `warmUpPostCount` posts.
+    /// Why that suffices without replaying the scenario's own script: the
+    /// engine's paths are set by its configuration (kept), by what it is
+    /// asked to do (every action) and by how the network answers each
+    /// request. The network reaches the engine only as an answer per
+    /// request: a success, a failure for want of a network (a like is then
+    /// held and replayed when the network returns) or any other failure (a
+    /// like is rolled back); retries, backoff and latency are the network
+    /// model's, outside the counts. So the sessions are:
+    ///
+    /// 1. the tour on the request's own network, at its own pace;
+    /// 2. the tour twice on a prompt network (`warmUpAnswers`): every
+    ///    request answered the first time, every request failing for want
+    ///    of a network the second, until the network returns (held likes
+    ///    are replayed) and goes again from the termination until a
+    ///    relaunch has found no page to show (and retries it);
+    /// 3. a like the server refuses (`warmUpRefusedLike`).
+    ///
+    /// The scenario's offline windows, retries and debounced commits then
+    /// find every path they take already run. On the bundled suite this
+    /// gives the same counts as running each scenario twice and reporting
+    /// the second run.
+    ///
+    /// - Complexity: O(1) in the request's duration and feed length: a few
+    ///   simulated seconds on at most `warmUpPostCount` posts or
+    ///   `warmUpPageCount` pages.
     public static func warmUpRuntime(for request: RunRequest) {
-        var tour = request.loaded.scenario
-        tour.feed.postCount = min(tour.feed.postCount, warmUpPostCount)
-        let (script, end) = warmUpScript(
-            width: request.loaded.device.screenWidthPt.value, height: request.loaded.device.screenHeightPt.value,
-            coldStartNs: tour.lifecycle.coldStartNs)
-        tour.script = script
-        tour.durationNs = end
-        tour.limits = RunLimits(
-            maxEvents: RunLimits.defaultMaxEvents, maxSimulatedNs: Int64(RunLimits.defaultMaxSimulatedSeconds * 1e9))
-        // The scenario's own script, network and lifecycle on the small
-        // feed: paths that depend on timing (offline windows, retries,
-        // debounced commits) run as they will in the request.
-        var ownScript = request.loaded.scenario
-        ownScript.feed.postCount = min(ownScript.feed.postCount, warmUpPostCount)
-        for scenario in [tour, ownScript] {
+        for scenario in warmUpSessions(for: request) {
             var warmUp = request
             warmUp.loaded.scenario = scenario
             // A failure is the request's own run's to report, with its own
             // scenario's numbers; the warm-up has nothing to add.
             _ = try? Simulation(request: warmUp).run()
         }
+    }
+
+    /// The warm-up's sessions, in the order they run.
+    static func warmUpSessions(for request: RunRequest) -> [Scenario] {
+        var small = request.loaded.scenario
+        small.feed.postCount = warmUpFeedLength(postCount: small.feed.postCount, pageSize: small.feed.pageSize)
+        small.limits = RunLimits(
+            maxEvents: RunLimits.defaultMaxEvents, maxSimulatedNs: Int64(RunLimits.defaultMaxSimulatedSeconds * 1e9))
+        let device = request.loaded.device
+        let (script, end) = warmUpScript(
+            width: device.screenWidthPt.value, height: device.screenHeightPt.value, coldStartNs: small.lifecycle.coldStartNs)
+
+        var tour = small
+        tour.script = script
+        tour.durationNs = end
+        return [tour, warmUpAnswers(small, tour: script), warmUpRefusedLike(small)]
+    }
+
+    /// A network that answers every request at once and in full, with no
+    /// network between `offline`'s windows.
+    static func promptNetwork(offline: [Range<Int64>] = []) -> NetworkSettings {
+        NetworkSettings(
+            profile: "wifi", latency: .constant(ms: promptLatencyMs), jitterMs: 0, lossRate: 0, maxRetries: 0,
+            offlineWindows: offline)
+    }
+
+    /// The prompt network's round trip: a response lands well before the
+    /// tour's next action, 150 ms later, yet after the frame that asked.
+    static let promptLatencyMs = 20.0
+
+    /// `scenario` on `network`, for every variant.
+    private static func on(_ network: NetworkSettings, _ scenario: Scenario) -> Scenario {
+        var scenario = scenario
+        scenario.network = network
+        for index in scenario.variants.indices { scenario.variants[index].network = nil }
+        return scenario
+    }
+
+    /// The tour twice on a prompt network. The first time, without its
+    /// termination, every request is answered. The second time the network
+    /// is away until just before the termination: every request fails for
+    /// want of a network and the like is held, then sent again when the
+    /// network returns. It is away again from the termination until after
+    /// the relaunch, whose first page fails and is asked for again later.
+    ///
+    /// The held like is sent again before any termination: the app hears
+    /// of the network's return only in the launch that was running when
+    /// the run began.
+    private static func warmUpAnswers(_ small: Scenario, tour: [ScriptStep]) -> Scenario {
+        let ms: Int64 = 1_000_000
+        let first = tour.dropLast()
+        let secondStart = tour.last?.atNs ?? 0
+        let second = tour.map { ScriptStep(atNs: secondStart + $0.atNs, action: $0.action) }
+        let terminatedAt = second.last?.atNs ?? secondStart
+        let relaunchedAt = terminatedAt + small.lifecycle.coldStartNs
+        let offline = [secondStart..<(terminatedAt - 50 * ms), terminatedAt..<(relaunchedAt + 100 * ms)]
+        var session = on(promptNetwork(offline: offline), small)
+        session.script = first + second
+        // The relaunch's page is asked for again after the engine's retry delay.
+        session.durationNs = relaunchedAt + FeedEngine.pageRetryDelay + 500 * ms
+        return session
+    }
+
+    /// A like the server refuses, on a prompt network: the optimistic like
+    /// is rolled back.
+    private static func warmUpRefusedLike(_ small: Scenario) -> Scenario {
+        let ms: Int64 = 1_000_000
+        var session = on(promptNetwork(), small)
+        session.server.likeFailureRate = 1
+        session.script = [ScriptStep(atNs: 200 * ms, action: .like)]
+        session.durationNs = 500 * ms
+        return session
     }
 
     /// Every kind of script action, one after the other, and the time the
@@ -65,6 +152,8 @@ extension Simulation {
             .newPosts(count: 2, push: false),
             .tapNewPosts,
             .scrollTo(target: .post(index: 20), animated: false),
+            // The last post loaded: the engine asks for the next page.
+            .scrollTo(target: .post(index: .max), animated: false),
             .scrollTo(target: .offset(100), animated: true),
             .removePosts(count: 2, place: .aroundReader, push: true),
             .removePosts(count: 1, place: .top, push: false),

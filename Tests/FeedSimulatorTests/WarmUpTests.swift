@@ -1,0 +1,53 @@
+import Testing
+import FeedEngine
+import FeedScenario
+@testable import FeedSimulator
+
+/// The warm-up that runs before every run, so that its allocation counts do
+/// not depend on what the process ran before (the end-to-end tests compare
+/// the counts themselves, alone and after other runs).
+@Suite("Warm-up")
+struct WarmUpTests {
+    /// A paged feed with images, like the bundled scenarios.
+    static func request(seconds: Double) -> RunRequest {
+        var request = TestWorld.request(posts: 600, seconds: seconds, hz: 120, mediaFraction: 0.5, pageSize: 20)
+        request.loaded.scenario.network = NetworkSettings(profile: "very_bad", offlineWindows: [5_000_000_000..<9_000_000_000])
+        return request
+    }
+
+    /// Every request of `session`, as (kind, outcome), in the order sent.
+    static func exchanges(_ session: Scenario, of request: RunRequest) throws -> [(kind: String, outcome: String)] {
+        var warmUp = request
+        warmUp.loaded.scenario = session
+        warmUp.recordTimeline = true
+        let timeline = try #require(try Simulation(request: warmUp).run().timeline)
+        return (timeline.requests + timeline.imageLoads).sorted { $0.start < $1.start }.map { ($0.kind, $0.outcome) }
+    }
+
+    @Test("the warm-up meets every answer the engine tells apart: each kind of request answered and failed for want of a network, a held like sent again, a like refused")
+    func everyAnswer() throws {
+        let request = WarmUpTests.request(seconds: 60)
+        let sessions = Simulation.warmUpSessions(for: request)
+        try #require(sessions.count == 3)
+        let answers = try WarmUpTests.exchanges(sessions[1], of: request)
+        for kind in ["refresh", "page", "like", "image"] {
+            #expect(answers.contains { $0 == (kind, "success") }, "no \(kind) answered")
+            #expect(answers.contains { $0 == (kind, "offline") }, "no \(kind) failed for want of a network")
+        }
+        let likes = answers.filter { $0.kind == "like" }.map(\.outcome)
+        let held = try #require(likes.firstIndex(of: "offline"))
+        #expect(likes[held...].contains("success"), "the held like was not sent again: \(likes)")
+        let refused = try WarmUpTests.exchanges(sessions[2], of: request)
+        #expect(refused.contains { $0 == ("like", "server_error") }, "\(refused)")
+    }
+
+    @Test("the warm-up does not grow with the request: the same sessions for a minute and for ten")
+    func boundedByTheTour() {
+        let minute = Simulation.warmUpSessions(for: WarmUpTests.request(seconds: 60))
+        let tenMinutes = Simulation.warmUpSessions(for: WarmUpTests.request(seconds: 600))
+        #expect(minute.map(\.durationNs) == tenMinutes.map(\.durationNs))
+        #expect(minute.map(\.script) == tenMinutes.map(\.script))
+        #expect(minute.allSatisfy { $0.feed.postCount <= Simulation.warmUpPostCount })
+        #expect(minute.allSatisfy { $0.durationNs < 20_000_000_000 }, "\(minute.map(\.durationNs))")
+    }
+}
