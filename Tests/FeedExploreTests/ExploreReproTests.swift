@@ -19,6 +19,13 @@ struct ExploreReproTests {
         var testDescription: String { "\(name): \(why)" }
     }
 
+    /// The variants of every built-in strategy that claims `restore`.
+    static let restorers = """
+        [{"name": "index_restore", "position_strategy": "index_restore"}, {"name": "anchor", "position_strategy": "anchor"}, \
+        {"name": "virtual_space", "position_strategy": "virtual_space"}, {"name": "multi_anchor", "position_strategy": "multi_anchor"}, \
+        {"name": "velocity_restore", "position_strategy": "velocity_restore"}, {"name": "content_anchor", "position_strategy": "content_anchor"}]
+        """
+
     static let repros: [Repro] = [
         Repro(
             name: "new post above a feed shorter than the screen",
@@ -297,6 +304,14 @@ struct ExploreReproTests {
             name: "the top post removed as a fling back up nearly stops (drift-1 of explore seed 11 under velocity_restore, session 3084, 60 s sessions of up to 25 steps on the ProMotion device)",
             why: "the removal left the view 283 pt past the content's new end, and the retarget aimed at a resting point inside it; a view past an edge bounces there, so the fling rested at the end, 393 pt short. A resting point is now moved only while the view lies between the new edges",
             json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-pro-120hz-promotion", "seed": 6123102082449806, "duration_s": 18, "feed": {"post_count": 9}, "variants": [{"name": "velocity_restore", "position_strategy": "velocity_restore"}], "script": [{"at_ms": 0, "action": "drag", "distance_pt": 500, "duration_ms": 300, "release": "fling", "deceleration": "normal"}, {"at_ms": 13000, "action": "drag", "distance_pt": -100, "duration_ms": 170, "release": "fling", "deceleration": "normal"}, {"at_ms": 16000, "action": "remove_posts", "count": 1, "where": "top", "delivery": "push"}]}"#),
+        Repro(
+            name: "posts around the reader removed by a push as the app goes to the background, then a kill after it is back (drift-2 of explore seed 10, session 3829, 60 s sessions on the 60 Hz device)",
+            why: "the removal committed in the background, after the app had saved its state, and the reader saw it once the app was back; the kill lost it, so the relaunch restored the posts as saved, but the simulation counted only commits made on screen as changes the saved state missed, and judged the restore as fresh: every strategy claiming restore moved the reader's post by 1,444 pt",
+            json: #"{"schema_version": 1, "name": "drift-2", "description": "d", "device": "iphone-60hz", "seed": 4463001073546413, "duration_s": 14, "feed": {"post_count": 10}, "variants": \#(restorers), "script": [{"at_ms": 10000, "action": "background", "duration_s": 1}, {"at_ms": 10000, "action": "remove_posts", "count": 7, "where": "around_reader", "delivery": "push"}, {"at_ms": 12000, "action": "terminate", "relaunch_after_s": 0}]}"#),
+        Repro(
+            name: "posts around the reader removed by a push as the app goes to the background, a kill 18 s after it is back (drift-6 of explore seed 10, session 3472, 60 s sessions on the 60 Hz device)",
+            why: "the same, the kill 18 s after the app came back: every strategy claiming restore put back the feed as saved before the removal, 1,305 pt from where the reader last saw their post",
+            json: #"{"schema_version": 1, "name": "drift-6", "description": "d", "device": "iphone-60hz", "seed": 3022494873432525, "duration_s": 25, "feed": {"post_count": 5}, "variants": \#(restorers), "script": [{"at_ms": 4000, "action": "background", "duration_s": 1}, {"at_ms": 4000, "action": "remove_posts", "count": 2, "where": "around_reader", "delivery": "push"}, {"at_ms": 23000, "action": "terminate", "relaunch_after_s": 0}]}"#),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)

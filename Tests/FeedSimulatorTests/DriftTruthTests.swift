@@ -118,6 +118,32 @@ struct DriftTruthTests {
         #expect(try #require(result.frames.last).contentOffset == 1_000)
     }
 
+    @Test("posts removed while the app is in the background are missing from the state it saved as it left: a kill after it is back restores stale state; without them the restore is judged",
+          arguments: [true, false])
+    func backgroundRemovalThenRelaunch(removes: Bool) throws {
+        // The reader rests at the top, where removing the posts they read
+        // leaves contentOffset where it was: only the commit tells the
+        // saved state from what the reader sees.
+        var script = [ScriptStep(atNs: 2_500 * ms, action: .background(durationNs: 1_000 * ms))]
+        if removes { script.append(ScriptStep(atNs: 2_500 * ms, action: .removePosts(count: 3, place: .aroundReader, push: true))) }
+        script.append(ScriptStep(atNs: 4_500 * ms, action: .terminate(relaunchAfterNs: 0)))
+        let result = try DriftTruthTests.run(.anchor, seconds: 8, script)
+        if removes {
+            let removal = try #require(result.drift.first { $0.cause == "removal" })
+            #expect(removal.time >= 3_500 * ms, "shown when the app is back")
+        }
+        let restore = try #require(result.drift.first { $0.cause == "restore" }, "the relaunch restored the saved place")
+        #expect(restore.time > 4_500 * ms)
+        let drift = abs(try #require(restore.afterY) - restore.beforeY)
+        if removes {
+            #expect(restore.excuse == .staleSnapshot, "the saved feed still holds the removed posts")
+            #expect(abs(drift - 300) < 1e-6, "the three restored posts push the reader's post down, \(drift) pt")
+        } else {
+            #expect(restore.excuse == nil, "what was saved is what the reader saw")
+            #expect(drift < 1e-6, "drift \(drift)")
+        }
+    }
+
     @Test("a pull held still past the trigger and then released refreshes once")
     func stoppedPullRefreshesOnce() throws {
         let pull = ScriptStep(atNs: 500 * ms, action: .drag(

@@ -55,7 +55,12 @@ extension Simulation: FeedViewport {
 
     public func feedDidCommit(_ cause: ChangeCause) {
         commitDepth -= 1
-        if appState == .foreground { commitsSincePersist += 1 }
+        // A change the app commits in the background (a pushed removal, a
+        // page or an image arriving) comes after the save it made as it left
+        // the screen, and the reader sees it when the app comes back: a kill
+        // after that loses it as it loses one made on screen. Only a killed
+        // engine's commits change nothing the app will show.
+        if appState != .terminated { commitsSincePersist += 1 }
         meter.excluding {
             scrollView.setContentExtent(minY: engine.listView.contentMinY, maxY: engine.listView.contentMaxY)
             if commitDepth == 0, !layingOutFrame {

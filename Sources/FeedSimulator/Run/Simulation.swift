@@ -128,7 +128,8 @@ public final class Simulation {
     /// Data commits in progress: more than one when a change happens inside
     /// another's commit.
     var commitDepth = 0
-    /// Data commits since the app last saved its state.
+    /// Data commits since the app last saved its state, on screen or in
+    /// the background.
     var commitsSincePersist = 0
     /// Where the content was when the app last saved its state.
     var offsetAtPersist = Double.nan
