@@ -37,9 +37,18 @@ extension FeedEngine {
         // measured another one taller since.
         let anchorIndex = (settlingAnchorID ?? layoutPassAnchor?.itemID).flatMap(list.index(of:)) ?? captureAnchor()?.index
         let delta = list.replaceItem(at: index, with: item)
+        let flightIndex = flightAnchorID.flatMap(list.index(of:))
         if let anchorIndex, index < anchorIndex, delta != 0 {
-            apply(keeper.heightsChangedAbove(by: delta), from: viewport.contentOffset)
-        } else if delta != 0, let flight = flightAnchorID, let flightIndex = list.index(of: flight), index < flightIndex {
+            // Between the post a retargeted fling carries up to and the
+            // reader's, that post did not move, the rows on screen did: its
+            // resting point stays. Otherwise, or once the fling can no
+            // longer be retargeted, the strategy corrects it.
+            let belowFlight = flightIndex.map { $0 <= index } ?? false
+            if !belowFlight || !keepFlightTarget(whileAdjustingBy: delta) {
+                if belowFlight { flightAnchorID = nil }
+                apply(keeper.heightsChangedAbove(by: delta), from: viewport.contentOffset)
+            }
+        } else if delta != 0, let flightIndex, index < flightIndex {
             // Between the screen and the post a retargeted fling carries:
             // the post lands where it is held only if the fling goes as
             // much further. A fling already over carries nothing.

@@ -103,16 +103,38 @@ extension FeedEngine {
     /// A fling whose resting point moved carries the content over the rows
     /// between the top of the screen and the reader's post, which it left
     /// in place: they are measured now, as a layout pass would measure them
-    /// on the way, and what that moves the reader's post by moves the
-    /// resting point too, so that the post lands where it is held.
+    /// on the way. Going down, to a post below the top of the screen, what
+    /// that moves the post by moves the resting point too, so that the post
+    /// lands where it is held. Going up, to a post above the screen, the
+    /// post stays and the rows on screen move: the content is moved to keep
+    /// them still and the resting point is kept where it was.
     func measureFlightPath(to anchorID: PostID) {
         guard let anchorIndex = list.index(of: anchorID) else { return }
         let top = list.indices(intersecting: viewport.contentOffset, viewport.contentOffset + 1).lowerBound
-        guard top < anchorIndex else { return }
-        let before = list.minY(of: anchorIndex)
-        for index in top..<anchorIndex { list.measure(index) }
-        let moved = list.minY(of: anchorIndex) - before
-        if moved != 0, !viewport.retargetDeceleration(by: moved) { viewport.adjustContentOffset(by: moved) }
+        if top < anchorIndex {
+            let before = list.minY(of: anchorIndex)
+            for index in top..<anchorIndex { list.measure(index) }
+            let moved = list.minY(of: anchorIndex) - before
+            if moved != 0, !viewport.retargetDeceleration(by: moved) { viewport.adjustContentOffset(by: moved) }
+        } else if anchorIndex < top, top < list.items.count {
+            let before = list.minY(of: top)
+            for index in anchorIndex..<top { list.measure(index) }
+            let moved = list.minY(of: top) - before
+            keepFlightTarget(whileAdjustingBy: moved)
+        }
+    }
+
+    /// Moves the content by `delta` to keep the rows on screen still, when
+    /// heights changed between them and the post a retargeted fling is
+    /// carrying up to: that post did not move, so its resting point stays.
+    /// Returns `false`, and moves nothing, if the fling can no longer be
+    /// retargeted.
+    @discardableResult
+    func keepFlightTarget(whileAdjustingBy delta: Double) -> Bool {
+        guard delta != 0 else { return true }
+        guard viewport.retargetDeceleration(by: -delta) else { return false }
+        viewport.adjustContentOffset(by: delta)
+        return true
     }
 
     /// The anchor a commit restores: for a refresh, the one captured during
