@@ -19,7 +19,8 @@ extension Simulation {
     /// While the app is terminated, nothing of the app may run: an action
     /// scheduled then comes from the killed engine finishing what it was
     /// doing (a decode it queued while the kill unwound) and is never run.
-    /// The world's own actions name their launch (`generation`).
+    /// The world's own actions name their launch (`generation`), or
+    /// `runningLaunch` for whichever launch is running when they fire.
     @discardableResult
     func scheduleAction(after delay: SimTime, generation: Int? = nil, _ action: @escaping () -> Void) -> Int {
         let owner = generation ?? (appState == .terminated ? Simulation.killedLaunch : launchGeneration)

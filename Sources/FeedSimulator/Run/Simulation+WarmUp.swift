@@ -107,9 +107,11 @@ extension Simulation {
     /// network returns. It is away again from the termination until after
     /// the relaunch, whose first page fails and is asked for again later.
     ///
-    /// The held like is sent again before any termination: the app hears
-    /// of the network's return only in the launch that was running when
-    /// the run began.
+    /// The network returns before the termination, so that the engine that
+    /// held the like sends it again: held likes are not saved with the
+    /// engine's state, and a kill drops any still held. A relaunched engine
+    /// hears the network return as the first does (`run()`) and replays
+    /// along the same path, so this one replay serves every launch.
     private static func warmUpAnswers(_ small: Scenario, tour: [ScriptStep]) -> Scenario {
         let ms: Int64 = 1_000_000
         let first = tour.dropLast()

@@ -35,6 +35,11 @@ public final class Simulation {
     /// The launch of actions a killed app scheduled: none, so they never run.
     static let killedLaunch = -1
 
+    /// The launch of the world's actions that concern whichever launch is
+    /// running when they fire (the network's return), not the one that
+    /// scheduled them: they run in every launch.
+    static let runningLaunch = -2
+
     /// Layout passes a frame may take while a resting view settles into
     /// content that its own measuring shrank. Each pass measures the cells
     /// the last one brought into view, so the loop ends by itself well before
@@ -184,9 +189,15 @@ public final class Simulation {
         // finished world is freed.
         defer { schedulerLink.simulation = nil }
         try schedule(.launch, at: 0)
-        // The app hears that the network is back when each offline window ends.
+        // The app hears that the network is back when each offline window
+        // ends: the network is the world's, so the launch running then
+        // hears it, whichever it is; an app killed then hears nothing, and
+        // its relaunch finds the network there.
         for window in server.network.offlineWindows where window.upperBound < scenario.durationNs {
-            scheduleAction(after: window.upperBound) { [unowned self] in self.engine.networkDidBecomeAvailable() }
+            scheduleAction(after: window.upperBound, generation: Simulation.runningLaunch) { [unowned self] in
+                guard self.appState != .terminated else { return }
+                self.engine.networkDidBecomeAvailable()
+            }
         }
         for (index, step) in scenario.script.enumerated() {
             try schedule(.script(index), at: step.atNs)
@@ -222,7 +233,7 @@ public final class Simulation {
                 liftFinger(drag: drag)
             case let .action(slot):
                 let action = actions[slot]
-                let current = slotGeneration[slot] == launchGeneration
+                let current = slotGeneration[slot] == launchGeneration || slotGeneration[slot] == Simulation.runningLaunch
                 actions[slot] = nil
                 freeSlots.append(slot)
                 if let action, current { meter.measure(action) }
