@@ -312,6 +312,10 @@ struct ExploreReproTests {
             name: "posts around the reader removed by a push as the app goes to the background, a kill 18 s after it is back (drift-6 of explore seed 10, session 3472, 60 s sessions on the 60 Hz device)",
             why: "the same, the kill 18 s after the app came back: every strategy claiming restore put back the feed as saved before the removal, 1,305 pt from where the reader last saw their post",
             json: #"{"schema_version": 1, "name": "drift-6", "description": "d", "device": "iphone-60hz", "seed": 3022494873432525, "duration_s": 25, "feed": {"post_count": 5}, "variants": \#(restorers), "script": [{"at_ms": 4000, "action": "background", "duration_s": 1}, {"at_ms": 4000, "action": "remove_posts", "count": 2, "where": "around_reader", "delivery": "push"}, {"at_ms": 23000, "action": "terminate", "relaunch_after_s": 0}]}"#),
+        Repro(
+            name: "a content update lands in the same batch as a page that brings a reply to a thread near the top (drift-1 of explore seed 12, session 2354, 60 s sessions of up to 25 steps on the 60 Hz device)",
+            why: "the engine named the batch after its content update, a change that keeps every post at its index, though the page in it put two rows of a thread above the reader; index_restore kept the index and showed another post, 512 pt on. A batch that appends a page is now an append, as a page alone is",
+            json: #"{"schema_version": 1, "name": "drift-1", "description": "d", "device": "iphone-60hz", "seed": 8584627448425159, "duration_s": 55, "feed": {"post_count": 198, "media_fraction": 0.75, "reply_fraction": 0.25, "repost_fraction": 0.15, "page_size": 8, "item_height_pt": 256}, "engine": {"debounce_ms": 150}, "variants": [{"name": "index_restore", "position_strategy": "index_restore"}], "script": [{"at_ms": 0, "action": "new_posts", "count": 7, "delivery": "push"}, {"at_ms": 52330, "action": "scroll_to", "post_index": 31, "animated": true}, {"at_ms": 52600, "action": "content_updates", "count": 1}]}"#),
     ]
 
     @Test("A shrunk repro keeps every property now", arguments: repros)
