@@ -1,7 +1,13 @@
 extension FeedEngine {
-    /// Folds a debounced batch of changes into the posts and commits once.
+    /// Folds a debounced batch of changes into the posts and commits once,
+    /// named after the change in it that disturbs the feed most. A content
+    /// update, which keeps every post at its index, names a batch only when
+    /// nothing else is in it: a page folded in with it moves posts too, as
+    /// the thread tuner shows a reply the page brings in its thread's slice,
+    /// where the thread first appears, above the reader as often as not.
     func applyPending(_ changes: [PendingChange]) {
-        var cause = ChangeCause.append
+        // `nil` until a change names the batch.
+        var cause: ChangeCause?
         for change in changes {
             switch change {
             case let .page(page, replacing):
@@ -11,6 +17,7 @@ extension FeedEngine {
                     cause = store.posts.isEmpty || list.items.isEmpty ? .initialLoad : .refresh
                 } else {
                     store.append(page)
+                    if cause == nil || cause == .contentUpdate { cause = .append }
                 }
             case let .refresh(page):
                 store.mergeRefresh(page)
@@ -20,18 +27,18 @@ extension FeedEngine {
                 if cause != .refresh { cause = .newPosts }
             case let .shownNewPosts(newPosts):
                 store.prepend(newPosts)
-                if cause == .append || cause == .contentUpdate { cause = .newPostsShown }
+                if cause == nil || cause == .append || cause == .contentUpdate { cause = .newPostsShown }
             case let .contentUpdate(updated):
                 store.update(updated)
-                if cause == .append { cause = .contentUpdate }
+                if cause == nil { cause = .contentUpdate }
             case let .removal(ids):
                 let gone = Set(ids)
                 store.remove(gone)
                 heldNewPosts.removeAll { gone.contains($0.id) }
-                if cause == .append || cause == .contentUpdate { cause = .removal }
+                if cause == nil || cause == .append || cause == .contentUpdate { cause = .removal }
             }
         }
-        commitDisplayedChange(cause: cause)
+        commitDisplayedChange(cause: cause ?? .append)
     }
 
     /// Rebuilds the display rows from the posts and commits the difference.

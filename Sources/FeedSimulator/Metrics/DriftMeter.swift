@@ -253,6 +253,18 @@ struct DriftMeter {
         self.pending = nil
     }
 
+    /// A change the reader asked for (a like, the held new posts they
+    /// scrolled up to or tapped to see) is about to commit: it is not drift,
+    /// and a change still waiting for its frame is measured now, so that it
+    /// is charged only its own movement and not the reader's.
+    mutating func readerChangeWillCommit(view: ScrollView, list: FeedListView, at time: SimTime) {
+        guard let pending else { return }
+        var now = view
+        now.advance(to: time)
+        unshown.append(measure(pending, at: time, list: list, view: now))
+        self.pending = nil
+    }
+
     /// The app relaunched and is about to put content on screen: judged
     /// against where the reader last saw `anchor` before the app was killed.
     /// `stale` when the state the app restores was saved before changes the

@@ -49,6 +49,8 @@ extension Simulation: FeedViewport {
                 relaunchCapture = nil
             } else if !cause.isUserAction {
                 driftMeter.changeWillCommit(cause, anchor: captureAnchor(), view: scrollView, list: engine.listView, at: now)
+            } else {
+                driftMeter.readerChangeWillCommit(view: scrollView, list: engine.listView, at: now)
             }
         }
     }
