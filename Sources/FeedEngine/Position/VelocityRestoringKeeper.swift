@@ -15,11 +15,11 @@
 ///
 /// Only batch updates are retargeted, and only those that keep the reader's
 /// post at its measured height (not one that removed it, nor reloadData,
-/// which sets every height back to its estimate). The engine then measures the rows
-/// between the screen and the reader's post at once, and moves the resting
-/// point again when an image's size arrives among them during the flight
-/// (`FeedEngine.measureFlightPath`, `imageArrived`), so the post lands where
-/// it is held. Heights measured above the reader during a layout pass, width
+/// which sets every height back to its estimate). The engine then measures
+/// the rows between the screen and the reader's post at once, and moves the
+/// resting point again when an image's size arrives among them during the
+/// flight (`FeedEngine.measureFlightPath`, `imageArrived`), so the post
+/// lands where it is held. Heights measured above the reader during a layout pass, width
 /// and text size changes and restores are corrected as `anchor` corrects
 /// them, in the frame, before anything shows.
 public struct VelocityRestoringKeeper: PositionKeeper {

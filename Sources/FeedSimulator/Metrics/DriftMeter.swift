@@ -69,8 +69,8 @@ struct DriftMeter {
     private(set) var records: [DriftRecord] = []
     private var pending: PendingChange?
     /// The change whose correction moved the fling's resting point and is
-    /// judged when the motion ends (`motionEnded`); at most one.
-    private var flights: [PendingChange] = []
+    /// judged when the motion ends (`motionEnded`).
+    private var flight: PendingChange?
     /// Changes already measured whose frame has not been shown yet: a later
     /// change landed before it. They are stamped with that frame's time.
     private var unshown: [DriftRecord] = []
@@ -132,12 +132,8 @@ struct DriftMeter {
         // viewport of another size: the resting point a retargeted fling
         // aimed at belongs to a geometry that is gone. The relayout is
         // judged in its own frame; the flight no longer is.
-        if cause == .widthChange || cause == .textSizeChange { flights.removeAll() }
-        if let pending {
-            var now = view
-            now.advance(to: time)
-            unshown.append(measure(pending, at: time, list: list, view: now))
-        }
+        if cause == .widthChange || cause == .textSizeChange { flight = nil }
+        measurePending(view: view, list: list, at: time)
         pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .motion(view)) }
     }
 
@@ -166,8 +162,7 @@ struct DriftMeter {
         // post still there) is recorded lost in its frame, as under any
         // strategy: there is no post to carry to rest.
         guard let pending, pending.committed != nil else { return }
-        let isHeight = pending.cause == .imageSize || pending.cause == .heightChange
-        if flights.isEmpty || !isHeight { flights = [pending] }
+        if flight == nil || !DriftMeter.isRowHeight(pending.cause) { flight = pending }
         self.pending?.excuse = .retargetedFling
     }
 
@@ -179,12 +174,17 @@ struct DriftMeter {
     /// fling), and the update is judged in its frame, as under any strategy.
     /// A row's own height changing on the way does not end it (above).
     mutating func changeWasNotRetargeted(_ cause: ChangeCause) {
-        guard cause != .imageSize, cause != .heightChange else { return }
-        flights.removeAll()
+        if !DriftMeter.isRowHeight(cause) { flight = nil }
+    }
+
+    /// Whether `cause` is a row's own height changing (a cell measured, an
+    /// image's size), not an update of the feed.
+    private static func isRowHeight(_ cause: ChangeCause) -> Bool {
+        cause == .imageSize || cause == .heightChange
     }
 
     /// Whether a retargeted change waits for the motion to end.
-    var hasFlight: Bool { !flights.isEmpty }
+    var hasFlight: Bool { flight != nil }
 
     /// The content is at rest in a frame at `time`: each retargeted change
     /// is judged here, the post the reader looked at as it committed
@@ -193,9 +193,9 @@ struct DriftMeter {
     /// post to rest. Nothing else is excused: the content's resting edges
     /// are the only reach.
     mutating func motionEnded(at time: SimTime, list: FeedListView, view: ScrollView) {
-        guard !flights.isEmpty, view.isResting else { return }
-        for flight in flights { records.append(DriftMeter.settled(flight, at: time, list: list, view: view)) }
-        flights.removeAll()
+        guard let flight, view.isResting else { return }
+        records.append(DriftMeter.settled(flight, at: time, list: list, view: view))
+        self.flight = nil
     }
 
     /// The longest a reference motion is followed to its rest, and its step:
@@ -214,10 +214,11 @@ struct DriftMeter {
         // the content (in the old coordinates, shifted by how far the change
         // moved the post).
         if let committed = flight.committed {
-            let shift = committed.anchorY - flight.anchor.contentY
-            let edges = reference.edges(contentMinY: committed.contentMinY - shift, contentMaxY: committed.contentMaxY - shift)
+            let commitShift = committed.anchorY - flight.anchor.contentY
+            let edges = reference.edges(
+                contentMinY: committed.contentMinY - commitShift, contentMaxY: committed.contentMaxY - commitShift)
             let held = reference.contentOffset
-            let viewed = held - shift
+            let viewed = held - commitShift
             let clamped = min(max(held, min(edges.min, viewed)), max(edges.max, viewed))
             if clamped != held { reference.adjust(by: clamped - held) }
         }
@@ -245,12 +246,8 @@ struct DriftMeter {
     /// and not the reader's. A retargeted fling the reader stops lands where
     /// they take it: it is not judged.
     mutating func readerWillMove(view: ScrollView, list: FeedListView, at time: SimTime) {
-        flights.removeAll()
-        guard let pending else { return }
-        var now = view
-        now.advance(to: time)
-        unshown.append(measure(pending, at: time, list: list, view: now))
-        self.pending = nil
+        flight = nil
+        measurePending(view: view, list: list, at: time)
     }
 
     /// A change the reader asked for (a like, the held new posts they
@@ -258,6 +255,13 @@ struct DriftMeter {
     /// and a change still waiting for its frame is measured now, so that it
     /// is charged only its own movement and not the reader's.
     mutating func readerChangeWillCommit(view: ScrollView, list: FeedListView, at time: SimTime) {
+        measurePending(view: view, list: list, at: time)
+    }
+
+    /// Measures the change still waiting for its frame, if any, as the
+    /// content is at `time` (the scroll view advanced to it), and stops
+    /// waiting: its record is shown with the next frame.
+    private mutating func measurePending(view: ScrollView, list: FeedListView, at time: SimTime) {
         guard let pending else { return }
         var now = view
         now.advance(to: time)
@@ -277,7 +281,7 @@ struct DriftMeter {
     /// The app was killed: what it had not shown, the reader never saw.
     mutating func discardUnshown() {
         pending = nil
-        flights.removeAll()
+        flight = nil
         unshown.removeAll()
     }
 
