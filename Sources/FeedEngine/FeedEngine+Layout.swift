@@ -81,20 +81,11 @@ extension FeedEngine {
     /// place; `nil` when nothing is on screen.
     public func captureAnchor() -> ScrollAnchor? {
         let rect = readableRect
-        let range = list.indices(intersecting: rect.minY, rect.maxY)
-        var index = range.lowerBound
-        while index < range.upperBound {
-            let top = list.minY(of: index)
-            let height = list.layout.height(of: index)
-            let visible = min(top + height, rect.maxY) - max(top, rect.minY)
-            if height > 0, visible / height >= AnchorRules.visibilityThreshold {
-                return ScrollAnchor(
-                    itemID: list.items[index].id, index: index, itemY: top,
-                    offsetY: viewport.contentOffset, capturedAt: scheduler.now)
-            }
-            index += 1
+        guard let (index, top) = list.firstItem(visibleAtLeast: AnchorRules.visibilityThreshold, in: rect.minY, rect.maxY) else {
+            return nil
         }
-        return nil
+        return ScrollAnchor(
+            itemID: list.items[index].id, index: index, itemY: top, offsetY: viewport.contentOffset, capturedAt: scheduler.now)
     }
 
     /// The viewport changed width (rotation, split view): every cell is

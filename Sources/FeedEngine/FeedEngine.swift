@@ -113,14 +113,17 @@ public final class FeedEngine {
     public let configuration: FeedEngineConfiguration
     /// The list the engine lays out; others see it through `listView`.
     let list: FeedList
-    // Completions handed to the transport and the scheduler hold the engine
-    // strongly: the engine owns neither, so they form no cycle and free it
-    // once they have run or been dropped. A weak reference would give the
-    // engine a side table, and every retain of it would take the runtime's
-    // slow path.
-    unowned let viewport: any FeedViewport
-    unowned let transport: any FeedTransport
-    unowned let scheduler: any EngineScheduler
+    // The engine holds its transport and scheduler: they do not hold it
+    // (completions handed to them hold it only until they run or are
+    // dropped), so there is no cycle. The viewport is the engine's owner
+    // (a scroll view's controller; the simulation), which must outlive it:
+    // it is read every frame, and an `unowned(unsafe)` reference costs no
+    // reference counting where a safe `unowned` one took an atomic check
+    // and increment on every read. A weak reference would be worse still:
+    // a side table, and the runtime's slow path on every retain.
+    unowned(unsafe) let viewport: any FeedViewport
+    let transport: any FeedTransport
+    let scheduler: any EngineScheduler
 
     /// The posts, their threading context and the pagination state.
     var store = FeedStore()
@@ -200,6 +203,9 @@ public final class FeedEngine {
 
     public internal(set) var counters = Counters()
 
+    /// An engine laying out for `viewport`, which must outlive it (the
+    /// engine does not keep it alive), loading through `transport` and
+    /// `imageTransport` and scheduling on `scheduler`, which it keeps.
     public init(
         configuration: FeedEngineConfiguration,
         viewport: any FeedViewport,

@@ -197,6 +197,16 @@ public final class FeedList {
         return layout.indices(intersecting: minY - originY, maxY - originY)
     }
 
+    /// The first item at least `fraction` visible in `[minY, maxY)` in
+    /// content coordinates, with its top. Charged as the range query and a
+    /// top for each item examined, the lookups a layout answers it with.
+    /// - Complexity: O(log n + k) for k items examined.
+    public func firstItem(visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double) -> (index: Int, top: Double)? {
+        let (found, examined) = layout.firstItem(visibleAtLeast: fraction, in: minY, maxY, origin: originY)
+        pendingWork.offsetQueries += 2 + examined
+        return found
+    }
+
     /// Brings the displayed cells in line with the visible rect
     /// `[minY, minY + height)` in content coordinates and returns the
     /// displayed range. Cells entering the rect are measured if they still

@@ -170,8 +170,9 @@ public final class ImagePipeline {
     /// What the pipeline has done so far.
     public internal(set) var counters = Counters()
 
-    unowned let transport: any ImageTransport
-    unowned let scheduler: any EngineScheduler
+    /// Held, as the engine holds its own: neither holds the pipeline.
+    let transport: any ImageTransport
+    let scheduler: any EngineScheduler
 
     var memoryCache: LRUCache<ImageKey, _DecodedImage>
     var diskCache: LRUCache<ImageKey, _EncodedImage>

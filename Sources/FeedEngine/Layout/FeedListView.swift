@@ -36,4 +36,11 @@ public struct FeedListView {
     public func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {
         list.layout.indices(intersecting: minY - list.originY, maxY - list.originY)
     }
+
+    /// The first row at least `fraction` visible in `[minY, maxY)` in
+    /// content coordinates, with its top.
+    /// - Complexity: O(log n + k) for k rows examined.
+    public func firstItem(visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double) -> (index: Int, top: Double)? {
+        list.layout.firstItem(visibleAtLeast: fraction, in: minY, maxY, origin: list.originY).found
+    }
 }

@@ -39,15 +39,59 @@ public struct ListLayout: Sendable, Equatable {
         return total
     }
 
-    /// The items intersecting `[minY, maxY)`, found by binary search.
+    /// The items intersecting `[minY, maxY)`: the first found by binary
+    /// search, the last by walking down from it (a screen holds a handful
+    /// of items), or by a second search when more than `walkLimit` fit.
     /// - Complexity: O(log n)
     public func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {
-        guard count > 0, maxY > minY, maxY > 0, minY < contentHeight else { return 0..<0 }
-        let first = heights.index(containing: max(0, minY))
-        let (found, top) = heights.item(containing: maxY)
-        var last = found
+        span(intersecting: minY, maxY).indices
+    }
+
+    /// `indices(intersecting: minY, maxY)` and the first one's top.
+    private func span(intersecting minY: Double, _ maxY: Double) -> (indices: Range<Int>, firstTop: Double) {
+        guard count > 0, maxY > minY, maxY > 0, minY < contentHeight else { return (0..<0, 0) }
+        let (first, firstTop) = heights.item(containing: max(0, minY))
+        // The last item whose top is at or above `maxY`, as
+        // `heights.item(containing: maxY)` finds it: every sum of heights is
+        // exact, so walking adds up to the same tops as the tree's search.
+        var last = first
+        var top = firstTop
+        var walked = 0
+        while last + 1 < count, top + heights[last] <= maxY {
+            if walked == ListLayout.walkLimit {
+                (last, top) = heights.item(containing: maxY)
+                break
+            }
+            top += heights[last]
+            last += 1
+            walked += 1
+        }
         if top >= maxY, last > first { last -= 1 }
-        return first..<(last + 1)
+        return (first..<(last + 1), firstTop)
+    }
+
+    /// Items walked before a range query searches the tree instead.
+    static let walkLimit = 32
+
+    /// The first item intersecting `[minY, maxY)` that is at least
+    /// `fraction` visible in it (and not of zero height), with its top; the
+    /// rect is in coordinates where item 0's top is `origin`. `examined`
+    /// counts the items looked at, found or not.
+    /// - Complexity: O(log n + k) for k items examined.
+    public func firstItem(
+        visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double, origin: Double
+    ) -> (found: (index: Int, top: Double)?, examined: Int) {
+        let (range, firstOffset) = span(intersecting: minY - origin, maxY - origin)
+        var offset = firstOffset
+        for index in range {
+            let height = heights[index]
+            // As `origin + minY(of: index)`: the offset is exact.
+            let top = origin + offset
+            let visible = min(top + height, maxY) - max(top, minY)
+            if height > 0, visible / height >= fraction { return ((index, top), index - range.lowerBound + 1) }
+            offset += height
+        }
+        return (nil, range.count)
     }
 
     /// Records a measured height for item `index` and returns the change in

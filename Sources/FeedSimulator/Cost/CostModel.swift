@@ -12,7 +12,10 @@ import FeedScenario
 /// profile's σ, drawn from a counter-based generator keyed by the run's
 /// seed, the vsync, the operation and the item: the same frame always gets
 /// the same draws, and a change in one frame moves no other frame's.
-public struct CostModel: Sendable {
+///
+/// A class, though immutable: its cost table (a number and a rationale per
+/// term) is 480 bytes, which a struct copied for every frame's charges.
+public final class CostModel: Sendable {
     public let costs: CostTable
     public let jitterSigma: Double
     let seed: UInt64

@@ -67,10 +67,14 @@ struct DriftMeter {
     }
 
     private(set) var records: [DriftRecord] = []
-    private var pending: PendingChange?
+    private var pending: PendingChange? {
+        didSet { hasPendingChange = pending != nil }
+    }
     /// The change whose correction moved the fling's resting point and is
     /// judged when the motion ends (`motionEnded`).
-    private var flight: PendingChange?
+    private var flight: PendingChange? {
+        didSet { hasFlight = flight != nil }
+    }
     /// Changes already measured whose frame has not been shown yet: a later
     /// change landed before it. They are stamped with that frame's time.
     private var unshown: [DriftRecord] = []
@@ -79,24 +83,18 @@ struct DriftMeter {
     static func capture(list: FeedListView, contentOffset: Double, viewportHeight: Double, insetTop: Double, insetBottom: Double) -> Capture? {
         let top = contentOffset + insetTop
         let bottom = contentOffset + viewportHeight - insetBottom
-        let range = list.indices(intersecting: top, bottom)
-        var index = range.lowerBound
-        while index < range.upperBound {
-            let itemTop = list.minY(of: index)
-            let height = list.height(of: index)
-            let visible = min(itemTop + height, bottom) - max(itemTop, top)
-            if height > 0, visible / height >= AnchorRules.visibilityThreshold {
-                return Capture(
-                    itemID: list.items[index].id, contentY: itemTop, screenY: itemTop - contentOffset,
-                    wasDisplayed: list.displayedRange.contains(index))
-            }
-            index += 1
+        guard let (index, itemTop) = list.firstItem(visibleAtLeast: AnchorRules.visibilityThreshold, in: top, bottom) else {
+            return nil
         }
-        return nil
+        return Capture(
+            itemID: list.items[index].id, contentY: itemTop, screenY: itemTop - contentOffset,
+            wasDisplayed: list.displayedRange.contains(index))
     }
 
     /// Whether a committed change waits for its frame.
-    var hasPendingChange: Bool { pending != nil }
+    /// Kept as `pending` changes: asked every frame, where `pending != nil`
+    /// copied the whole change (a scroll view inside).
+    private(set) var hasPendingChange = false
 
     /// The frame that shows the pending change begins, the scroll view at
     /// `view`: the reader's motion has moved the content since the commit,
@@ -184,7 +182,8 @@ struct DriftMeter {
     }
 
     /// Whether a retargeted change waits for the motion to end.
-    var hasFlight: Bool { flight != nil }
+    /// Kept as `flight` changes, as `hasPendingChange` is.
+    private(set) var hasFlight = false
 
     /// The content is at rest in a frame at `time`: each retargeted change
     /// is judged here, the post the reader looked at as it committed
@@ -193,7 +192,7 @@ struct DriftMeter {
     /// post to rest. Nothing else is excused: the content's resting edges
     /// are the only reach.
     mutating func motionEnded(at time: SimTime, list: FeedListView, view: ScrollView) {
-        guard let flight, view.isResting else { return }
+        guard hasFlight, view.isResting, let flight else { return }
         records.append(DriftMeter.settled(flight, at: time, list: list, view: view))
         self.flight = nil
     }
@@ -293,7 +292,7 @@ struct DriftMeter {
             records.append(record)
         }
         unshown.removeAll(keepingCapacity: true)
-        if let pending {
+        if hasPendingChange, let pending {
             records.append(measure(pending, at: time, list: list, view: view))
             self.pending = nil
         }

@@ -23,24 +23,35 @@ struct ImageWaitMeter {
     private var served: Set<PostID> = []
     /// Every closed wait, in nanoseconds, in the order they closed.
     private(set) var waits: [SimTime] = []
+    /// The served posts the last frame showed: a frame mostly shows the
+    /// last one's posts, found here by a few comparisons instead of a hash.
+    private var lastShownServed: [PostID] = []
+    /// Where a frame gathers its served posts (kept to reuse its storage).
+    private var shownServed: [PostID] = []
 
     /// A frame rendered at `time` showing `visible`'s rows of `list`.
     ///
     /// - Complexity: O(*v*) expected for the *v* visible rows.
     mutating func frameShown(_ visible: Range<Int>, list: FeedListView, images: ImagePipeline, at time: SimTime) {
+        shownServed.removeAll(keepingCapacity: true)
         list.items.withUnsafeBufferPointer { items in
             for index in visible where index < items.count && items[index].post.media != nil {
                 let id = items[index].post.id
-                guard !served.contains(id) else { continue }
+                guard !lastShownServed.contains(id), !served.contains(id) else {
+                    shownServed.append(id)
+                    continue
+                }
                 let shown = images.isInMemory(ImageKey(postID: id))
                 if shown {
                     waits.append(time - (waitingSince.removeValue(forKey: id) ?? time))
                     served.insert(id)
+                    shownServed.append(id)
                 } else if waitingSince[id] == nil {
                     waitingSince[id] = time
                 }
             }
         }
+        swap(&lastShownServed, &shownServed)
     }
 
     /// The screen went away at `time`: every open wait closes with the time

@@ -86,9 +86,8 @@ public final class Simulation {
     lazy var engine = newEngine()
     private let feedNetwork: NetworkModel
     private let imageNetwork: NetworkModel
-    /// What engines schedule through; kept here so that it lives as long as
-    /// the simulation (the engine holds it unowned, its debouncer strongly).
-    /// It reaches the simulation only while `run()` runs.
+    /// What engines schedule through (each engine holds it too). It reaches
+    /// the simulation only while `run()` runs, so it makes no cycle.
     let schedulerLink = EngineSchedulerLink()
     var driftMeter = DriftMeter()
     var imageWaitMeter = ImageWaitMeter()

@@ -30,11 +30,13 @@ struct PostTimeline {
     private(set) var count = 0
     /// Posts changed since they were written, by position. Only looked up.
     private var changed: [Int: Post] = [:]
-    /// Chunks last written again (index and posts), most recently read
+    /// Chunks last written (index and posts), most recently written or read
     /// last: a page reads posts in order and a reply's parent is one of the
     /// 64 posts written before it, so two chunks serve almost every read.
+    /// The chunks `append` writes are kept too, so a feed of up to three
+    /// chunks (12,288 posts) is written once, not again when it is read.
     private var readChunks: [(index: Int, posts: [Post])] = []
-    private static let readChunksKept = 2
+    private static let readChunksKept = 3
 
     /// Writes `count` more posts with `writer` and returns them, oldest
     /// first, when `returning` is set (an empty array otherwise).
@@ -48,6 +50,7 @@ struct PostTimeline {
             chunks.append(Chunk(start: self.count, count: chunkCount, writer: writer))
             let posts = writer.nextPosts(chunkCount)
             if returning { written += posts }
+            keep(chunk: chunks.count - 1, posts: posts)
             self.count += chunkCount
             remaining -= chunkCount
         }
@@ -91,8 +94,14 @@ struct PostTimeline {
         }
         var writer = chunks[index].writer
         let posts = writer.nextPosts(chunks[index].count)
+        keep(chunk: index, posts: posts)
+        return posts
+    }
+
+    /// Keeps chunk `index`'s posts as the most recent, forgetting the
+    /// least recent beyond `readChunksKept`.
+    private mutating func keep(chunk index: Int, posts: [Post]) {
         if readChunks.count == PostTimeline.readChunksKept { readChunks.removeFirst() }
         readChunks.append((index, posts))
-        return posts
     }
 }

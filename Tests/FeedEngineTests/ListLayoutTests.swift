@@ -1,0 +1,70 @@
+import Determinism
+import Testing
+@testable import FeedEngine
+
+/// Range queries and the anchor's search against the plain algorithms they
+/// replace: two searches down the height tree for a range, and a top looked
+/// up for each item examined.
+@Suite("List layout")
+struct ListLayoutTests {
+    /// The items intersecting `[minY, maxY)` by two searches down the tree.
+    static func indicesBySearching(_ layout: ListLayout, _ minY: Double, _ maxY: Double) -> Range<Int> {
+        guard layout.count > 0, maxY > minY, maxY > 0, minY < layout.contentHeight else { return 0..<0 }
+        let first = layout.heights.index(containing: max(0, minY))
+        let (found, top) = layout.heights.item(containing: maxY)
+        var last = found
+        if top >= maxY, last > first { last -= 1 }
+        return first..<(last + 1)
+    }
+
+    /// The first item of the range at least `fraction` visible, each top
+    /// looked up on its own, and the number of items examined.
+    static func firstItemByLookingUp(
+        _ layout: ListLayout, _ fraction: Double, _ minY: Double, _ maxY: Double, origin: Double
+    ) -> (found: (index: Int, top: Double)?, examined: Int) {
+        let range = indicesBySearching(layout, minY - origin, maxY - origin)
+        for index in range {
+            let top = origin + layout.minY(of: index)
+            let height = layout.height(of: index)
+            let visible = min(top + height, maxY) - max(top, minY)
+            if height > 0, visible / height >= fraction { return ((index, top), index - range.lowerBound + 1) }
+        }
+        return (nil, range.count)
+    }
+
+    @Test(
+        "a range walked from its first item, and the anchor's first visible item, are those the tree's searches find",
+        arguments: [(1, 600.0), (5, 600.0), (40, 600.0), (300, 8.0), (300, 0.5)])
+    func walkedRangesMatchSearches(count: Int, meanHeight: Double) {
+        var random = SplitMix64(seed: UInt64(count) &* 31 &+ UInt64(meanHeight * 64))
+        // Some heights zero, as removed or collapsed rows are; short rows put
+        // more than the walk's limit on one screen.
+        func height() -> Double { random.chance(0.2) ? 0 : Double(random.next(in: 1...Int(meanHeight * 128))) / 64 }
+        var layout = ListLayout(count: count, estimatedHeight: meanHeight)
+        for index in 0..<count { layout.setMeasuredHeight(height(), at: index) }
+        var tops = [0.0]
+        for index in 0..<count { tops.append(tops[index] + layout.height(of: index)) }
+        var checked = 0
+        for _ in 0..<2_000 {
+            let origin = random.chance(0.5) ? 0 : -Double(random.next(in: 0...100_000)) / 7
+            // Rect edges on item edges half the time: where the range's ends
+            // are decided.
+            func edge() -> Double {
+                random.chance(0.5)
+                    ? tops[random.nextIndex(below: tops.count)]
+                    : Double(random.next(in: 0...Int(tops[count] * 64) + 64_000)) / 64 - 500
+            }
+            let a = edge()
+            let b = random.chance(0.3) ? a + 852 : edge()
+            let (minY, maxY) = (min(a, b), max(a, b))
+            #expect(layout.indices(intersecting: minY, maxY) == Self.indicesBySearching(layout, minY, maxY), "\(minY) ..< \(maxY)")
+            let walked = layout.firstItem(visibleAtLeast: 0.3, in: minY + origin, maxY + origin, origin: origin)
+            let looked = Self.firstItemByLookingUp(layout, 0.3, minY + origin, maxY + origin, origin: origin)
+            #expect(walked.found?.index == looked.found?.index && walked.found?.top == looked.found?.top, "\(minY) ..< \(maxY)")
+            #expect(walked.examined == looked.examined, "\(minY) ..< \(maxY)")
+            if walked.found != nil { checked += 1 }
+        }
+        // The rects found items often enough for the comparison to mean something.
+        #expect(checked > 200)
+    }
+}
