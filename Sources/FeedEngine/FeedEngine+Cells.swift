@@ -25,7 +25,7 @@ extension FeedEngine {
         guard outcome.isDelivered else { return }
         // A cell showing a new image is a change on screen: the next frame renders.
         if outcome.source != .memory { list.setNeedsLayout() }
-        guard let index = list.index(of: outcome.key.postID) else { return }
+        guard let index = list.index(of: outcome.key.postID, near: list.displayedRange.lowerBound) else { return }
         var item = list.items[index]
         guard var media = item.post.media, !media.sizeKnownAtLayout else { return }
         media.sizeKnownAtLayout = true

@@ -190,6 +190,30 @@ public final class FeedList {
         return nil
     }
 
+    /// The index of the item with id `id`, searched outward from `hint`:
+    /// ids are unique in the list, so it is the index `index(of:)` finds,
+    /// found in a few steps when the item is near the hint (an image for a
+    /// row on screen).
+    /// - Complexity: O(d) for an item d rows from `hint`; O(n) when absent.
+    public func index(of id: PostID, near hint: Int) -> Int? {
+        items.withUnsafeBufferPointer { items in
+            let start = min(max(hint, 0), items.count)
+            var below = start
+            var above = start - 1
+            while below < items.count || above >= 0 {
+                if below < items.count {
+                    if items[below].id == id { return below }
+                    below += 1
+                }
+                if above >= 0 {
+                    if items[above].id == id { return above }
+                    above -= 1
+                }
+            }
+            return nil
+        }
+    }
+
     /// The items intersecting `[minY, maxY)` in content coordinates.
     /// - Complexity: O(log n)
     public func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {

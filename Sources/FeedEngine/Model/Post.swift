@@ -190,6 +190,9 @@ public struct Post: Identifiable, Hashable, Sendable {
         }
     }
 
+    /// Whether the post has media: `media != nil` without building it.
+    public var hasMedia: Bool { _flags.contains(.hasMedia) }
+
     /// The post's media, if it has any. Stored with 16-bit pixel sizes and
     /// 32-bit encoded bytes.
     public var media: Media? {

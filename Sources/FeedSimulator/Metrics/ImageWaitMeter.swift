@@ -35,7 +35,7 @@ struct ImageWaitMeter {
     mutating func frameShown(_ visible: Range<Int>, list: FeedListView, images: ImagePipeline, at time: SimTime) {
         shownServed.removeAll(keepingCapacity: true)
         list.items.withUnsafeBufferPointer { items in
-            for index in visible where index < items.count && items[index].post.media != nil {
+            for index in visible where index < items.count && items[index].post.hasMedia {
                 let id = items[index].post.id
                 guard !lastShownServed.contains(id), !served.contains(id) else {
                     shownServed.append(id)

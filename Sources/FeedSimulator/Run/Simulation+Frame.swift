@@ -138,7 +138,7 @@ extension Simulation {
     func scene(_ visible: Range<Int>, list: FeedListView) -> CostModel.Scene {
         var scene = CostModel.Scene(layers: visible.count)
         list.items.withUnsafeBufferPointer { items in
-            for index in visible where items[index].post.media != nil {
+            for index in visible where items[index].post.hasMedia {
                 scene.images += 1
                 scene.offscreenPasses += 1
             }
