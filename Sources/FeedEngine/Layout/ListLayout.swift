@@ -51,7 +51,7 @@ public struct ListLayout: Sendable, Equatable {
     private func span(intersecting minY: Double, _ maxY: Double) -> (indices: Range<Int>, firstTop: Double) {
         guard count > 0, maxY > minY, maxY > 0, minY < contentHeight else { return (0..<0, 0) }
         let (first, firstTop) = heights.item(containing: max(0, minY))
-        // The last item whose top is at or above `maxY`, as
+        // The last item whose top is at most `maxY`, as
         // `heights.item(containing: maxY)` finds it: every sum of heights is
         // exact, so walking adds up to the same tops as the tree's search.
         var last = first
