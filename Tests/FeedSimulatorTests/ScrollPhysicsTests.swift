@@ -41,6 +41,23 @@ struct ScrollPhysicsTests {
         #expect(abs(ScrollPhysics.decelerationOffset(x0: 0, v0: 1_000, rate: 0.99, t: 100) - ScrollPhysics.restingOffset(x0: 0, v0: 1_000, rate: 0.99)) < 1e-6)
     }
 
+    @Test("a frame's offset and velocity from one power of the rate are the formulas' bits")
+    func decelerationTogether() {
+        let starts = [(-64.0, -12_000.0), (0, -0.75), (0, 3_000), (1_751.015625, 20_000), (1_751.015625, -12_000)]
+        for rate in [0.998, 0.99, 0.9995] {
+            for (x0, v0) in starts {
+                for step in 0..<200 {
+                    let t = Double(step) / 120 + Double(step % 7) * 1e-4
+                    let both = ScrollPhysics.deceleration(x0: x0, v0: v0, rate: rate, t: t)
+                    let offset = x0 + v0 * (pow(rate, 1000 * t) - 1) / (1000 * log(rate))
+                    #expect(both.offset.bitPattern == offset.bitPattern, "x0 \(x0), v0 \(v0), d \(rate), t \(t)")
+                    #expect(both.velocity.bitPattern == ScrollPhysics.decelerationVelocity(v0: v0, rate: rate, t: t).bitPattern)
+                    #expect(ScrollPhysics.decelerationOffset(x0: x0, v0: v0, rate: rate, t: t).bitPattern == offset.bitPattern)
+                }
+            }
+        }
+    }
+
     /// Overshoot, dimension and the band's value worked out by hand.
     static let rubberBandCases: [(Double, Double, Double)] = [
         (0, 800, 0),

@@ -27,7 +27,15 @@ public enum ScrollPhysics {
     /// Offset after `t` seconds of deceleration from `x0` at `v0` with rate
     /// `d` per millisecond: `x0 + v0·(d^(1000t) − 1)/(1000·ln d)`.
     public static func decelerationOffset(x0: Double, v0: Double, rate d: Double, t: Double) -> Double {
-        x0 + v0 * (pow(d, 1000 * t) - 1) / (1000 * log(d))
+        deceleration(x0: x0, v0: v0, rate: d, t: t).offset
+    }
+
+    /// Offset and velocity after `t` seconds of deceleration, from one
+    /// `d^(1000t)`: what every frame of a fling reads, the same bits as
+    /// `decelerationOffset` and `decelerationVelocity` give.
+    public static func deceleration(x0: Double, v0: Double, rate d: Double, t: Double) -> (offset: Double, velocity: Double) {
+        let decay = pow(d, 1000 * t)
+        return (x0 + v0 * (decay - 1) / (1000 * log(d)), v0 * decay)
     }
 
     /// Velocity after `t` seconds of deceleration: `v0·d^(1000t)`.

@@ -239,8 +239,7 @@ public struct ScrollView: Sendable {
             }
         case let .decelerating(startTime, x0, v0, rate):
             let t = seconds(time - startTime)
-            let offset = ScrollPhysics.decelerationOffset(x0: x0, v0: v0, rate: rate, t: t)
-            let velocity = ScrollPhysics.decelerationVelocity(v0: v0, rate: rate, t: t)
+            let (offset, velocity) = ScrollPhysics.deceleration(x0: x0, v0: v0, rate: rate, t: t)
             if offset < minOffset || offset > maxOffset {
                 let edge = offset < minOffset ? minOffset : maxOffset
                 motion = .bouncing(startTime: time, edge: edge, x1: offset - edge, v1: velocity)
