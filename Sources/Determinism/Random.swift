@@ -10,6 +10,7 @@ extension DeterministicGenerator {
     /// A uniform integer in `0 ..< bound` by Lemire's multiply-and-reject
     /// method ("Fast random integer generation in an interval", 2019): no
     /// modulo bias, one multiplication in the common case.
+    @inlinable
     public mutating func next(below bound: UInt64) -> UInt64 {
         precondition(bound > 0, "bound must be positive")
         var product = next().multipliedFullWidth(by: bound)
@@ -23,6 +24,7 @@ extension DeterministicGenerator {
     }
 
     /// A uniform integer in `range`.
+    @inlinable
     public mutating func next(in range: ClosedRange<Int>) -> Int {
         let span = UInt64(bitPattern: Int64(range.upperBound &- range.lowerBound)) &+ 1
         if span == 0 { return Int(bitPattern: UInt(next())) }
@@ -30,16 +32,19 @@ extension DeterministicGenerator {
     }
 
     /// A uniform double in `[0, 1)` with 53 random bits.
+    @inlinable
     public mutating func nextUnit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// `true` with probability `p`.
+    @inlinable
     public mutating func chance(_ p: Double) -> Bool {
         nextUnit() < p
     }
 
     /// A uniform index in `0 ..< count`.
+    @inlinable
     public mutating func nextIndex(below count: Int) -> Int {
         precondition(count > 0, "count must be positive")
         return Int(next(below: UInt64(count)))
@@ -67,7 +72,7 @@ public struct SplitMix64: DeterministicGenerator, Sendable {
 /// stream of a run uses. Its range reduction is our own (below), so results
 /// never depend on how the standard library maps bits to ranges.
 public struct Xoshiro256StarStar: DeterministicGenerator, Sendable {
-    private var s0, s1, s2, s3: UInt64
+    @usableFromInline var s0, s1, s2, s3: UInt64
 
     /// Seeds the four words from SplitMix64, as the authors recommend.
     public init(seed: UInt64) {
@@ -79,19 +84,21 @@ public struct Xoshiro256StarStar: DeterministicGenerator, Sendable {
     }
 
     /// The next 64 random bits.
+    @inlinable
     public mutating func next() -> UInt64 {
-        let result = rotateLeft(s1 &* 5, 7) &* 9
+        let result = Self.rotateLeft(s1 &* 5, 7) &* 9
         let t = s1 << 17
         s2 ^= s0
         s3 ^= s1
         s1 ^= s2
         s0 ^= s3
         s2 ^= t
-        s3 = rotateLeft(s3, 45)
+        s3 = Self.rotateLeft(s3, 45)
         return result
     }
 
-    private func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 {
+    @inlinable
+    static func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 {
         (x << k) | (x >> (64 - k))
     }
 }
