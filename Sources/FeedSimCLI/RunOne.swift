@@ -29,7 +29,8 @@ extension FeedSim {
         func run() throws {
             if let parentPID { ParentWatch.exitWithParent(parentPID, command: Self.configuration.commandName ?? "") }
             let order = RunOrder(file: file, refreshHz: refreshHz, seed: seed, variant: variant, frames: frames, trace: trace)
-            let reply = WorkerRun.execute(order)
+            var warmUps = WarmUpLog()
+            let reply = WorkerRun.execute(order, warmUps: &warmUps)
             guard let result = reply.result else {
                 printError(reply.message ?? "the run failed")
                 throw reply.failure == .invalidScenario ? FeedSimExit.invalidScenario : FeedSimExit.internalFailure
@@ -71,6 +72,8 @@ extension FeedSim {
             } else {
                 lines = AnyIterator { readLine(strippingNewline: true) }
             }
+            // Each distinct warm-up once: every seed of a scenario shares one.
+            var warmUps = WarmUpLog()
             for line in lines where !line.isEmpty {
                 let order: RunOrder
                 do {
@@ -79,7 +82,7 @@ extension FeedSim {
                     printError("not a run order: \(line.prefix(200)): \(error)")
                     throw FeedSimExit.usage
                 }
-                try FileHandle.standardOutput.write(contentsOf: try WorkerRun.execute(order).line())
+                try FileHandle.standardOutput.write(contentsOf: try WorkerRun.execute(order, warmUps: &warmUps).line())
             }
         }
     }
@@ -91,8 +94,9 @@ enum WorkerRun {
     /// with a warm-up shaped like the run, and runs it. The warm-up comes
     /// before every run, so that its allocation counts are the engine's
     /// alone: the same whether the run is the first in its process or comes
-    /// after any others.
-    static func execute(_ order: RunOrder) -> RunReply {
+    /// after any others. A warm-up `warmUps` saw this process run already
+    /// is not run again: it would pay nothing.
+    static func execute(_ order: RunOrder, warmUps: inout WarmUpLog) -> RunReply {
         let loaded: LoadedScenario
         do {
             loaded = try order.load()
@@ -100,7 +104,9 @@ enum WorkerRun {
             return RunReply(failure: .invalidScenario, message: "invalid scenario: \(error)")
         }
         do {
-            return RunReply(result: try run(order.request(on: loaded)))
+            let request = try order.request(on: loaded)
+            warmUps.warmUp(for: request)
+            return RunReply(result: try Simulation(request: request).run())
         } catch {
             return RunReply(failure: .runFailed, message: "\(error)")
         }

@@ -52,6 +52,8 @@ struct BatchWorkerTests {
             ("after-others", BatchWorkerTests.others + [run], 3),
             ("first-then-others", [run] + BatchWorkerTests.others, 0),
             ("after-itself", [run, run], 1),
+            // The same warm-up as the run's, so the worker skips it.
+            ("after-another-seed", [run.withSeed(run.seed &+ 1), run], 1),
             ("after-a-failed-order", [BatchWorkerTests.others[0], missing, run], 2),
         ]
         var results: [(String, RunResult)] = []
@@ -105,5 +107,14 @@ struct RegisteredStrategyWorkerTests {
             in: folder.url, timeout: 600)
         #expect(outcome.status == 0, "\(outcome)")
         #expect(outcome.stdout.split(separator: "\n").compactMap { RunReply.decode(line: Data($0.utf8)) }.count == 1, "\(outcome)")
+    }
+}
+
+extension RunOrder {
+    /// The same order under seed `seed`.
+    func withSeed(_ seed: UInt64) -> RunOrder {
+        var order = self
+        order.seed = seed
+        return order
     }
 }

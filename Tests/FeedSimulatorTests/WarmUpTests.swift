@@ -41,6 +41,38 @@ struct WarmUpTests {
         #expect(refused.contains { $0 == ("like", "server_error") }, "\(refused)")
     }
 
+    @Test("every seed of a scenario gets the same warm-up, which a worker's log runs once")
+    func oneWarmUpPerScenario() {
+        let base = WarmUpTests.request(seconds: 5)
+        var seeded = base
+        seeded.seed = base.seed &+ 41
+        let warmUp = Simulation.warmUpRequests(for: base)
+        #expect(warmUp.count == 3)
+        #expect(warmUp == Simulation.warmUpRequests(for: seeded))
+        #expect(warmUp.allSatisfy { $0.seed == base.loaded.scenario.seed })
+
+        var log = WarmUpLog()
+        let first = log.warmUp(for: base)
+        #expect(first, "a first warm-up runs")
+        let otherSeed = log.warmUp(for: seeded)
+        #expect(!otherSeed, "another seed of the scenario needs none")
+        var faster = base
+        faster.refreshHz = 60
+        let otherRate = log.warmUp(for: faster)
+        #expect(otherRate, "another rate is another warm-up")
+        let again = log.warmUp(for: base)
+        #expect(!again, "the first is still remembered")
+        // The log keeps the last few: past them, a warm-up runs again.
+        for index in 0..<WarmUpLog.capacity {
+            var other = base
+            other.loaded.file = "other-\(index).json"
+            let ran = log.warmUp(for: other)
+            #expect(ran, "\(other.loaded.file)")
+        }
+        let forgotten = log.warmUp(for: seeded)
+        #expect(forgotten, "forgotten after \(WarmUpLog.capacity) others")
+    }
+
     @Test("the warm-up does not grow with the request: the same sessions for a minute and for ten")
     func boundedByTheTour() {
         let minute = Simulation.warmUpSessions(for: WarmUpTests.request(seconds: 60))

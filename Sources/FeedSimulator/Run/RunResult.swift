@@ -2,7 +2,7 @@ import FeedEngine
 import FeedScenario
 
 /// One run to make: a scenario at one refresh rate, with one engine variant.
-public struct RunRequest: Sendable {
+public struct RunRequest: Sendable, Equatable {
     public var loaded: LoadedScenario
     public var refreshHz: Int
     public var seed: UInt64

@@ -55,12 +55,29 @@ extension Simulation {
     ///   simulated seconds on at most `warmUpPostCount` posts or
     ///   `warmUpPageCount` pages.
     public static func warmUpRuntime(for request: RunRequest) {
-        for scenario in warmUpSessions(for: request) {
-            var warmUp = request
-            warmUp.loaded.scenario = scenario
+        runWarmUp(warmUpRequests(for: request))
+    }
+
+    /// Runs the warm-up's sessions.
+    fileprivate static func runWarmUp(_ warmUp: [RunRequest]) {
+        for session in warmUp {
             // A failure is the request's own run's to report, with its own
             // scenario's numbers; the warm-up has nothing to add.
-            _ = try? Simulation(request: warmUp).run()
+            _ = try? Simulation(request: session).run()
+        }
+    }
+
+    /// The warm-up's sessions for `request`, as runs. They take the
+    /// scenario's own seed, not the run's: the warm-up's paths are set by
+    /// its configuration and its tour, which every seed shares, so every
+    /// seed of a scenario (`run --seeds`) gets the same warm-up, which a
+    /// worker then runs once (`WarmUpLog`).
+    static func warmUpRequests(for request: RunRequest) -> [RunRequest] {
+        warmUpSessions(for: request).map { scenario in
+            var warmUp = request
+            warmUp.loaded.scenario = scenario
+            warmUp.seed = request.loaded.scenario.seed
+            return warmUp
         }
     }
 
@@ -182,5 +199,37 @@ extension Simulation {
         let terminatedAt = steps.last?.atNs ?? start
         // The relaunched engine loads and lays out its first page too.
         return (steps, terminatedAt + coldStartNs + 500 * ms)
+    }
+}
+
+/// The warm-ups a process has run. A warm-up pays the Swift runtime's
+/// one-time costs for the paths it takes; the same warm-up again takes the
+/// same paths and finds every cost paid, so it changes nothing a later run
+/// counts. A worker that runs many runs (every seed of a scenario, each
+/// variant at each rate) keeps a log and runs each distinct warm-up once.
+///
+/// It remembers the last `capacity` warm-ups: a worker is handed a
+/// scenario's runs one after another, and the log's comparisons stay a few
+/// per run however long the batch.
+public struct WarmUpLog {
+    /// Warm-ups remembered, most recent first.
+    static let capacity = 8
+    private var recent: [[RunRequest]] = []
+
+    public init() {}
+
+    /// Runs `request`'s warm-up (`Simulation.warmUpRuntime(for:)`) unless
+    /// this log saw the same one; returns whether it ran.
+    @discardableResult
+    public mutating func warmUp(for request: RunRequest) -> Bool {
+        let warmUp = Simulation.warmUpRequests(for: request)
+        if let index = recent.firstIndex(of: warmUp) {
+            recent.insert(recent.remove(at: index), at: 0)
+            return false
+        }
+        Simulation.runWarmUp(warmUp)
+        recent.insert(warmUp, at: 0)
+        if recent.count > WarmUpLog.capacity { recent.removeLast() }
+        return true
     }
 }
