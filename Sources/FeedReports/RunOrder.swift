@@ -42,10 +42,18 @@ public struct RunOrder: Codable, Sendable, Equatable {
 
     /// The scenario this order runs, read and checked.
     public func load() throws(ScenarioError) -> LoadedScenario {
-        let url = URL(fileURLWithPath: file)
-        guard let scenarioText else { return try ScenarioLoader.load(url: url, file: file) }
-        return try ScenarioLoader.load(
-            data: Data(scenarioText.utf8), file: file, deviceDirectories: ScenarioLoader.deviceDirectories(for: url))
+        try load(text())
+    }
+
+    /// The scenario's JSON: `scenarioText`, or the file's bytes.
+    func text() throws(ScenarioError) -> Data {
+        guard let scenarioText else { return try ScenarioLoader.read(URL(fileURLWithPath: file), file: file) }
+        return Data(scenarioText.utf8)
+    }
+
+    /// The scenario `text` holds, checked, with device profiles looked up beside `file`.
+    func load(_ text: Data) throws(ScenarioError) -> LoadedScenario {
+        try ScenarioLoader.load(data: text, file: file, deviceDirectories: ScenarioLoader.deviceDirectories(for: URL(fileURLWithPath: file)))
     }
 
     /// The request for this order on `loaded`, its scenario.
@@ -69,6 +77,28 @@ public struct RunOrder: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return encoder
+    }
+}
+
+/// Loads the scenarios of a worker's orders, keeping the last one: a
+/// worker is handed every seed of a scenario, and each of its variants at
+/// each rate, one after another, and decodes it once for all of them. The
+/// file is read for every order, and decoded again whenever its bytes differ
+/// from the last order's; its device profiles are read with it.
+public struct ScenarioCache {
+    private var last: (file: String, text: Data, loaded: LoadedScenario)?
+
+    public init() {}
+
+    /// `order.load()`, from the last order's scenario when the file and its
+    /// bytes are the same.
+    public mutating func load(_ order: RunOrder) throws(ScenarioError) -> LoadedScenario {
+        let text = try order.text()
+        if let last, last.file == order.file, last.text == text { return last.loaded }
+        last = nil
+        let loaded = try order.load(text)
+        last = (order.file, text, loaded)
+        return loaded
     }
 }
 

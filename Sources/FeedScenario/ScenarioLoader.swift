@@ -96,7 +96,7 @@ public enum ScenarioLoader {
         return directories
     }
 
-    static func read(_ url: URL, file: String) throws(ScenarioError) -> Data {
+    public static func read(_ url: URL, file: String) throws(ScenarioError) -> Data {
         let data: Data
         do {
             data = try Data(contentsOf: url)

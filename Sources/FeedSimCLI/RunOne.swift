@@ -29,8 +29,9 @@ extension FeedSim {
         func run() throws {
             if let parentPID { ParentWatch.exitWithParent(parentPID, command: Self.configuration.commandName ?? "") }
             let order = RunOrder(file: file, refreshHz: refreshHz, seed: seed, variant: variant, frames: frames, trace: trace)
+            var scenarios = ScenarioCache()
             var warmUps = WarmUpLog()
-            let reply = WorkerRun.execute(order, warmUps: &warmUps)
+            let reply = WorkerRun.execute(order, scenarios: &scenarios, warmUps: &warmUps)
             guard let result = reply.result else {
                 printError(reply.message ?? "the run failed")
                 throw reply.failure == .invalidScenario ? FeedSimExit.invalidScenario : FeedSimExit.internalFailure
@@ -72,7 +73,9 @@ extension FeedSim {
             } else {
                 lines = AnyIterator { readLine(strippingNewline: true) }
             }
-            // Each distinct warm-up once: every seed of a scenario shares one.
+            // Each scenario decoded once and each distinct warm-up run once
+            // while its orders follow one another (every seed of a scenario).
+            var scenarios = ScenarioCache()
             var warmUps = WarmUpLog()
             for line in lines where !line.isEmpty {
                 let order: RunOrder
@@ -82,7 +85,7 @@ extension FeedSim {
                     printError("not a run order: \(line.prefix(200)): \(error)")
                     throw FeedSimExit.usage
                 }
-                try FileHandle.standardOutput.write(contentsOf: try WorkerRun.execute(order, warmUps: &warmUps).line())
+                try FileHandle.standardOutput.write(contentsOf: try WorkerRun.execute(order, scenarios: &scenarios, warmUps: &warmUps).line())
             }
         }
     }
@@ -95,11 +98,12 @@ enum WorkerRun {
     /// before every run, so that its allocation counts are the engine's
     /// alone: the same whether the run is the first in its process or comes
     /// after any others. A warm-up `warmUps` saw this process run already
-    /// is not run again: it would pay nothing.
-    static func execute(_ order: RunOrder, warmUps: inout WarmUpLog) -> RunReply {
+    /// is not run again: it would pay nothing. The scenario comes from
+    /// `scenarios`, decoded once while the orders name the same bytes.
+    static func execute(_ order: RunOrder, scenarios: inout ScenarioCache, warmUps: inout WarmUpLog) -> RunReply {
         let loaded: LoadedScenario
         do {
-            loaded = try order.load()
+            loaded = try scenarios.load(order)
         } catch {
             return RunReply(failure: .invalidScenario, message: "invalid scenario: \(error)")
         }

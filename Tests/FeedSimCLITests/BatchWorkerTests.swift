@@ -1,4 +1,5 @@
 import FeedReports
+import FeedScenario
 import FeedSimulator
 import Foundation
 import Testing
@@ -116,5 +117,48 @@ extension RunOrder {
         var order = self
         order.seed = seed
         return order
+    }
+}
+
+/// A worker decodes a scenario once for the orders that follow one another
+/// with the same file and bytes; anything else is read afresh.
+@Suite("Worker scenario cache")
+struct ScenarioCacheTests {
+    @Test("the cache gives what loading the order gives: after the file changes, for another file, for the order's own text, and the same error for a bad file every time")
+    func sameAsLoading() throws {
+        let folder = try ScratchFolder(prefix: "feedsim-scenario-cache")
+        defer { folder.remove() }
+        try folder.copyDeviceProfiles()
+        let bundled = try String(contentsOf: FeedSimProcess.packageRoot.appendingPathComponent("scenarios/exact-place-changes.json"), encoding: .utf8)
+        let other = try String(contentsOf: FeedSimProcess.packageRoot.appendingPathComponent("scenarios/pull-to-refresh-at-top.json"), encoding: .utf8)
+        try folder.write(bundled, to: "a.json")
+        try folder.write(other, to: "b.json")
+        func order(_ name: String, text: String? = nil, seed: UInt64 = 1) -> RunOrder {
+            RunOrder(file: folder.appending(name).path, scenarioText: text, refreshHz: 60, seed: seed, variant: "default", frames: false, trace: false)
+        }
+        var cache = ScenarioCache()
+        func check(_ order: RunOrder, _ step: String) throws {
+            let cached = try cache.load(order)
+            #expect(cached == (try order.load()), "\(step)")
+        }
+        try check(order("a.json"), "first")
+        try check(order("a.json", seed: 2), "another seed of the same file")
+        try check(order("b.json"), "another file")
+        try check(order("a.json"), "back to the first")
+        // The same file with new contents is decoded again (its seed 9 becomes 99).
+        try folder.write(bundled.replacingOccurrences(of: "\"seed\": 9", with: "\"seed\": 99"), to: "a.json")
+        let edited = try cache.load(order("a.json"))
+        #expect(edited == (try order("a.json").load()))
+        #expect(edited.scenario.seed == 99, "the edited file's seed, not the cached one")
+        // An order's own text is its scenario, whatever the file holds.
+        try check(order("a.json", text: other), "the order's own text")
+        try check(order("a.json"), "the file again after the order's text")
+        // A file that does not decode fails every time, with the loader's message.
+        try folder.write("{ \"schema_version\": 1", to: "a.json")
+        for attempt in 0..<2 {
+            #expect(throws: ScenarioError.self, "attempt \(attempt)") { try cache.load(order("a.json")) }
+        }
+        try folder.write(bundled, to: "a.json")
+        try check(order("a.json"), "after the file is mended")
     }
 }
