@@ -108,7 +108,7 @@ enum WorkerRun {
             return RunReply(failure: .invalidScenario, message: "invalid scenario: \(error)")
         }
         do {
-            let request = try order.request(on: loaded)
+            let request = order.request(on: loaded)
             warmUps.warmUp(for: request)
             return RunReply(result: try Simulation(request: request).run())
         } catch {

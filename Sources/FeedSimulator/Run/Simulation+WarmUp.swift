@@ -25,7 +25,8 @@ extension Simulation {
     /// even on the length of the scenario's path — so without a warm-up the
     /// counts of the first run in a process would depend on where it was
     /// started. Every session keeps the request's device, refresh rate,
-    /// seed, engine variant, lifecycle and feed shape, on a feed of at most
+    /// engine variant, lifecycle and feed shape, with the scenario's own
+    /// seed (`warmUpRequests`), on a feed of at most
     /// `warmUpPostCount` posts (or `warmUpPageCount` pages, if more), and
     /// takes every kind of script action (`warmUpScript`).
     ///
