@@ -35,8 +35,8 @@ struct PostTimeline {
     /// 64 posts written before it, so two chunks serve almost every read.
     /// The chunks `append` writes are kept too, so a feed of up to three
     /// chunks (12,288 posts) is written once, not again when it is read.
-    private var readChunks: [(index: Int, posts: [Post])] = []
-    private static let readChunksKept = 3
+    private var keptChunks: [(index: Int, posts: [Post])] = []
+    private static let chunksKept = 3
 
     /// Writes `count` more posts with `writer` and returns them, oldest
     /// first, when `returning` is set (an empty array otherwise).
@@ -84,12 +84,12 @@ struct PostTimeline {
         return low
     }
 
-    /// The posts of chunk `index`, written again unless it was read lately.
+    /// The posts of chunk `index`, written again unless it was written or read lately.
     private mutating func posts(ofChunk index: Int) -> [Post] {
-        if let last = readChunks.last, last.index == index { return last.posts }
-        if let found = readChunks.firstIndex(where: { $0.index == index }) {
-            let read = readChunks.remove(at: found)
-            readChunks.append(read)
+        if let last = keptChunks.last, last.index == index { return last.posts }
+        if let found = keptChunks.firstIndex(where: { $0.index == index }) {
+            let read = keptChunks.remove(at: found)
+            keptChunks.append(read)
             return read.posts
         }
         var writer = chunks[index].writer
@@ -99,9 +99,9 @@ struct PostTimeline {
     }
 
     /// Keeps chunk `index`'s posts as the most recent, forgetting the
-    /// least recent beyond `readChunksKept`.
+    /// least recent beyond `chunksKept`.
     private mutating func keep(chunk index: Int, posts: [Post]) {
-        if readChunks.count == PostTimeline.readChunksKept { readChunks.removeFirst() }
-        readChunks.append((index, posts))
+        if keptChunks.count == PostTimeline.chunksKept { keptChunks.removeFirst() }
+        keptChunks.append((index, posts))
     }
 }
