@@ -97,7 +97,7 @@ public struct Xoshiro256StarStar: DeterministicGenerator, Sendable {
         return result
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     static func rotateLeft(_ x: UInt64, _ k: UInt64) -> UInt64 {
         (x << k) | (x >> (64 - k))
     }

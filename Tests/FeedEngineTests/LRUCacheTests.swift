@@ -43,6 +43,21 @@ struct LRUCacheTests {
         #expect(cache.hits == 0 && cache.misses == 0)
     }
 
+    @Test("valueIfPresent(forKey:) reads a held key as value(forKey:) does, and counts no miss for another")
+    func valueIfPresentReadsWithoutMiss() {
+        var cache = LRUCache<String, Int>(countLimit: 3)
+        cache.insert(1, forKey: "a")
+        cache.insert(2, forKey: "b")
+        cache.insert(3, forKey: "c")
+        #expect(cache.valueIfPresent(forKey: "a") == 1)
+        #expect(cache.valueIfPresent(forKey: "z") == nil)
+        #expect(cache.keysByRecency == ["b", "c", "a"])
+        #expect(cache.hits == 1 && cache.misses == 0)
+        cache.insert(4, forKey: "d")
+        cache._checkInvariants()
+        #expect(cache.keysByRecency == ["c", "a", "d"])
+    }
+
     @Test("The cost limit evicts least recently used entries until the total fits")
     func costLimitEvictsOldest() {
         var cache = LRUCache<String, Int>(costLimit: 10)

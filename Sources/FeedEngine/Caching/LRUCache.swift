@@ -94,6 +94,19 @@ public struct LRUCache<Key: Hashable, Value> {
         return slots[slot].value
     }
 
+    /// The value for `key` if the cache holds it, read as `value(forKey:)`
+    /// reads it (a hit, and the entry becomes the most recently used); a key
+    /// it does not hold is not counted as a miss. One lookup where
+    /// `contains(_:)` then `value(forKey:)` took two.
+    ///
+    /// - Complexity: O(1) expected.
+    public mutating func valueIfPresent(forKey key: Key) -> Value? {
+        guard let slot = slotOfKey[key] else { return nil }
+        hits += 1
+        moveToMostRecent(slot)
+        return slots[slot].value
+    }
+
     /// Whether the cache holds `key`; neither counts nor refreshes recency.
     ///
     /// - Complexity: O(1) expected.

@@ -9,13 +9,14 @@
 /// `context` holds only what the feed does not (thread context, posts that
 /// left the feed, and the rare newer version of a feed post than the feed's
 /// copy). A million-post feed so takes one array of posts and an index of
-/// 8 bytes a slot, where a dictionary of every post took 120 bytes a slot.
+/// 8 bytes a slot (`PostIDMap`), where a dictionary of every post took
+/// 120 bytes a slot.
 struct FeedStore {
     /// The feed's posts, newest first.
     private(set) var posts: [Post] = []
     /// Where each feed post's id first appears in `posts`. Post ids are
     /// below 2^32 (`Post.idLimit`), so keys and positions take 32 bits.
-    private var feedIndex: [UInt32: UInt32] = [:]
+    private var feedIndex = PostIDMap()
     /// Known posts whose latest version is not the feed's copy of them.
     /// Only looked up.
     private var context: [PostID: Post] = [:]
@@ -106,7 +107,7 @@ struct FeedStore {
         // first's: one hash a post.
         var position = posts.count - 1
         while position >= 0 {
-            feedIndex[UInt32(posts[position].id)] = UInt32(position)
+            feedIndex.updateValue(UInt32(position), forKey: UInt32(posts[position].id))
             position -= 1
         }
     }
@@ -125,7 +126,7 @@ struct FeedStore {
     mutating func append(_ page: FeedPage) {
         let fresh = page.posts.filter { feedPosition(of: $0.id) == nil }
         for post in fresh {
-            if feedPosition(of: post.id) == nil { feedIndex[UInt32(post.id)] = UInt32(posts.count) }
+            feedIndex.insert(UInt32(posts.count), forKey: UInt32(post.id))
             posts.append(post)
         }
         remember(page)

@@ -56,10 +56,7 @@ extension ImagePipeline {
 
     private func startPrefetching(_ request: ImageRequest) {
         let key = request.key
-        if memoryCache.contains(key) {
-            _ = memoryCache.value(forKey: key)
-            return
-        }
+        if memoryCache.valueIfPresent(forKey: key) != nil { return }
         if let load = loads[key] {
             if load.prefetchPriority == nil {
                 counters.prefetches += 1

@@ -18,6 +18,12 @@ public struct ImageKey: Hashable, Comparable, Sendable, CustomStringConvertible 
         (lhs.postID, lhs.index) < (rhs.postID, rhs.index)
     }
 
+    /// Feeds the hasher one word where the synthesized hash fed it two: the
+    /// page's bits go to the top, far from any post id's.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(postID ^ UInt64(truncatingIfNeeded: index).byteSwapped)
+    }
+
     /// `post/index`, for logs and failure messages.
     public var description: String { "\(postID)/\(index)" }
 }

@@ -310,12 +310,12 @@ internal struct _FeedThread {
 
 /// A set of post ids in 4 bytes an id: ids a `Post` stores are below
 /// `Post.idLimit`, so they fit 32 bits, and a million shown rows take 8 MB
-/// of buckets, not 16.
+/// of slots, not 16.
 internal struct _PostIDSet {
-    private var ids: Set<UInt32>
+    private var ids: PostIDSet
 
     init(minimumCapacity: Int) {
-        ids = Set(minimumCapacity: minimumCapacity)
+        ids = PostIDSet(minimumCapacity: minimumCapacity)
     }
 
     func contains(_ id: PostID) -> Bool {
@@ -326,7 +326,7 @@ internal struct _PostIDSet {
     @discardableResult
     mutating func insert(_ id: PostID) -> (inserted: Bool, memberAfterInsert: PostID) {
         precondition(id < Post.idLimit, "post id \(id) is not below \(Post.idLimit)")
-        return (ids.insert(UInt32(id)).inserted, id)
+        return (ids.insert(UInt32(id)), id)
     }
 }
 
