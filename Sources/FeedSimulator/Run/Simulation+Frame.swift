@@ -32,7 +32,7 @@ extension Simulation {
         let visible = meter.measure { () -> Range<Int> in
             engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
             let changed = driftMeter.hasPendingChange
-            let before = captureAnchor()
+            let before = captureAnchor(in: list)
             if changed { meter.excluding { driftMeter.frameWillLayOut(reader: before, list: list, view: scrollView, at: now) } }
             // Changes the layout itself sets off (an image from the memory
             // cache whose size was unknown, delivered as its cell is
@@ -146,10 +146,12 @@ extension Simulation {
         return scene
     }
 
-    func captureAnchor() -> DriftMeter.Capture? {
-        let engine = self.engine
-        return DriftMeter.capture(
-            list: engine.listView, contentOffset: scrollView.contentOffset, viewportHeight: scrollView.viewportHeight,
+    /// The drift meter's anchor: the post the reader looks at now, in `list`
+    /// (by default the engine's; a frame passes the one it already holds,
+    /// which spares reading the lazy engine again).
+    func captureAnchor(in list: FeedListView? = nil) -> DriftMeter.Capture? {
+        DriftMeter.capture(
+            list: list ?? engine.listView, contentOffset: scrollView.contentOffset, viewportHeight: scrollView.viewportHeight,
             insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom)
     }
 }
