@@ -46,16 +46,16 @@ struct PostIDTableTests {
     @Test("a set of 32-bit slots holds ids alone, and a capacity reserved up front holds that many")
     func setAndCapacity() {
         var set = PostIDSet(minimumCapacity: 1_000)
-        for id in stride(from: UInt32(0), to: 3_000, by: 3) {
+        for id in stride(from: PostID(0), to: 3_000, by: 3) {
             let inserted = set.insert(id)
             #expect(inserted)
         }
         let again = set.insert(3)
         #expect(!again)
         #expect(set.count == 1_000)
-        for id in UInt32(0)..<3_000 { #expect(set.contains(id) == (id % 3 == 0)) }
-        #expect(!set.contains(UInt32.max - 1))
-        let largest = set.insert(UInt32.max - 1)
-        #expect(largest && set.contains(UInt32.max - 1))
+        for id in PostID(0)..<3_000 { #expect(set.contains(id) == (id % 3 == 0)) }
+        #expect(!set.contains(PostID(UInt32.max - 1)))
+        let largest = set.insert(PostID(UInt32.max - 1))
+        #expect(largest && set.contains(PostID(UInt32.max - 1)))
     }
 }

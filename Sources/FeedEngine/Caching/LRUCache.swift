@@ -85,19 +85,17 @@ public struct LRUCache<Key: Hashable, Value> {
     ///
     /// - Complexity: O(1) expected (one hash lookup, a few slot updates).
     public mutating func value(forKey key: Key) -> Value? {
-        guard let slot = slotOfKey[key] else {
+        guard let value = valueIfPresent(forKey: key) else {
             misses += 1
             return nil
         }
-        hits += 1
-        moveToMostRecent(slot)
-        return slots[slot].value
+        return value
     }
 
-    /// The value for `key` if the cache holds it, read as `value(forKey:)`
-    /// reads it (a hit, and the entry becomes the most recently used); a key
-    /// it does not hold is not counted as a miss. One lookup where
-    /// `contains(_:)` then `value(forKey:)` took two.
+    /// The value for `key` if the cache holds it, marked most recently used
+    /// and counted as a hit; a key it does not hold counts nothing, where
+    /// `value(forKey:)` counts a miss. One lookup where `contains(_:)` then
+    /// `value(forKey:)` took two.
     ///
     /// - Complexity: O(1) expected.
     public mutating func valueIfPresent(forKey key: Key) -> Value? {

@@ -1,7 +1,8 @@
 /// The store's index of where each feed post first appears: post ids to
 /// 32-bit positions, 8 bytes a slot.
 typealias PostIDMap = PostIDTable<UInt64>
-/// The tuner's set of ids already shown: post ids alone, 4 bytes a slot.
+/// The tuner's set of ids already shown: post ids alone, 4 bytes a slot, so
+/// a million shown rows take 8 MB.
 typealias PostIDSet = PostIDTable<UInt32>
 
 /// A hash table of post ids, each with a value in the bits of `Slot` below
@@ -26,6 +27,13 @@ struct PostIDTable<Slot: FixedWidthInteger & UnsignedInteger> {
     private(set) var count = 0
 
     private static var empty: Slot { Slot.max }
+    /// 2^64 divided by the golden ratio: Fibonacci hashing's multiplier
+    /// (Knuth, TAOCP vol. 3, 6.4), which spreads consecutive ids apart.
+    private static var fibonacciMultiplier: UInt64 { 0x9E37_79B9_7F4A_7C15 }
+
+    /// The most ids `slotCount` slots hold: three quarters of them, the
+    /// load at which a `Dictionary` grows too.
+    private static func limit(of slotCount: Int) -> Int { slotCount / 4 * 3 }
     /// How far an id is shifted up in its slot.
     private static var idShift: Int { Slot.bitWidth - 32 }
 
@@ -81,7 +89,7 @@ struct PostIDTable<Slot: FixedWidthInteger & UnsignedInteger> {
     mutating func removeAll(keepingCapacity: Bool = false) {
         count = 0
         if keepingCapacity {
-            for index in slots.indices { slots[index] = PostIDTable.empty }
+            slots.withUnsafeMutableBufferPointer { $0.update(repeating: PostIDTable.empty) }
         } else {
             slots = []
             shift = 64
@@ -92,23 +100,23 @@ struct PostIDTable<Slot: FixedWidthInteger & UnsignedInteger> {
     /// - Complexity: O(slots)
     mutating func reserveCapacity(_ minimumCapacity: Int) {
         precondition(minimumCapacity >= 0, "a capacity is not negative")
-        guard minimumCapacity > slots.count / 4 * 3 else { return }
+        guard minimumCapacity > PostIDTable.limit(of: slots.count) else { return }
         var bits: UInt64 = 3
-        while (1 << bits) / 4 * 3 < minimumCapacity { bits += 1 }
+        while PostIDTable.limit(of: 1 << bits) < minimumCapacity { bits += 1 }
         rehash(into: 1 << bits)
     }
 
-    /// The slot of `id` after Fibonacci hashing: the top bits of the id times
-    /// 2^64 divided by the golden ratio.
+    /// The slot of `id` after Fibonacci hashing: the top bits of the id
+    /// times the multiplier.
     private func firstSlot(of id: UInt32) -> Int {
-        Int(truncatingIfNeeded: (UInt64(id) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        Int(truncatingIfNeeded: (UInt64(id) &* PostIDTable.fibonacciMultiplier) >> shift)
     }
 
     /// The slot holding `id`, or the empty slot where it goes, counted as
     /// taken; grows first if one more id would fill past three quarters.
     private mutating func slot(for id: UInt32) -> Int {
         precondition(id != UInt32.max, "post id \(id) is not below \(Post.idLimit)")
-        if count + 1 > slots.count / 4 * 3 { reserveCapacity(count + 1) }
+        if count + 1 > PostIDTable.limit(of: slots.count) { reserveCapacity(count + 1) }
         let mask = slots.count - 1
         var index = firstSlot(of: id)
         while true {
@@ -136,12 +144,16 @@ struct PostIDTable<Slot: FixedWidthInteger & UnsignedInteger> {
 }
 
 extension PostIDTable where Slot == UInt32 {
-    /// Whether `id` is held.
+    /// Whether `id` is held; an id no post stores (`Post.idLimit` or
+    /// above) never is.
     /// - Complexity: O(1) expected.
-    func contains(_ id: UInt32) -> Bool { self[id] != nil }
+    func contains(_ id: PostID) -> Bool { id < Post.idLimit && self[UInt32(id)] != nil }
 
-    /// Adds `id`; whether it was not held before.
+    /// Adds `id`, an id a post stores; whether it was not held before.
     /// - Complexity: O(1) expected, amortized over growth.
     @discardableResult
-    mutating func insert(_ id: UInt32) -> Bool { insert(0, forKey: id) }
+    mutating func insert(_ id: PostID) -> Bool {
+        precondition(id < Post.idLimit, "post id \(id) is not below \(Post.idLimit)")
+        return insert(0, forKey: UInt32(id))
+    }
 }

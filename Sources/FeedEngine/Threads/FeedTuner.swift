@@ -171,11 +171,11 @@ public struct FeedTuner: Sendable {
         // Pass 2: write each thread's slice, top to bottom.
         var items: [FeedItem] = []
         items.reserveCapacity(posts.count)
-        var shown = _PostIDSet(minimumCapacity: posts.count)
+        var shown = PostIDSet(minimumCapacity: posts.count)
         for thread in threads {
             let replies = thread.repliesSlot < 0 ? [] : replyLists[Int(thread.repliesSlot)]
             guard let chosen = replies.first(where: { !shown.contains(posts[$0.index].id) }) else {
-                if let rootIndex = thread.rootIndex, shown.insert(posts[rootIndex].id).inserted {
+                if let rootIndex = thread.rootIndex, shown.insert(posts[rootIndex].id) {
                     items.append(FeedItem(post: posts[rootIndex]))
                     dispositions[rootIndex] = .shown
                 }
@@ -237,9 +237,9 @@ public struct FeedTuner: Sendable {
         role: ThreadRole,
         above reply: Post,
         to items: inout [FeedItem],
-        shown: inout _PostIDSet
+        shown: inout PostIDSet
     ) -> Bool {
-        guard let post, post.id != reply.id, shown.insert(post.id).inserted else {
+        guard let post, post.id != reply.id, shown.insert(post.id) else {
             return false
         }
         items.append(FeedItem(post: post, role: role))
@@ -306,28 +306,6 @@ internal struct _FeedThread {
     var repliesSlot: Int32 = -1
 
     var rootIndex: Int? { rootPosition < 0 ? nil : Int(rootPosition) }
-}
-
-/// A set of post ids in 4 bytes an id: ids a `Post` stores are below
-/// `Post.idLimit`, so they fit 32 bits, and a million shown rows take 8 MB
-/// of slots, not 16.
-internal struct _PostIDSet {
-    private var ids: PostIDSet
-
-    init(minimumCapacity: Int) {
-        ids = PostIDSet(minimumCapacity: minimumCapacity)
-    }
-
-    func contains(_ id: PostID) -> Bool {
-        id < Post.idLimit && ids.contains(UInt32(id))
-    }
-
-    /// Inserts `id`; whether it was not there before.
-    @discardableResult
-    mutating func insert(_ id: PostID) -> (inserted: Bool, memberAfterInsert: PostID) {
-        precondition(id < Post.idLimit, "post id \(id) is not below \(Post.idLimit)")
-        return (ids.insert(UInt32(id)), id)
-    }
 }
 
 /// A reply in the feed, by index, with the thread posts found for it.
