@@ -22,11 +22,13 @@ public final class CostModel: Sendable {
     /// The terms charged per frame: index in `CostTerm.all`, count and per-unit cost.
     private let frameTerms: [FrameTerm]
 
+    /// Every draw's key starts with the seed, mixed once.
+    private let seedKey: CounterRandom.Prefix
+
     /// What a frame's commit needs of a term, without the term's names: read
     /// every frame, so kept to what charging it reads.
     private struct FrameTerm: Sendable {
         var index: Int
-        var key: String
         var count: @Sendable (WorkCounters) -> Double
         var cost: Double
     }
@@ -35,8 +37,9 @@ public final class CostModel: Sendable {
         self.costs = costs
         self.jitterSigma = jitterSigma
         self.seed = seed
+        seedKey = CounterRandom.Prefix(seed)
         frameTerms = CostTerm.all.enumerated().filter { !$0.element.isPerCell }.map {
-            FrameTerm(index: $0.offset, key: $0.element.key, count: $0.element.count, cost: $0.element.cost(costs).value)
+            FrameTerm(index: $0.offset, count: $0.element.count, cost: $0.element.cost(costs).value)
         }
     }
 
@@ -47,7 +50,17 @@ public final class CostModel: Sendable {
 
     /// The jitter factor for `operation` on `item` at vsync `vsync`.
     func jitter(vsync: Int64, operation: UInt64, item: UInt64) -> Double {
-        CounterRandom.lognormalFactor(sigma: jitterSigma, seed, UInt64(bitPattern: vsync), operation, item)
+        jitter(frame: frameKey(vsync), operation: operation, item: item)
+    }
+
+    /// The key shared by every draw at vsync `vsync`.
+    private func frameKey(_ vsync: Int64) -> CounterRandom.Prefix {
+        seedKey.then(UInt64(bitPattern: vsync))
+    }
+
+    /// The jitter factor for `operation` on `item` in the frame whose key is `frame`.
+    private func jitter(frame: CounterRandom.Prefix, operation: UInt64, item: UInt64) -> Double {
+        CounterRandom.lognormalFactor(sigma: jitterSigma, frame, operation, item)
     }
 
     /// Main-thread nanoseconds of one cell configured or measured at vsync `vsync`.
@@ -71,10 +84,16 @@ public final class CostModel: Sendable {
     /// frame in `work`, plus `cellTime`, the cells' own (from `time(of:vsync:)`).
     public func commitTime(for work: WorkCounters, cellTime: Double, vsync: Int64) -> SimTime {
         var ns = cellTime
+        let frame = frameKey(vsync)
         frameTerms.withUnsafeBufferPointer { terms in
-            for term in terms {
-                let count = term.count(work)
-                if count > 0 { ns += count * term.cost * jitter(vsync: vsync, operation: CostModel.frameTermKey + UInt64(term.index), item: 0) }
+            // By index, so each term is read in place rather than copied
+            // (and its closure retained) every frame.
+            for position in terms.indices {
+                let count = terms[position].count(work)
+                if count > 0 {
+                    ns += count * terms[position].cost
+                        * jitter(frame: frame, operation: CostModel.frameTermKey + UInt64(terms[position].index), item: 0)
+                }
             }
         }
         return SimTime(ns.rounded())
@@ -94,7 +113,7 @@ public final class CostModel: Sendable {
             let count = term.count(work)
             if count > 0 {
                 let ns = count * term.cost * jitter(vsync: vsync, operation: CostModel.frameTermKey + UInt64(term.index), item: 0)
-                if ns > 0 { parts.append(Timeline.Part(name: term.key, nanoseconds: ns)) }
+                if ns > 0 { parts.append(Timeline.Part(name: CostTerm.all[term.index].key, nanoseconds: ns)) }
             }
             if position == 0 {
                 if configureTime > 0 { parts.append(Timeline.Part(name: "cell_configure", nanoseconds: configureTime)) }
