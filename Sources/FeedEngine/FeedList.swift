@@ -62,7 +62,16 @@ public enum CoordinateSpace: Hashable, Sendable {
 public final class FeedList {
     public private(set) var configuration: FeedListConfiguration
     public private(set) var items: [FeedItem] = []
-    public private(set) var layout: ListLayout
+    public private(set) var layout: ListLayout {
+        // Any change of the geometry, even a pass that measured nothing,
+        // forgets the anchor search it answered.
+        didSet { lastAnchorSearch = nil }
+    }
+    /// The last anchor search (`firstItem(visibleAtLeast:in:_:)`) and its
+    /// answer. A frame asks the same of an unchanged layout twice, the
+    /// drift meter's capture and then the engine's at the start of its
+    /// layout pass: about 3% of a session's time.
+    private var lastAnchorSearch: AnchorSearch?
     /// The y of item 0's top in content coordinates.
     public private(set) var originY: Double
     /// The cells currently displayed, as a range of item indices.
@@ -226,9 +235,36 @@ public final class FeedList {
     /// top for each item examined, the lookups a layout answers it with.
     /// - Complexity: O(log n + k) for k items examined.
     public func firstItem(visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double) -> (index: Int, top: Double)? {
+        let search = anchorSearch(visibleAtLeast: fraction, in: minY, maxY)
+        pendingWork.offsetQueries += 2 + search.examined
+        return search.found
+    }
+
+    /// A search for the first item at least `fraction` visible in
+    /// `[minY, maxY)`, and what it found.
+    private struct AnchorSearch {
+        var fraction: Double
+        var minY: Double
+        var maxY: Double
+        var originY: Double
+        var found: (index: Int, top: Double)?
+        var examined: Int
+
+        func asks(_ fraction: Double, _ minY: Double, _ maxY: Double, _ originY: Double) -> Bool {
+            self.fraction == fraction && self.minY == minY && self.maxY == maxY && self.originY == originY
+        }
+    }
+
+    /// `layout.firstItem(visibleAtLeast:in:_:origin:)`, answered from the
+    /// last search when nothing it depends on has changed since. Charges
+    /// nothing: the engine's callers charge what the search would have
+    /// cost, found again or not, so the work counted is the same.
+    /// - Complexity: O(1) when asked again; else O(log n + k) for k items examined.
+    func anchorSearch(visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double) -> (found: (index: Int, top: Double)?, examined: Int) {
+        if let last = lastAnchorSearch, last.asks(fraction, minY, maxY, originY) { return (last.found, last.examined) }
         let (found, examined) = layout.firstItem(visibleAtLeast: fraction, in: minY, maxY, origin: originY)
-        pendingWork.offsetQueries += 2 + examined
-        return found
+        lastAnchorSearch = AnchorSearch(fraction: fraction, minY: minY, maxY: maxY, originY: originY, found: found, examined: examined)
+        return (found, examined)
     }
 
     /// Brings the displayed cells in line with the visible rect

@@ -41,6 +41,6 @@ public struct FeedListView {
     /// content coordinates, with its top.
     /// - Complexity: O(log n + k) for k rows examined.
     public func firstItem(visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double) -> (index: Int, top: Double)? {
-        list.layout.firstItem(visibleAtLeast: fraction, in: minY, maxY, origin: list.originY).found
+        list.anchorSearch(visibleAtLeast: fraction, in: minY, maxY).found
     }
 }

@@ -168,10 +168,11 @@ final class FeedServer {
             posts.append(timeline.post(at: timeline.count - 1 - index))
         }
         var context: [Post] = []
+        // A reply's parent, then its root; two optionals read in place,
+        // where an array of them per post cost two allocations a post.
         for post in posts {
-            for id in [post.parentID, post.rootID].compactMap({ $0 }) {
-                if let found = self.post(id) { context.append(found) }
-            }
+            if let parent = post.parentID, let found = self.post(parent) { context.append(found) }
+            if let root = post.rootID, let found = self.post(root) { context.append(found) }
         }
         let next = extent.end < timeline.count ? posts.last.map { FeedCursor(afterPostID: $0.id) } : nil
         return FeedPage(posts: posts, threadContext: context, nextCursor: next)
