@@ -61,12 +61,12 @@ extension FeedEngine {
     func configureCell(at index: Int) {
         let item = list.items[index]
         requestImage(for: item)
-        if let cached = viewModels.value(forKey: item.id),
+        if let cached = viewModels.value(forKey: PostKey(item.id)),
            cached.contentVersion == PostViewModel.contentVersion(of: item.post) {
             return
         }
         let model = PostViewModel(item: item)
-        viewModels.insert(model, forKey: item.id, cost: model.cost)
+        viewModels.insert(model, forKey: PostKey(item.id), cost: model.cost)
         var work = WorkCounters()
         work.viewModelsCreated = 1
         list.addWork(work)

@@ -135,7 +135,7 @@ public final class FeedEngine {
     var wasPulling = false
     /// Whether the pull in progress has started its refresh: one pull, one refresh.
     var pullTriggeredRefresh = false
-    var viewModels: LRUCache<PostID, PostViewModel>
+    var viewModels: LRUCache<PostKey, PostViewModel>
     /// Folds bursts of data changes into one batch update.
     lazy var debouncer = Debouncer<PendingChange>(interval: configuration.debounceInterval, scheduler: scheduler) { [unowned self] changes in
         self.applyPending(changes)

@@ -19,6 +19,16 @@ struct WordHashTests {
         #expect(occupied.max()! <= 8, "seed \(seed): a bucket of \(occupied.max()!)")
     }
 
+    @Test("consecutive post ids spread over a table's buckets as random hashes would", arguments: [0, 1, -7, Int.max])
+    func postKeysSpread(seed: Int) {
+        let buckets = 1 << 14
+        var occupied = [Int](repeating: 0, count: buckets)
+        for id in 1...9_000 { occupied[PostKey(PostID(id))._rawHashValue(seed: seed) & (buckets - 1)] += 1 }
+        let used = occupied.filter { $0 > 0 }.count
+        #expect(used > 6_700, "seed \(seed): \(used) buckets used")
+        #expect(occupied.max()! <= 8, "seed \(seed): a bucket of \(occupied.max()!)")
+    }
+
     @Test("equal keys hash alike, and one key's page or post moves it")
     func equalKeysHashAlike() {
         let key = ImageKey(postID: 42, index: 1)
@@ -26,6 +36,8 @@ struct WordHashTests {
         #expect(key._rawHashValue(seed: 9) != ImageKey(postID: 42, index: 0)._rawHashValue(seed: 9))
         #expect(key._rawHashValue(seed: 9) != ImageKey(postID: 43, index: 1)._rawHashValue(seed: 9))
         #expect(key._rawHashValue(seed: 9) != key._rawHashValue(seed: 10))
+        #expect(PostKey(42)._rawHashValue(seed: 3) == PostKey(42)._rawHashValue(seed: 3))
+        #expect(PostKey(42)._rawHashValue(seed: 3) != PostKey(43)._rawHashValue(seed: 3))
     }
 
     @Test("a dictionary of image keys finds, replaces and removes every key")

@@ -26,3 +26,15 @@ enum WordHash {
         return Int(truncatingIfNeeded: x)
     }
 }
+
+/// A post id as a key of the engine's own tables (the view-model cache),
+/// hashed by `WordHash`.
+struct PostKey: Hashable {
+    var id: PostID
+
+    init(_ id: PostID) { self.id = id }
+
+    func _rawHashValue(seed: Int) -> Int {
+        WordHash.hashValue(of: id, seed: seed)
+    }
+}

@@ -17,10 +17,12 @@ import FeedEngine
 /// waited so far: a lower bound, counted so that a policy whose images never
 /// arrive is not scored on the few that did.
 struct ImageWaitMeter {
-    /// When a frame first showed each post still waiting for its image.
-    private var waitingSince: [PostID: SimTime] = [:]
-    /// Posts whose image a frame has shown, or whose wait has been closed.
-    private var served: Set<PostID> = []
+    /// When a frame first showed each post still waiting for its image, by
+    /// the image's key (which hashes cheaper than a bare id).
+    private var waitingSince: [ImageKey: SimTime] = [:]
+    /// The images of posts a frame has shown them with, or whose wait has
+    /// been closed.
+    private var served: Set<ImageKey> = []
     /// Every closed wait, in nanoseconds, in the order they closed.
     private(set) var waits: [SimTime] = []
     /// The served posts the last frame showed: a frame mostly shows the
@@ -37,17 +39,21 @@ struct ImageWaitMeter {
         list.items.withUnsafeBufferPointer { items in
             for index in visible where index < items.count && items[index].post.hasMedia {
                 let id = items[index].post.id
-                guard !lastShownServed.contains(id), !served.contains(id) else {
+                guard !lastShownServed.contains(id) else {
                     shownServed.append(id)
                     continue
                 }
-                let shown = images.isInMemory(ImageKey(postID: id))
-                if shown {
-                    waits.append(time - (waitingSince.removeValue(forKey: id) ?? time))
-                    served.insert(id)
+                let key = ImageKey(postID: id)
+                guard !served.contains(key) else {
                     shownServed.append(id)
-                } else if waitingSince[id] == nil {
-                    waitingSince[id] = time
+                    continue
+                }
+                if images.isInMemory(key) {
+                    waits.append(time - (waitingSince.removeValue(forKey: key) ?? time))
+                    served.insert(key)
+                    shownServed.append(id)
+                } else if waitingSince[key] == nil {
+                    waitingSince[key] = time
                 }
             }
         }
@@ -57,9 +63,9 @@ struct ImageWaitMeter {
     /// The screen went away at `time`: every open wait closes with the time
     /// waited so far, in the order the posts were first shown.
     mutating func screenGone(at time: SimTime) {
-        for (id, since) in waitingSince.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+        for (key, since) in waitingSince.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
             waits.append(time - since)
-            served.insert(id)
+            served.insert(key)
         }
         waitingSince.removeAll()
     }
