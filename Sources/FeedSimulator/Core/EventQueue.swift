@@ -19,9 +19,15 @@ struct QueuedEvent<Payload>: Comparable {
     }
 }
 
-/// The discrete-event queue: a binary heap of (time, insertion sequence).
+/// The discrete-event queue: a binary heap of (time, insertion sequence),
+/// in front of which waits the earliest event when it was the last one
+/// scheduled. A run's next vsync is mostly that: scheduled a frame ahead,
+/// before anything else comes due, it is then taken without a trip through
+/// the heap (which was 3% of a session). Events come out in the same order.
 public struct EventQueue<Payload> {
     private var heap = Heap<QueuedEvent<Payload>>()
+    /// An event earlier than every event in the heap, if one is held apart.
+    private var first: QueuedEvent<Payload>?
     private var nextSequence: UInt64 = 0
     /// Events scheduled and later cancelled; skipped when they come due.
     /// Only ever asked for membership, so its order never matters.
@@ -35,18 +41,32 @@ public struct EventQueue<Payload> {
     }
 
     /// Events waiting, cancelled ones included.
-    public var count: Int { heap.count }
+    public var count: Int { heap.count + (first == nil ? 0 : 1) }
 
     /// Schedules `payload` at `time` and returns its sequence number, which
     /// cancels it.
     /// - Complexity: O(log n)
     public mutating func schedule(_ payload: Payload, at time: SimTime) throws(SimulationLimitError) -> UInt64 {
-        guard heap.count < capacity else {
+        guard count < capacity else {
             throw SimulationLimitError.queueFull(capacity: capacity, time: time)
         }
         let sequence = nextSequence
         nextSequence += 1
-        heap.insert(QueuedEvent(time: time, sequence: sequence, payload: payload))
+        let event = QueuedEvent(time: time, sequence: sequence, payload: payload)
+        if let held = first {
+            // A later sequence never sorts before an equal time: only an
+            // earlier time displaces the event held apart.
+            if event < held {
+                heap.insert(held)
+                first = event
+            } else {
+                heap.insert(event)
+            }
+        } else if let earliest = heap.min, !(event < earliest) {
+            heap.insert(event)
+        } else {
+            first = event
+        }
         return sequence
     }
 
@@ -56,18 +76,23 @@ public struct EventQueue<Payload> {
     }
 
     /// The time of the next event, if any.
-    public var nextTime: SimTime? { heap.min?.time }
+    public var nextTime: SimTime? { first?.time ?? heap.min?.time }
 
     /// Removes and returns the earliest live event.
     /// - Complexity: O(log n)
     public mutating func popNext() -> (time: SimTime, sequence: UInt64, payload: Payload)? {
-        while let event = heap.popMin() {
+        while let event = takeFirst() ?? heap.popMin() {
             // Most runs cancel nothing: an empty set is not asked, which
             // would hash every event's sequence.
             if !cancelled.isEmpty, cancelled.remove(event.sequence) != nil { continue }
             return (event.time, event.sequence, event.payload)
         }
         return nil
+    }
+
+    private mutating func takeFirst() -> QueuedEvent<Payload>? {
+        defer { first = nil }
+        return first
     }
 }
 
