@@ -20,6 +20,10 @@ struct FeedStore {
     /// Known posts whose latest version is not the feed's copy of them.
     /// Only looked up.
     private var context: [PostID: Post] = [:]
+    /// Whether some post in the feed may be a reply (names a parent or a
+    /// root): false only when none is, so that persisting a feed without
+    /// replies, at every finger lift, skips a scan of the whole feed.
+    private var feedMayHaveReplies = false
 
     /// The latest version of post `id` the engine learned, from a page, as
     /// thread context or from the server's pushes; `nil` if it never did.
@@ -88,6 +92,7 @@ struct FeedStore {
         let oldPosts = posts
         let oldIndex = feedIndex
         posts = newPosts
+        feedMayHaveReplies = posts.contains(where: FeedStore.isReply)
         rebuildIndex()
         for (position, old) in oldPosts.enumerated() where context[old.id] == nil {
             // Only a post's first copy is what the engine knows of it.
@@ -128,6 +133,7 @@ struct FeedStore {
         for post in fresh {
             feedIndex.insert(UInt32(posts.count), forKey: UInt32(post.id))
             posts.append(post)
+            if FeedStore.isReply(post) { feedMayHaveReplies = true }
         }
         remember(page)
         moveCursor(to: page)
@@ -168,7 +174,10 @@ struct FeedStore {
                 media.sizeKnownAtLayout = true
                 post.media = media
             }
-            if let position = feedPosition(of: post.id) { posts[position] = post }
+            if let position = feedPosition(of: post.id) {
+                posts[position] = post
+                if FeedStore.isReply(post) { feedMayHaveReplies = true }
+            }
             learn(post)
         }
     }
@@ -207,12 +216,17 @@ struct FeedStore {
 
     /// The parents and roots the feed's replies refer to, for persisting.
     func threadContext() -> [Post] {
+        guard feedMayHaveReplies else { return [] }
         var context: [Post] = []
         for post in posts {
             if let id = post.parentID, let parent = self.post(id) { context.append(parent) }
             if let id = post.rootID, let root = self.post(id) { context.append(root) }
         }
         return context
+    }
+
+    private static func isReply(_ post: Post) -> Bool {
+        post.parentID != nil || post.rootID != nil
     }
 
     /// Puts persisted posts back.
@@ -239,6 +253,7 @@ struct FeedStore {
             precondition(first <= position && posts[first].id == post.id, "post \(post.id) is indexed at \(first), not at its first place")
         }
         precondition(!reachedEnd || cursor == nil, "the end was reached but a cursor remains")
+        precondition(feedMayHaveReplies || !posts.contains(where: FeedStore.isReply), "a reply is in the feed, which is marked as having none")
         #endif
     }
 }
