@@ -13,6 +13,29 @@ struct FrameAccountantTests {
         #expect(Display(refreshHz: 120).firstVsync(atOrAfter: 8_333_334) == 2)
     }
 
+    @Test("the next commit waits for the frame's intervals and for the render server to be free by the vsync after it")
+    func nextCommitTime() {
+        var random = Xoshiro256StarStar(seed: 12)
+        var accountant = FrameAccountant(display: Display(refreshHz: 120), keepsRecords: true)
+        var time: SimTime = 0
+        for frame in 0..<5_000 {
+            // Rates change under ProMotion; work and render from nothing to
+            // several intervals, so both the commit and the render server hold
+            // the next frame back.
+            let rate = Display(refreshHz: [120, 120, 80, 60][Int(random.next(below: 4))])
+            let work = SimTime(random.next(below: 40_000_000))
+            let render = SimTime(random.next(below: 25_000_000))
+            let record = accountant.recordFrame(
+                at: time, work: work, render: render, contentOffset: 0, visible: 0..<1, allocations: 0, rate: rate)
+            // The rule, from the record and where the render server ends.
+            let start = rate.firstVsync(atOrAfter: record.time)
+            let freeVsync = rate.firstVsync(atOrAfter: accountant.renderServerFreeAt)
+            let expected = rate.vsyncTime(max(start + Int64(record.intervals), freeVsync - 1))
+            #expect(accountant.nextCommitTime == expected, "frame \(frame)")
+            time = max(expected, time + SimTime(random.next(below: 30_000_000)))
+        }
+    }
+
     @Test("overrun, dropped, jank and hitch on hand-computed frames at 60 Hz")
     func handComputed60() {
         var accountant = FrameAccountant(display: Display(refreshHz: 60), keepsRecords: true)

@@ -73,7 +73,7 @@ public struct Post: Identifiable, Hashable, Sendable {
     // Stored widest first and packed: 28 bytes of 32-bit fields, then the
     // media's, the text length and one byte of flags, 39 bytes in all, so
     // that a `FeedItem` fits its role in the 40th.
-    private var _id: UInt32
+    @usableFromInline var _id: UInt32
     private var _parentID: UInt32
     private var _rootID: UInt32
     public var authorID: UInt32
@@ -85,7 +85,7 @@ public struct Post: Identifiable, Hashable, Sendable {
     private var _mediaWidth: UInt16
     private var _mediaHeight: UInt16
     private var _textLength: UInt16
-    private var _flags: _PostFlags
+    @usableFromInline var _flags: _PostFlags
 
     /// The value a 32-bit field holds for "none".
     private static let none = UInt32.max
@@ -125,7 +125,9 @@ public struct Post: Identifiable, Hashable, Sendable {
     }
 
     public var id: PostID {
-        get { PostID(_id) }
+        // Inlinable, as `hasMedia`: the simulator's meters read both for
+        // every row on screen, every frame.
+        @inlinable get { PostID(_id) }
         set { _id = Post.storedID(newValue, "id") }
     }
 
@@ -191,7 +193,8 @@ public struct Post: Identifiable, Hashable, Sendable {
     }
 
     /// Whether the post has media: `media != nil` without building it.
-    public var hasMedia: Bool { _flags.contains(.hasMedia) }
+    @inlinable
+    public var hasMedia: Bool { _flags.rawValue & _PostFlags.hasMedia.rawValue != 0 }
 
     /// The post's media, if it has any. Stored with 16-bit pixel sizes and
     /// 32-bit encoded bytes.
@@ -232,10 +235,13 @@ public struct Post: Identifiable, Hashable, Sendable {
 }
 
 /// A post's one-bit fields and its media kind, in one byte.
+@usableFromInline
 struct _PostFlags: OptionSet, Hashable, Sendable {
-    let rawValue: UInt8
+    @usableFromInline let rawValue: UInt8
 
-    static let hasMedia = _PostFlags(rawValue: 1 << 0)
+    @usableFromInline init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    @usableFromInline static let hasMedia = _PostFlags(rawValue: 1 << 0)
     static let mediaSizeKnown = _PostFlags(rawValue: 1 << 1)
     static let carousel = _PostFlags(rawValue: 1 << 2)
     static let video = _PostFlags(rawValue: 1 << 3)

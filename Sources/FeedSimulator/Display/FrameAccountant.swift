@@ -114,6 +114,11 @@ public struct FrameAccountant: Sendable {
     private var summary = FrameSummary()
     /// When the main thread is next free.
     public private(set) var mainThreadFreeAt: SimTime = 0
+    /// The earliest time the main thread may start its next commit after
+    /// the last frame recorded, at that frame's rate: once the frame's
+    /// intervals are over, and when the render server will be free by the
+    /// vsync after it. Worked out with the frame, from the vsyncs it found.
+    public private(set) var nextCommitTime: SimTime = 0
 
     public init(display: Display, keepsRecords: Bool) {
         self.display = display
@@ -162,7 +167,9 @@ public struct FrameAccountant: Sendable {
         let renderStart = max(display.vsyncTime(renderStartVsync), renderServerFreeAt)
         let renderEnd = renderStart + render
         renderServerFreeAt = renderEnd
-        let presented = display.vsyncTime(max(renderStartVsync + 1, display.firstVsync(atOrAfter: renderEnd)))
+        let renderEndVsync = display.firstVsync(atOrAfter: renderEnd)
+        let presented = display.vsyncTime(max(renderStartVsync + 1, renderEndVsync))
+        nextCommitTime = display.vsyncTime(max(start + Int64(record.intervals), renderEndVsync - 1))
         let buffers: Int64 = tripleBufferingLeft > 0 ? 3 : 2
         record.renderStart = renderStart
         record.render = render
@@ -195,14 +202,6 @@ public struct FrameAccountant: Sendable {
         return record
     }
 
-    /// The earliest time the main thread may start its next commit after
-    /// `record`, at the rate `rate`: once the frame's intervals are over, and
-    /// when the render server will be free by the vsync after it.
-    public func nextCommitTime(after record: FrameRecord, rate: Display? = nil) -> SimTime {
-        let display = rate ?? self.display
-        let start = display.firstVsync(atOrAfter: record.time)
-        return display.vsyncTime(max(start + Int64(record.intervals), display.firstVsync(atOrAfter: renderServerFreeAt) - 1))
-    }
 
     /// The summary with work percentiles by nearest rank on the sorted works.
     public func finish() -> FrameSummary {

@@ -99,7 +99,7 @@ extension Simulation {
                 for: work, configureTime: configureTime, measureTime: measureTime, vsync: index))
         }
         lastRenderedOffset = offset
-        nextFrameVsync = display.firstVsync(atOrAfter: accountant.nextCommitTime(after: record, rate: rate))
+        nextFrameVsync = display.firstVsync(atOrAfter: accountant.nextCommitTime)
         digest.combine(frameWork)
         digest.combine(offset)
         digest.combine(visible.lowerBound)
