@@ -284,6 +284,10 @@ struct DriftMeter {
         unshown.removeAll()
     }
 
+    /// Whether a frame shown now has a change to measure: asked first, so
+    /// that a frame without one does not copy the scroll view to say so.
+    var hasChangesToShow: Bool { hasPendingChange || !unshown.isEmpty }
+
     /// A frame is on screen with the scroll view at `contentOffset`: every
     /// change it shows is measured.
     mutating func frameShown(at time: SimTime, list: FeedListView, view: ScrollView) {

@@ -57,7 +57,7 @@ extension Simulation {
                 // Changes measured before this frame (the reader moved, or
                 // changed the feed themselves, after they committed) are
                 // shown in it, whether or not another change waits for it.
-                driftMeter.frameShown(at: now, list: list, view: scrollView)
+                if driftMeter.hasChangesToShow { driftMeter.frameShown(at: now, list: list, view: scrollView) }
                 if !changed, measuredAbove || frameLayoutChange != nil, let before, before.wasDisplayed {
                     // Only a cell the reader saw can be seen to move: a rect
                     // scrolled into fresh content is measured before it is
