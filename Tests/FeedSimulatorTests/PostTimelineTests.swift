@@ -20,6 +20,36 @@ struct PostTimelineTests {
         return [plain, threaded]
     }()
 
+    @Test("a page's read gives, newest first, the posts read one by one, changed ones included", arguments: settings.indices)
+    func pageReadsMatchSingleReads(_ index: Int) {
+        var writer = SyntheticFeed(settings: Self.settings[index], streams: RandomStreams(seed: 5))
+        var timeline = PostTimeline()
+        _ = timeline.append(3 * PostTimeline.chunkSize + 100, with: &writer, returning: false)
+        var random = Xoshiro256StarStar(seed: 8)
+        for _ in 0..<40 {
+            // A post changed now and then, as a like changes it.
+            let touched = Int(random.next(below: UInt64(timeline.count)))
+            var post = timeline.post(at: touched)
+            post.likeCount += 1
+            timeline.change(at: touched, to: post)
+            // Ranges inside a chunk, across one or two boundaries, whole and empty.
+            let low = Int(random.next(below: UInt64(timeline.count)))
+            let high = min(timeline.count, low + Int(random.next(below: UInt64(2 * PostTimeline.chunkSize + 2))))
+            let skipped = random.next(below: 3) == 0 ? 7 : Int.max
+            var page: [Post] = []
+            timeline.appendPosts(newestFirst: low..<high, to: &page) { $0 % skipped != 3 }
+            var expected: [Post] = []
+            for position in (low..<high).reversed() where position % skipped != 3 {
+                expected.append(timeline.post(at: position))
+            }
+            #expect(page == expected, "positions \(low)..<\(high)")
+        }
+        var whole: [Post] = []
+        timeline.appendPosts(newestFirst: 0..<timeline.count, to: &whole) { _ in true }
+        #expect(whole.count == timeline.count)
+        #expect(whole.first == timeline.post(at: timeline.count - 1) && whole.last == timeline.post(at: 0))
+    }
+
     @Test("every position reads the post written there, across chunks, with draws between writes", arguments: settings.indices)
     func readsWhatWasWritten(_ index: Int) {
         let settings = Self.settings[index]

@@ -164,8 +164,11 @@ final class FeedServer {
     private func page(_ extent: PageExtent) -> FeedPage {
         var posts: [Post] = []
         posts.reserveCapacity(extent.count)
-        for index in extent.start..<extent.end where !deleted.contains(id(atPageIndex: index)) {
-            posts.append(timeline.post(at: timeline.count - 1 - index))
+        // Page indices count from the newest post, timeline positions from
+        // the oldest: the page's posts are positions `count - end ..< count - start`, read newest first.
+        let newest = timeline.count
+        timeline.appendPosts(newestFirst: (newest - extent.end)..<(newest - extent.start), to: &posts) { position in
+            !deleted.contains(SyntheticFeed.firstPostID + PostID(position))
         }
         var context: [Post] = []
         // A reply's parent, then its root; two optionals read in place,

@@ -67,6 +67,34 @@ struct PostTimeline {
         return posts(ofChunk: index)[position - chunks[index].start]
     }
 
+    /// Appends to `page` the posts at `positions` as they are now, newest
+    /// first, each whose position `includes` accepts: what a page of the
+    /// feed reads. The same posts as `post(at:)` at each position, its chunk
+    /// found once for all the positions it holds rather than for each, and
+    /// read only when one of them is.
+    /// - Complexity: O(k) for k positions, plus O(`chunkSize`) to write each
+    ///   chunk read again.
+    mutating func appendPosts(newestFirst positions: Range<Int>, to page: inout [Post], where includes: (Int) -> Bool) {
+        precondition(positions.lowerBound >= 0 && positions.upperBound <= count, "positions \(positions) are outside the timeline's \(count) posts")
+        var position = positions.upperBound - 1
+        while position >= positions.lowerBound {
+            let index = chunkIndex(containing: position)
+            let start = chunks[index].start
+            var written: [Post]?
+            while position >= max(start, positions.lowerBound) {
+                if includes(position) {
+                    if let post = changed[position] {
+                        page.append(post)
+                    } else {
+                        if written == nil { written = posts(ofChunk: index) }
+                        page.append(written![position - start])
+                    }
+                }
+                position -= 1
+            }
+        }
+    }
+
     /// Replaces the post at `position` (a like count or the viewer's like changed).
     mutating func change(at position: Int, to post: Post) {
         precondition(position >= 0 && position < count, "position \(position) is outside the timeline's \(count) posts")
