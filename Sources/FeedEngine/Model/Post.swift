@@ -241,7 +241,9 @@ struct _PostFlags: OptionSet, Hashable, Sendable {
 
     @usableFromInline init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    @usableFromInline static let hasMedia = _PostFlags(rawValue: 1 << 0)
+    // Computed, not stored: inlined into `Post.hasMedia` elsewhere, a stored
+    // constant was reached through its lazy initialiser's check on each read.
+    @inlinable static var hasMedia: _PostFlags { _PostFlags(rawValue: 1 << 0) }
     static let mediaSizeKnown = _PostFlags(rawValue: 1 << 1)
     static let carousel = _PostFlags(rawValue: 1 << 2)
     static let video = _PostFlags(rawValue: 1 << 3)

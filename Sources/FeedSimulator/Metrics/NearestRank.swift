@@ -39,8 +39,12 @@ public enum NearestRank {
                 percentiles.append(items[rank])
                 low = rank
             }
-            select(n - 1, in: items, from: low)
-            return (percentiles, items[n - 1])
+            // Every value below `low` is at most the one there: the largest
+            // is the largest from there on, found in one pass without moving
+            // anything.
+            var largest = items[low]
+            for index in (low + 1)..<n where largest < items[index] { largest = items[index] }
+            return (percentiles, largest)
         }
     }
 
