@@ -202,7 +202,6 @@ public struct FrameAccountant: Sendable {
         return record
     }
 
-
     /// The summary with work percentiles by nearest rank on the sorted works.
     public func finish() -> FrameSummary {
         var result = summary

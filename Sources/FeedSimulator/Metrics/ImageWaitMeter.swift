@@ -39,12 +39,8 @@ struct ImageWaitMeter {
         list.items.withUnsafeBufferPointer { items in
             for index in visible where index < items.count && items[index].post.hasMedia {
                 let id = items[index].post.id
-                guard !lastShownServed.contains(id) else {
-                    shownServed.append(id)
-                    continue
-                }
                 let key = ImageKey(postID: id)
-                guard !served.contains(key) else {
+                guard !lastShownServed.contains(id), !served.contains(key) else {
                     shownServed.append(id)
                     continue
                 }

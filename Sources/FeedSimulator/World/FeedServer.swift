@@ -128,9 +128,15 @@ final class FeedServer {
         return position(of: id).map { timeline.post(at: $0) }
     }
 
+    /// The id of the post at `position`, counted from the oldest: the
+    /// inverse of `position(of:)`.
+    private func id(atPosition position: Int) -> PostID {
+        SyntheticFeed.firstPostID + PostID(position)
+    }
+
     /// The id of the post at `index` in pages' order (0 is the newest).
     private func id(atPageIndex index: Int) -> PostID {
-        SyntheticFeed.firstPostID + PostID(timeline.count - 1 - index)
+        id(atPosition: timeline.count - 1 - index)
     }
 
     /// Where the page after `cursor` lies in the timeline: `start..<end`,
@@ -165,10 +171,11 @@ final class FeedServer {
         var posts: [Post] = []
         posts.reserveCapacity(extent.count)
         // Page indices count from the newest post, timeline positions from
-        // the oldest: the page's posts are positions `count - end ..< count - start`, read newest first.
+        // the oldest: the page's posts are positions
+        // `count - end ..< count - start`, read newest first.
         let newest = timeline.count
         timeline.appendPosts(newestFirst: (newest - extent.end)..<(newest - extent.start), to: &posts) { position in
-            !deleted.contains(SyntheticFeed.firstPostID + PostID(position))
+            !deleted.contains(id(atPosition: position))
         }
         var context: [Post] = []
         // A reply's parent, then its root; two optionals read in place,
