@@ -29,7 +29,7 @@ public final class CostModel: Sendable {
     /// every frame, so kept to what charging it reads.
     private struct FrameTerm: Sendable {
         var index: Int
-        var count: @Sendable (WorkCounters) -> Double
+        var counted: CostTerm.Counted
         var cost: Double
     }
 
@@ -39,7 +39,7 @@ public final class CostModel: Sendable {
         self.seed = seed
         seedKey = CounterRandom.Prefix(seed)
         frameTerms = CostTerm.all.enumerated().filter { !$0.element.isPerCell }.map {
-            FrameTerm(index: $0.offset, count: $0.element.count, cost: $0.element.cost(costs).value)
+            FrameTerm(index: $0.offset, counted: $0.element.counted, cost: $0.element.cost(costs).value)
         }
     }
 
@@ -89,7 +89,7 @@ public final class CostModel: Sendable {
             // By index, so each term is read in place rather than copied
             // (and its closure retained) every frame.
             for position in terms.indices {
-                let count = terms[position].count(work)
+                let count = terms[position].counted.count(in: work)
                 if count > 0 {
                     ns += count * terms[position].cost
                         * jitter(frame: frame, operation: CostModel.frameTermKey + UInt64(terms[position].index), item: 0)
@@ -110,7 +110,7 @@ public final class CostModel: Sendable {
         var parts: [Timeline.Part] = []
         parts.reserveCapacity(frameTerms.count + 2)
         for (position, term) in frameTerms.enumerated() {
-            let count = term.count(work)
+            let count = term.counted.count(in: work)
             if count > 0 {
                 let ns = count * term.cost * jitter(vsync: vsync, operation: CostModel.frameTermKey + UInt64(term.index), item: 0)
                 if ns > 0 { parts.append(Timeline.Part(name: CostTerm.all[term.index].key, nanoseconds: ns)) }

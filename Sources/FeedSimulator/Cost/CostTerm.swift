@@ -16,52 +16,57 @@ public struct CostTerm: Sendable, Identifiable {
     public let cost: @Sendable (CostTable) -> Rated
     /// Sets the device's cost per unit.
     public let setCost: @Sendable (inout CostTable, Rated) -> Void
-    /// How many units a frame did.
-    public let count: @Sendable (WorkCounters) -> Double
+    /// What the term counts of a frame's work.
+    public let counted: Counted
 
     public var id: String { key }
 
+    /// How many units a frame did.
+    public func count(_ work: WorkCounters) -> Double { counted.count(in: work) }
+
     /// Every term of a frame's main-thread work, `frame_base` first.
     public static let all: [CostTerm] = [
-        CostTerm("frame_base", "frames", "rendered frame", \.frameBase) { _ in 1 },
-        CostTerm("cell_configure", "cells_configured", "cell configured", \.cellConfigure) { Double($0.cellsConfigured) },
-        CostTerm("configure_per_text_character", "configured_text_characters", "character of text in a configured cell", \.configurePerTextCharacter) {
-            Double($0.configuredTextCharacters)
-        },
-        CostTerm("configure_per_media_item", "configured_media_items", "media item in a configured cell", \.configurePerMediaItem) {
-            Double($0.configuredMediaItems)
-        },
-        CostTerm("cell_measure", "cells_measured", "cell measured", \.cellMeasure) { Double($0.cellsMeasured) },
-        CostTerm("measure_per_text_character", "measured_text_characters", "character of text in a measured cell", \.measurePerTextCharacter) {
-            Double($0.measuredTextCharacters)
-        },
-        CostTerm("measure_per_media_item", "measured_media_items", "media item in a measured cell", \.measurePerMediaItem) {
-            Double($0.measuredMediaItems)
-        },
-        CostTerm("measure_per_thread_row", "measured_thread_rows", "thread row measured", \.measurePerThreadRow) {
-            Double($0.measuredThreadRows)
-        },
-        CostTerm("item_layout", "items_laid_out", "item placed by a whole-layout pass", \.itemLayout) { Double($0.itemsLaidOut) },
-        CostTerm("height_update", "height_updates", "height written into the height index", \.heightUpdate) { Double($0.heightUpdates) },
-        CostTerm("offset_query", "offset_queries", "offset or index lookup", \.offsetQuery) { Double($0.offsetQueries) },
-        CostTerm("diff_element", "diff_elements", "element examined by a diff or the thread tuner", \.diffElement) { Double($0.diffElements) },
-        CostTerm("change_apply", "changes_applied", "insert, delete, move or reload applied", \.changeApply) { Double($0.changesApplied) },
-        CostTerm("view_model_create", "view_models_created", "view model built", \.viewModelCreate) { Double($0.viewModelsCreated) },
-        CostTerm("decode_per_megapixel", "decoded_megapixels", "megapixel decoded on the main thread", \.decodePerMegapixel) {
-            Double($0.mainThreadDecodedPixels) / 1_000_000
-        },
+        CostTerm("frame_base", "frames", "rendered frame", \.frameBase, counting: .frame),
+        CostTerm("cell_configure", "cells_configured", "cell configured", \.cellConfigure, counting: .cellsConfigured),
+        CostTerm(
+            "configure_per_text_character", "configured_text_characters", "character of text in a configured cell",
+            \.configurePerTextCharacter, counting: .configuredTextCharacters),
+        CostTerm(
+            "configure_per_media_item", "configured_media_items", "media item in a configured cell", \.configurePerMediaItem,
+            counting: .configuredMediaItems),
+        CostTerm("cell_measure", "cells_measured", "cell measured", \.cellMeasure, counting: .cellsMeasured),
+        CostTerm(
+            "measure_per_text_character", "measured_text_characters", "character of text in a measured cell",
+            \.measurePerTextCharacter, counting: .measuredTextCharacters),
+        CostTerm(
+            "measure_per_media_item", "measured_media_items", "media item in a measured cell", \.measurePerMediaItem,
+            counting: .measuredMediaItems),
+        CostTerm(
+            "measure_per_thread_row", "measured_thread_rows", "thread row measured", \.measurePerThreadRow,
+            counting: .measuredThreadRows),
+        CostTerm("item_layout", "items_laid_out", "item placed by a whole-layout pass", \.itemLayout, counting: .itemsLaidOut),
+        CostTerm("height_update", "height_updates", "height written into the height index", \.heightUpdate, counting: .heightUpdates),
+        CostTerm("offset_query", "offset_queries", "offset or index lookup", \.offsetQuery, counting: .offsetQueries),
+        CostTerm(
+            "diff_element", "diff_elements", "element examined by a diff or the thread tuner", \.diffElement,
+            counting: .diffElements),
+        CostTerm("change_apply", "changes_applied", "insert, delete, move or reload applied", \.changeApply, counting: .changesApplied),
+        CostTerm("view_model_create", "view_models_created", "view model built", \.viewModelCreate, counting: .viewModelsCreated),
+        CostTerm(
+            "decode_per_megapixel", "decoded_megapixels", "megapixel decoded on the main thread", \.decodePerMegapixel,
+            counting: .mainThreadDecodedMegapixels),
     ]
 
     init(
         _ key: String, _ traceColumn: String, _ unit: String, _ path: WritableKeyPath<CostTable, Rated> & Sendable,
-        count: @escaping @Sendable (WorkCounters) -> Double
+        counting counted: Counted
     ) {
         self.key = key
         self.traceColumn = traceColumn
         self.unit = unit
         self.cost = { $0[keyPath: path] }
         self.setCost = { $0[keyPath: path] = $1 }
-        self.count = count
+        self.counted = counted
     }
 
     /// Whether the term is charged cell by cell (so each cell's cost draws
@@ -72,4 +77,50 @@ public struct CostTerm: Sendable, Identifiable {
         "cell_configure", "configure_per_text_character", "configure_per_media_item",
         "cell_measure", "measure_per_text_character", "measure_per_media_item", "measure_per_thread_row",
     ]
+}
+
+extension CostTerm {
+    /// A count of a frame's `WorkCounters`: a case, not a closure, because
+    /// the cost model reads the per-frame terms' counts every frame, and a
+    /// switch costs less than a call through a retained context.
+    public enum Counted: Sendable, Equatable {
+        /// 1: every rendered frame.
+        case frame
+        case cellsConfigured
+        case configuredTextCharacters
+        case configuredMediaItems
+        case cellsMeasured
+        case measuredTextCharacters
+        case measuredMediaItems
+        case measuredThreadRows
+        case itemsLaidOut
+        case heightUpdates
+        case offsetQueries
+        case diffElements
+        case changesApplied
+        case viewModelsCreated
+        /// Pixels decoded on the main thread, in millions.
+        case mainThreadDecodedMegapixels
+
+        /// The count in `work`.
+        public func count(in work: WorkCounters) -> Double {
+            switch self {
+            case .frame: 1
+            case .cellsConfigured: Double(work.cellsConfigured)
+            case .configuredTextCharacters: Double(work.configuredTextCharacters)
+            case .configuredMediaItems: Double(work.configuredMediaItems)
+            case .cellsMeasured: Double(work.cellsMeasured)
+            case .measuredTextCharacters: Double(work.measuredTextCharacters)
+            case .measuredMediaItems: Double(work.measuredMediaItems)
+            case .measuredThreadRows: Double(work.measuredThreadRows)
+            case .itemsLaidOut: Double(work.itemsLaidOut)
+            case .heightUpdates: Double(work.heightUpdates)
+            case .offsetQueries: Double(work.offsetQueries)
+            case .diffElements: Double(work.diffElements)
+            case .changesApplied: Double(work.changesApplied)
+            case .viewModelsCreated: Double(work.viewModelsCreated)
+            case .mainThreadDecodedMegapixels: Double(work.mainThreadDecodedPixels) / 1_000_000
+            }
+        }
+    }
 }
