@@ -13,6 +13,31 @@ struct FrameAccountantTests {
         #expect(Display(refreshHz: 120).firstVsync(atOrAfter: 8_333_334) == 2)
     }
 
+    @Test("the first vsync at or after a time is the first whose time is not before it, at every rate")
+    func firstVsyncByDefinition() {
+        var random = Xoshiro256StarStar(seed: 5)
+        for hz in [1, 10, 24, 30, 48, 60, 80, 90, 96, 120, 144, 240, 7, 1_000, 1_009] {
+            let display = Display(refreshHz: hz)
+            for trial in 0..<2_000 {
+                // Vsync times themselves and their neighbours, then any time
+                // up to a day.
+                let time: SimTime
+                if trial < 1_000 {
+                    time = max(0, display.vsyncTime(Int64(random.next(below: 1 << 20))) + SimTime(random.next(below: 3)) - 1)
+                } else {
+                    time = SimTime(random.next(below: 86_400_000_000_000))
+                }
+                let index = display.firstVsync(atOrAfter: time)
+                #expect(display.vsyncTime(index) >= time, "\(hz) Hz, \(time) ns")
+                #expect(index == 0 || display.vsyncTime(index - 1) < time, "\(hz) Hz, \(time) ns")
+            }
+        }
+        #expect(Display(refreshHz: 120).firstVsync(atOrAfter: 0) == 0)
+        #expect(Display(refreshHz: 120).firstVsync(atOrAfter: 8_333_333) == 1)
+        #expect(Display(refreshHz: 60).firstVsync(atOrAfter: -1) == 0)
+        #expect(Display(refreshHz: 60).firstVsync(atOrAfter: -16_666_667) == -1)
+    }
+
     @Test("the next commit waits for the frame's intervals and for the render server to be free by the vsync after it")
     func nextCommitTime() {
         var random = Xoshiro256StarStar(seed: 12)

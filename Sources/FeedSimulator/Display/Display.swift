@@ -5,15 +5,15 @@ public struct Display: Sendable, Equatable {
     /// Refresh rate in hertz (60 or 120).
     public let refreshHz: Int
 
+    /// The frame budget: one refresh interval rounded to the nanosecond
+    /// (16,666,667 ns at 60 Hz, 8,333,333 ns at 120 Hz). Stored: every
+    /// frame reads it, and working it out is a division.
+    public let budget: SimTime
+
     public init(refreshHz: Int) {
         precondition(refreshHz > 0)
         self.refreshHz = refreshHz
-    }
-
-    /// The frame budget: one refresh interval rounded to the nanosecond
-    /// (16,666,667 ns at 60 Hz, 8,333,333 ns at 120 Hz).
-    public var budget: SimTime {
-        (Display.nanosecondsPerSecond + SimTime(refreshHz / 2)) / SimTime(refreshHz)
+        budget = (Display.nanosecondsPerSecond + SimTime(refreshHz / 2)) / SimTime(refreshHz)
     }
 
     /// The time of vsync number `index`, exact to the nanosecond (rounded
@@ -23,7 +23,15 @@ public struct Display: Sendable, Equatable {
     }
 
     /// The index of the first vsync at or after `time`.
+    ///
+    /// From time 0 on, vsync i is at or after `time` when ⌊i·10⁹/Hz⌋ ≥ time,
+    /// that is (`time` being whole) when i·10⁹ ≥ time·Hz: the index is
+    /// ⌈time·Hz/10⁹⌉, one division by a constant, which the compiler makes
+    /// a multiplication, where the search below divides by the rate.
     public func firstVsync(atOrAfter time: SimTime) -> Int64 {
+        if time >= 0 {
+            return (time * SimTime(refreshHz) + Display.nanosecondsPerSecond - 1) / Display.nanosecondsPerSecond
+        }
         var index = time * SimTime(refreshHz) / Display.nanosecondsPerSecond
         while vsyncTime(index) < time { index += 1 }
         return index
