@@ -27,11 +27,11 @@ extension Simulation {
         let slot: Int
         if let free = freeSlots.popLast() {
             slot = free
-            actions[slot] = action
+            actions[slot] = PendingAction(run: action)
             slotGeneration[slot] = owner
         } else {
             slot = actions.count
-            actions.append(action)
+            actions.append(PendingAction(run: action))
             slotSequence.append(0)
             slotGeneration.append(owner)
         }
@@ -77,4 +77,12 @@ extension Simulation {
         }
         return index
     }
+}
+
+/// An action waiting in its slot. A struct around the closure, because an
+/// array of bare closures stores them in the generic representation: every
+/// closure put in was wrapped in a thunk allocated on the heap, and every
+/// call went through it.
+struct PendingAction {
+    let run: () -> Void
 }

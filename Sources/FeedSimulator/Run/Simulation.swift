@@ -98,7 +98,7 @@ public final class Simulation {
     var eventsProcessed = 0
     /// Closures waiting for their `.action` event, by slot; a slot is freed
     /// when its action runs or is cancelled.
-    var actions: [(() -> Void)?] = []
+    var actions: [PendingAction?] = []
     var freeSlots: [Int] = []
     /// The event sequence number of each slot's pending action, for cancelling.
     var slotSequence: [UInt64] = []
@@ -235,7 +235,7 @@ public final class Simulation {
                 let current = slotGeneration[slot] == launchGeneration || slotGeneration[slot] == Simulation.runningLaunch
                 actions[slot] = nil
                 freeSlots.append(slot)
-                if let action, current { meter.measure(action) }
+                if let action, current { meter.measure(action.run) }
                 checkMemory()
             case .end:
                 imageWaitMeter.screenGone(at: now)
