@@ -123,10 +123,16 @@ public struct RequestPlan: Sendable, Equatable {
 
     /// When the app asked for the request.
     public var requestedAt: SimTime
-    /// Every attempt, in order; the first starts at `requestedAt`.
-    public var attempts: [Attempt]
+    /// The first attempt, which starts at `requestedAt`.
+    public var firstAttempt: Attempt
+    /// The attempts after the first, in order: none for most requests, so
+    /// planning one allocates nothing.
+    public var retriedAttempts: [Attempt]
     /// The final result.
     public var result: Result
+
+    /// Every attempt, in order; the first starts at `requestedAt`.
+    public var attempts: [Attempt] { [firstAttempt] + retriedAttempts }
 
     /// When the final result is known: the last attempt's end.
     public var finishedAt: SimTime {
@@ -141,7 +147,7 @@ public struct RequestPlan: Sendable, Equatable {
     }
 
     /// Attempts after the first.
-    public var retries: Int { attempts.count - 1 }
+    public var retries: Int { retriedAttempts.count }
 }
 
 /// The network between the app and its server: plans each request's attempts
@@ -230,27 +236,28 @@ public struct NetworkModel: Sendable {
         let upload = Self.transferTime(bytes: requestBytes, kbps: link.uplinkKbps)
         let download = Self.transferTime(bytes: responseBytes, kbps: link.downlinkKbps)
         requests += 1
-        var planned: [RequestPlan.Attempt] = []
-        var start = time
+        let transfer = upload + download
+        let first = attempt(startingAt: time, transfer: transfer)
+        var retried: [RequestPlan.Attempt] = []
+        var last = first
         while true {
-            let attempt = self.attempt(startingAt: start, transfer: upload + download)
             attempts += 1
-            planned.append(attempt)
             let reason: RequestPlan.FailureReason
-            switch attempt.outcome {
+            switch last.outcome {
             case .success:
-                return RequestPlan(requestedAt: time, attempts: planned, result: .succeeded(at: attempt.end))
+                return RequestPlan(requestedAt: time, firstAttempt: first, retriedAttempts: retried, result: .succeeded(at: last.end))
             case .lost: reason = .lost
             case .timedOut: reason = .timedOut
             case .offline: reason = .offline
             }
-            let nextRetry = planned.count
+            let nextRetry = retried.count + 1
             guard nextRetry <= retry.maxRetries else {
                 failures += 1
-                return RequestPlan(requestedAt: time, attempts: planned, result: .failed(reason, at: attempt.end))
+                return RequestPlan(requestedAt: time, firstAttempt: first, retriedAttempts: retried, result: .failed(reason, at: last.end))
             }
             retries += 1
-            start = attempt.end + backoff(beforeRetry: nextRetry)
+            last = attempt(startingAt: last.end + backoff(beforeRetry: nextRetry), transfer: transfer)
+            retried.append(last)
         }
     }
 
