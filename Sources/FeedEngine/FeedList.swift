@@ -61,7 +61,9 @@ public enum CoordinateSpace: Hashable, Sendable {
 /// Every call records the work it did in `pendingWork`; the owner drains it.
 public final class FeedList {
     public private(set) var configuration: FeedListConfiguration
-    public private(set) var items: [FeedItem] = []
+    public private(set) var items: [FeedItem] = [] {
+        didSet { itemsRevision &+= 1 }
+    }
     public private(set) var layout: ListLayout {
         // Any change of the geometry, even a pass that measured nothing,
         // forgets the anchor search it answered.
@@ -94,6 +96,11 @@ public final class FeedList {
     /// Whether the last visible-rect update measured an item above
     /// `layoutAnchor` whose height changed.
     public private(set) var measuredAboveAnchorInLastPass = false
+    /// Changes whenever `items` does: a reader that kept a revision knows,
+    /// by comparing it, whether the rows it read are still the rows. 32 bits
+    /// (wrapping), in the padding after the flag above, so that the list
+    /// takes no more memory than before it had one.
+    public private(set) var itemsRevision: UInt32 = 0
     /// Called for each cell that becomes visible, after it is measured: the
     /// place to configure it (view models, image requests).
     public var onConfigure: ((Int) -> Void)?

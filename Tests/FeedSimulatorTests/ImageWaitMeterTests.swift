@@ -1,6 +1,6 @@
 import Testing
-import FeedEngine
 import FeedScenario
+@testable import FeedEngine
 @testable import FeedSimulator
 
 @Suite("ImageWaitMeter: time to first image on screen")
@@ -47,5 +47,28 @@ struct ImageWaitMeterTests {
         #expect(waits.max() == 2_500_000_000 - firstShown, "\(waits)")
         #expect(waits.allSatisfy { $0 > 0 })
         #expect(result.imageWait.p95 == 2_500_000_000 - firstShown)
+    }
+
+    @Test("a still screen whose rows change is looked at again: a post shown in place of a served one waits for its image")
+    func stillScreenWithChangedRows() throws {
+        let (simulation, _) = try Self.run(latencyMs: 50)
+        let engine = simulation.engine
+        let visible = engine.listView.displayedRange
+        let shown = engine.listView.items[visible]
+        try #require(!shown.isEmpty && shown.allSatisfy { $0.post.hasMedia && engine.images.isInMemory(ImageKey(postID: $0.id)) })
+        var meter = ImageWaitMeter()
+        // Every row served at once; the second frame shows the same rows.
+        meter.frameShown(visible, list: engine.listView, images: engine.images, at: 10)
+        meter.frameShown(visible, list: engine.listView, images: engine.images, at: 20)
+        #expect(meter.waits == Array(repeating: 0, count: shown.count))
+        // The same rows on screen, one of them now a post whose image no one has asked for.
+        let newcomer = Post(
+            id: 900_000, authorID: 1, textLength: 40,
+            media: Media(kind: .single, pixelWidth: 1_080, pixelHeight: 1_080, encodedBytes: 200_000))
+        _ = engine.list.replaceItem(at: visible.lowerBound, with: FeedItem(post: newcomer))
+        meter.frameShown(visible, list: engine.listView, images: engine.images, at: 30)
+        meter.frameShown(visible, list: engine.listView, images: engine.images, at: 40)
+        meter.screenGone(at: 100)
+        #expect(meter.waits == Array(repeating: 0, count: shown.count) + [70])
     }
 }

@@ -8,6 +8,11 @@ public struct FeedListView {
 
     /// The rows, in display order.
     public var items: [FeedItem] { list.items }
+    /// Changes whenever `items` does: two equal revisions of one list
+    /// (`listIdentity`) mean the same rows.
+    public var itemsRevision: UInt32 { list.itemsRevision }
+    /// Which list this is a view of (an engine's, until a relaunch makes another).
+    public var listIdentity: ObjectIdentifier { ObjectIdentifier(list) }
     /// The rows whose cells are on screen, as a range of indices.
     public var displayedRange: Range<Int> { list.displayedRange }
     /// The top of the content (item 0's top), in content coordinates.

@@ -30,12 +30,21 @@ struct ImageWaitMeter {
     private var lastShownServed: [PostID] = []
     /// Where a frame gathers its served posts (kept to reuse its storage).
     private var shownServed: [PostID] = []
+    /// The rows the last frame showed, when every post with media among
+    /// them was served: a frame that shows the same rows of the same items
+    /// (three in four frames of a scroll session) changes nothing.
+    private var lastAllServed: (visible: Range<Int>, list: ObjectIdentifier, revision: UInt32)?
 
     /// A frame rendered at `time` showing `visible`'s rows of `list`.
     ///
     /// - Complexity: O(*v*) expected for the *v* visible rows.
     mutating func frameShown(_ visible: Range<Int>, list: FeedListView, images: ImagePipeline, at time: SimTime) {
+        let revision = list.itemsRevision
+        if let last = lastAllServed, last.visible == visible, last.revision == revision, last.list == list.listIdentity {
+            return
+        }
         shownServed.removeAll(keepingCapacity: true)
+        var allServed = true
         list.items.withUnsafeBufferPointer { items in
             for index in visible where index < items.count && items[index].post.hasMedia {
                 let id = items[index].post.id
@@ -48,17 +57,20 @@ struct ImageWaitMeter {
                     waits.append(time - (waitingSince.removeValue(forKey: key) ?? time))
                     served.insert(key)
                     shownServed.append(id)
-                } else if waitingSince[key] == nil {
-                    waitingSince[key] = time
+                } else {
+                    allServed = false
+                    if waitingSince[key] == nil { waitingSince[key] = time }
                 }
             }
         }
         swap(&lastShownServed, &shownServed)
+        lastAllServed = allServed ? (visible, list.listIdentity, revision) : nil
     }
 
     /// The screen went away at `time`: every open wait closes with the time
     /// waited so far, in the order the posts were first shown.
     mutating func screenGone(at time: SimTime) {
+        lastAllServed = nil
         for (key, since) in waitingSince.sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
             waits.append(time - since)
             served.insert(key)
