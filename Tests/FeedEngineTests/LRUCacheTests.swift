@@ -4,6 +4,15 @@ import Testing
 
 @Suite("LRUCache")
 struct LRUCacheTests {
+    /// A cache of three entries, full: "a" → 1, "b" → 2, "c" → 3, "c" most recent.
+    private static func fullOfABC() -> LRUCache<String, Int> {
+        var cache = LRUCache<String, Int>(countLimit: 3)
+        cache.insert(1, forKey: "a")
+        cache.insert(2, forKey: "b")
+        cache.insert(3, forKey: "c")
+        return cache
+    }
+
     @Test("The count limit evicts the least recently inserted entry")
     func countLimitEvictsOldest() {
         var cache = LRUCache<String, Int>(countLimit: 3)
@@ -19,10 +28,7 @@ struct LRUCacheTests {
 
     @Test("A read refreshes recency, so the next eviction spares it")
     func readRefreshesRecency() {
-        var cache = LRUCache<String, Int>(countLimit: 3)
-        cache.insert(1, forKey: "a")
-        cache.insert(2, forKey: "b")
-        cache.insert(3, forKey: "c")
+        var cache = LRUCacheTests.fullOfABC()
         #expect(cache.value(forKey: "a") == 1)
         cache.insert(4, forKey: "d")
         cache._checkInvariants()
@@ -45,10 +51,7 @@ struct LRUCacheTests {
 
     @Test("valueIfPresent(forKey:) reads a held key as value(forKey:) does, and counts no miss for another")
     func valueIfPresentReadsWithoutMiss() {
-        var cache = LRUCache<String, Int>(countLimit: 3)
-        cache.insert(1, forKey: "a")
-        cache.insert(2, forKey: "b")
-        cache.insert(3, forKey: "c")
+        var cache = LRUCacheTests.fullOfABC()
         #expect(cache.valueIfPresent(forKey: "a") == 1)
         #expect(cache.valueIfPresent(forKey: "z") == nil)
         #expect(cache.keysByRecency == ["b", "c", "a"])

@@ -52,14 +52,8 @@ struct PostIDTable<Slot: FixedWidthInteger & UnsignedInteger> {
     /// - Complexity: O(1) expected.
     subscript(id: UInt32) -> UInt32? {
         guard !slots.isEmpty else { return nil }
-        let mask = slots.count - 1
-        var index = firstSlot(of: id)
-        while true {
-            let slot = slots[index]
-            if slot == PostIDTable.empty { return nil }
-            if PostIDTable.id(in: slot) == id { return PostIDTable.value(in: slot) }
-            index = (index + 1) & mask
-        }
+        let slot = slots[probe(for: id)]
+        return slot == PostIDTable.empty ? nil : PostIDTable.value(in: slot)
     }
 
     /// Stores `value` for `id`, replacing the value it had; returns that
@@ -112,22 +106,27 @@ struct PostIDTable<Slot: FixedWidthInteger & UnsignedInteger> {
         Int(truncatingIfNeeded: (UInt64(id) &* PostIDTable.fibonacciMultiplier) >> shift)
     }
 
+    /// The slot holding `id`, or the empty slot where it goes: the first of
+    /// either from `id`'s first slot on. The table has slots, and at least
+    /// one is empty.
+    private func probe(for id: UInt32) -> Int {
+        let mask = slots.count - 1
+        var index = firstSlot(of: id)
+        while true {
+            let slot = slots[index]
+            if slot == PostIDTable.empty || PostIDTable.id(in: slot) == id { return index }
+            index = (index + 1) & mask
+        }
+    }
+
     /// The slot holding `id`, or the empty slot where it goes, counted as
     /// taken; grows first if one more id would fill past three quarters.
     private mutating func slot(for id: UInt32) -> Int {
         precondition(id != UInt32.max, "post id \(id) is not below \(Post.idLimit)")
         if count + 1 > PostIDTable.limit(of: slots.count) { reserveCapacity(count + 1) }
-        let mask = slots.count - 1
-        var index = firstSlot(of: id)
-        while true {
-            let slot = slots[index]
-            if slot == PostIDTable.empty {
-                count += 1
-                return index
-            }
-            if PostIDTable.id(in: slot) == id { return index }
-            index = (index + 1) & mask
-        }
+        let index = probe(for: id)
+        if slots[index] == PostIDTable.empty { count += 1 }
+        return index
     }
 
     private mutating func rehash(into slotCount: Int) {

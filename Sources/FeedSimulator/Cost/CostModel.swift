@@ -85,18 +85,19 @@ public final class CostModel: Sendable {
     public func commitTime(for work: WorkCounters, cellTime: Double, vsync: Int64) -> SimTime {
         var ns = cellTime
         let frame = frameKey(vsync)
-        frameTerms.withUnsafeBufferPointer { terms in
-            // By index, so each term is read in place rather than copied
-            // (and its closure retained) every frame.
-            for position in terms.indices {
-                let count = terms[position].counted.count(in: work)
-                if count > 0 {
-                    ns += count * terms[position].cost
-                        * jitter(frame: frame, operation: CostModel.frameTermKey + UInt64(terms[position].index), item: 0)
-                }
-            }
+        for term in frameTerms {
+            if let time = termTime(term, in: work, frame: frame) { ns += time }
         }
         return SimTime(ns.rounded())
+    }
+
+    /// Term `term`'s nanoseconds for `work` in the frame whose key is
+    /// `frame`, jitter drawn; `nil` when the frame did none of its work
+    /// (and nothing is drawn).
+    private func termTime(_ term: FrameTerm, in work: WorkCounters, frame: CounterRandom.Prefix) -> Double? {
+        let count = term.counted.count(in: work)
+        guard count > 0 else { return nil }
+        return count * term.cost * jitter(frame: frame, operation: CostModel.frameTermKey + UInt64(term.index), item: 0)
     }
 
     /// The commit's main-thread time at vsync `vsync` by cause, for a
@@ -109,11 +110,10 @@ public final class CostModel: Sendable {
     public func commitParts(for work: WorkCounters, configureTime: Double, measureTime: Double, vsync: Int64) -> [Timeline.Part] {
         var parts: [Timeline.Part] = []
         parts.reserveCapacity(frameTerms.count + 2)
+        let frame = frameKey(vsync)
         for (position, term) in frameTerms.enumerated() {
-            let count = term.counted.count(in: work)
-            if count > 0 {
-                let ns = count * term.cost * jitter(vsync: vsync, operation: CostModel.frameTermKey + UInt64(term.index), item: 0)
-                if ns > 0 { parts.append(Timeline.Part(name: CostTerm.all[term.index].key, nanoseconds: ns)) }
+            if let ns = termTime(term, in: work, frame: frame), ns > 0 {
+                parts.append(Timeline.Part(name: CostTerm.all[term.index].key, nanoseconds: ns))
             }
             if position == 0 {
                 if configureTime > 0 { parts.append(Timeline.Part(name: "cell_configure", nanoseconds: configureTime)) }
