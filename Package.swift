@@ -1,28 +1,6 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// Release builds reach the metadata of the generic types they name
-// (`[PostID: Post]`, `Heap<QueuedEvent>`) through the compiler's accessor
-// functions, which pass the conformances they need, rather than by mangled
-// name, which the runtime demangles and whose conformances it finds by
-// scanning every conformance record in the binary, once per type per
-// process. A `feedsim run` pays that at every start: about 0.8 ms of its
-// 21 ms (the 60 s, 120 Hz, 10,000-post session). Behaviour is the same;
-// the code is a little larger.
-let metadataByAccessor: [SwiftSetting] = [
-    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release)),
-]
-
-// The engine and the simulator run single-threaded, and their tests run in
-// debug builds, which keep Swift's dynamic exclusivity checks: a conflicting
-// access is caught there. Release builds, which run populations of sessions,
-// leave the checks out; they were a tenth of a session's CPU time (`perf`
-// on the 60 s, 120 Hz session), paid on every access to a class's stored
-// property.
-let releaseWithoutExclusivityChecks: [SwiftSetting] = [
-    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
-] + metadataByAccessor
-
 // `feedsim` is started once per command and once per worker: linked with
 // the Swift runtime and Foundation statically, it starts in about a quarter
 // of the CPU time (no symbol lookups across two dozen shared libraries).
@@ -31,15 +9,23 @@ let releaseWithoutExclusivityChecks: [SwiftSetting] = [
 // loader into pages each start copies: 0.5 to 0.8 ms less CPU a start.
 // Only the executable's own image loses address randomisation; the
 // libraries it loads keep theirs.
+//
+// These flags are the only unsafe ones in the package, and they sit on the
+// `feedsim` executable target alone, which no product exports (SwiftPM makes
+// an executable product of it for this package only): a package that
+// depends on FeedSim by version builds its own program on FeedSimCLI, and
+// SwiftPM refuses unsafe flags only in the targets of the products a
+// versioned dependency's users take (scripts/check-dependency proves it).
 let staticRuntimeOnLinux: [LinkerSetting] = [
     .unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundationXML", "-l_CFXMLInterface", "-lFoundation", "-lCoreFoundation", "-lFoundationInternationalization", "-l_FoundationICU", "-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims", "-lswiftSynchronization", "-Xlinker", "--end-group", "-lxml2", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux])),
 ]
 
+// FeedSim is built and tested on Linux only: workers re-execute
+// /proc/self/exe, allocations are counted by ELF symbol interposition and
+// jemalloc comes from the system's package. No other platform is claimed.
 let package = Package(
     name: "FeedSim",
-    platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "feedsim", targets: ["feedsim"]),
         // What a program of your own builds on: the command line, the engine
         // (strategies are `PositionKeeper`s), scenarios, the simulator,
         // reports and exploration.
@@ -54,24 +40,25 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // API documentation (`swift package generate-documentation`).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Seeded generators and hashes that give the same bits on every
         // platform and Swift release.
-        .target(name: "Determinism", swiftSettings: metadataByAccessor),
+        .target(name: "Determinism"),
         // CSV: the one writer and the one reader of every CSV file FeedSim
         // writes or reads (reports, results, calibration traces).
-        .target(name: "CSVCodec", swiftSettings: metadataByAccessor),
+        .target(name: "CSVCodec"),
         // The engine under test: imports nothing of ours.
         .target(
             name: "FeedEngine",
             dependencies: [
                 .product(name: "DequeModule", package: "swift-collections"),
-            ],
-            swiftSettings: releaseWithoutExclusivityChecks
+            ]
         ),
         // Scenario schema, strict decoding and matrix expansion.
-        .target(name: "FeedScenario", dependencies: ["FeedEngine"], swiftSettings: metadataByAccessor),
+        .target(name: "FeedScenario", dependencies: ["FeedEngine"]),
         // jemalloc, found through pkg-config (Debian: libjemalloc-dev).
         .systemLibrary(
             name: "CJemalloc",
@@ -95,8 +82,7 @@ let package = Package(
                 "CAllocationCounter",
                 "CSVCodec",
                 .product(name: "HeapModule", package: "swift-collections"),
-            ],
-            swiftSettings: releaseWithoutExclusivityChecks
+            ]
         ),
         // CSV and the other artefacts users read.
         .target(
@@ -106,15 +92,13 @@ let package = Package(
                 "FeedSimulator",
                 "FeedScenario",
                 "CSVCodec",
-            ],
-            swiftSettings: metadataByAccessor
+            ]
         ),
         // Random sessions, the properties every run must keep, and the
         // shrinker that reduces a failing session to a minimal scenario.
         .target(
             name: "FeedExplore",
-            dependencies: ["Determinism", "FeedEngine", "FeedScenario", "FeedSimulator", "FeedReports", "CSVCodec"],
-            swiftSettings: metadataByAccessor
+            dependencies: ["Determinism", "FeedEngine", "FeedScenario", "FeedSimulator", "FeedReports", "CSVCodec"]
         ),
         // prctl(PR_SET_PDEATHSIG) for worker processes, which Swift cannot
         // call directly (a variadic C function).
@@ -133,24 +117,12 @@ let package = Package(
                 "FeedSimulator",
                 "FeedScenario",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: metadataByAccessor
+            ]
         ),
         // `feedsim`: FeedSimCLI with the built-in parts.
         .executableTarget(
             name: "feedsim", dependencies: ["FeedSimCLI"],
-            swiftSettings: metadataByAccessor,
             linkerSettings: staticRuntimeOnLinux),
-        // Examples/CustomStrategy's program, built here too so that the test
-        // command builds and runs it with the release build it makes anyway
-        // (the example's own package, which users copy, depends on this one
-        // by path; scripts/test resolves it and checks its graph).
-        .executableTarget(
-            name: "CustomStrategyExample",
-            dependencies: ["FeedSimCLI", "FeedEngine"],
-            path: "Examples/CustomStrategy/Sources/CustomFeedSim",
-            swiftSettings: metadataByAccessor
-        ),
         // Speed and allocation goals with committed thresholds
         // (`swift package benchmark thresholds check`).
         .executableTarget(

@@ -7,7 +7,6 @@ import PackageDescription
 // repository), and add your strategies and policies.
 let package = Package(
     name: "CustomStrategy",
-    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "FeedSim", path: "../.."),
     ],

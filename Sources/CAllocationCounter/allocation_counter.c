@@ -66,6 +66,14 @@ feedsim_thread_allocations *feedsim_thread_allocations_get(void) {
 
 int feedsim_allocation_counting_check(void) { return -1; }
 
+#elif !defined(__linux__)
+
+/* Interposing malloc by defining it in the program is how ELF's symbol
+ * lookup works; other systems' dynamic linkers (Mach-O's two-level
+ * namespace) do not route other libraries' calls here. FeedSim is built
+ * and tested on Linux only. */
+int feedsim_allocation_counting_check(void) { return -4; }
+
 #else
 
 typedef void *(*malloc_function)(size_t);

@@ -126,16 +126,16 @@ public final class FeedEngine {
     let scheduler: any EngineScheduler
 
     /// The posts, their threading context and the pagination state.
-    var store = FeedStore()
-    public internal(set) var isRefreshing = false
+    @exclusivity(unchecked) var store = FeedStore()
+    @exclusivity(unchecked) public internal(set) var isRefreshing = false
     /// New posts held behind the indicator.
-    public internal(set) var heldNewPosts: [Post] = []
+    @exclusivity(unchecked) public internal(set) var heldNewPosts: [Post] = []
     /// The anchor captured during a pull, used when the refresh lands.
-    public internal(set) var pullAnchor: ScrollAnchor?
-    var wasPulling = false
+    @exclusivity(unchecked) public internal(set) var pullAnchor: ScrollAnchor?
+    @exclusivity(unchecked) var wasPulling = false
     /// Whether the pull in progress has started its refresh: one pull, one refresh.
-    var pullTriggeredRefresh = false
-    var viewModels: LRUCache<PostKey, PostViewModel>
+    @exclusivity(unchecked) var pullTriggeredRefresh = false
+    @exclusivity(unchecked) var viewModels: LRUCache<PostKey, PostViewModel>
     /// Folds bursts of data changes into one batch update.
     lazy var debouncer = Debouncer<PendingChange>(interval: configuration.debounceInterval, scheduler: scheduler) { [unowned self] changes in
         self.applyPending(changes)
@@ -146,40 +146,40 @@ public final class FeedEngine {
     /// an image allocates no closure context.
     lazy var imageCompletion: (ImageLoadOutcome) -> Void = { [unowned self] outcome in self.imageArrived(outcome) }
     /// Reused for prefetch targets so a moving viewport does not allocate.
-    var prefetchTargets: [ImageRequest] = []
-    var lastPrefetchVisible: Range<Int> = 0..<0
+    @exclusivity(unchecked) var prefetchTargets: [ImageRequest] = []
+    @exclusivity(unchecked) var lastPrefetchVisible: Range<Int> = 0..<0
     /// The configured prefetch policies (`FeedEngine+Prefetch`).
     let imagePrefetchPolicy: any ImagePrefetchPolicy
     let pagePrefetchPolicy: any PagePrefetchPolicy
     /// The reader's speed through the feed at the last layout pass, in pt/s.
-    var scrollVelocity = 0.0
+    @exclusivity(unchecked) var scrollVelocity = 0.0
     /// contentOffset and the time at the last layout pass, for the speed.
-    var lastLayoutOffset = Double.nan
-    var lastLayoutTime: Int64 = 0
+    @exclusivity(unchecked) var lastLayoutOffset = Double.nan
+    @exclusivity(unchecked) var lastLayoutTime: Int64 = 0
     /// Likes waiting for the network.
-    var offlineActions = OfflineActionQueue()
+    @exclusivity(unchecked) var offlineActions = OfflineActionQueue()
     /// Keeps the reader's place per the configured strategy.
-    var keeper: any PositionKeeper
+    @exclusivity(unchecked) var keeper: any PositionKeeper
     /// How far the last layout pass moved the content to compensate heights.
-    var lastCompensation = 0.0
+    @exclusivity(unchecked) var lastCompensation = 0.0
     /// The reader's anchor as the current layout pass began: what changes
     /// the pass sets off (an image delivered as its cell is configured) are
     /// judged against, since the pass itself changes which post looks
     /// most visible.
-    var layoutPassAnchor: ScrollAnchor?
+    @exclusivity(unchecked) var layoutPassAnchor: ScrollAnchor?
     /// The post a commit settles its layout around (`settleLayout`): while
     /// it settles, that is the reader's post, whatever its passes measure.
-    var settlingAnchorID: PostID?
+    @exclusivity(unchecked) var settlingAnchorID: PostID?
     /// Corrections the viewport applied to a fling's resting point
     /// (`PlaceCorrection.retargetingFling`).
-    var retargetedFlings = 0
+    @exclusivity(unchecked) var retargetedFlings = 0
     /// The post a retargeted fling is carrying to where it is held, while
     /// the fling lasts.
-    var flightAnchorID: PostID?
+    @exclusivity(unchecked) var flightAnchorID: PostID?
     /// How far past its edges the content was as the current commit began
     /// (a finger's stretch, a bounce): its corrections may keep that much
     /// past the edges the change moved (`correctOffset`).
-    var heldOverscroll: (top: Double, bottom: Double) = (0, 0)
+    @exclusivity(unchecked) var heldOverscroll: (top: Double, bottom: Double) = (0, 0)
 
     /// What the engine did, for reports.
     public struct Counters: Equatable, Sendable {
@@ -201,7 +201,7 @@ public final class FeedEngine {
         public var foregroundRefreshes = 0
     }
 
-    public internal(set) var counters = Counters()
+    @exclusivity(unchecked) public internal(set) var counters = Counters()
 
     /// An engine laying out for `viewport`, which must outlive it (the
     /// engine does not keep it alive), loading through `transport` and

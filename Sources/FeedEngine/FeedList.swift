@@ -60,11 +60,11 @@ public enum CoordinateSpace: Hashable, Sendable {
 ///
 /// Every call records the work it did in `pendingWork`; the owner drains it.
 public final class FeedList {
-    public private(set) var configuration: FeedListConfiguration
-    public private(set) var items: [FeedItem] = [] {
+    @exclusivity(unchecked) public private(set) var configuration: FeedListConfiguration
+    @exclusivity(unchecked) public private(set) var items: [FeedItem] = [] {
         didSet { itemsRevision &+= 1 }
     }
-    public private(set) var layout: ListLayout {
+    @exclusivity(unchecked) public private(set) var layout: ListLayout {
         // Any change of the geometry, even a pass that measured nothing,
         // forgets the anchor search it answered.
         didSet { lastAnchorSearch = nil }
@@ -73,39 +73,39 @@ public final class FeedList {
     /// answer. A frame asks the same of an unchanged layout twice, the
     /// drift meter's capture and then the engine's at the start of its
     /// layout pass: about 3% of a session's time.
-    private var lastAnchorSearch: AnchorSearch?
+    @exclusivity(unchecked) private var lastAnchorSearch: AnchorSearch?
     /// The y of item 0's top in content coordinates.
-    public private(set) var originY: Double
+    @exclusivity(unchecked) public private(set) var originY: Double
     /// The cells currently displayed, as a range of item indices.
-    public private(set) var displayedRange: Range<Int> = 0..<0
+    @exclusivity(unchecked) public private(set) var displayedRange: Range<Int> = 0..<0
     /// Per item: whether its cell is on screen and configured. Survives a
     /// batch update for items that were neither inserted nor updated, so
     /// their cells are not configured again (as UICollectionView keeps them).
-    private var isDisplayed: [Bool] = []
+    @exclusivity(unchecked) private var isDisplayed: [Bool] = []
     /// Work done since the last `drainWork()`.
-    public private(set) var pendingWork = WorkCounters()
+    @exclusivity(unchecked) public private(set) var pendingWork = WorkCounters()
     /// Whether the data or geometry changed since the last visible-rect
     /// update, so the cells on screen must be laid out again even if the
     /// rect did not move (UIView's `setNeedsLayout`).
-    public private(set) var needsLayout = false
+    @exclusivity(unchecked) public private(set) var needsLayout = false
     /// The item whose position measuring must not move: the first item
     /// displayed, carried across updates by id. Height changes of items
     /// before it are "above" the reader.
-    public private(set) var layoutAnchor: Int?
-    private var pinnedLayoutAnchor: Int?
+    @exclusivity(unchecked) public private(set) var layoutAnchor: Int?
+    @exclusivity(unchecked) private var pinnedLayoutAnchor: Int?
     /// Whether the last visible-rect update measured an item above
     /// `layoutAnchor` whose height changed.
-    public private(set) var measuredAboveAnchorInLastPass = false
+    @exclusivity(unchecked) public private(set) var measuredAboveAnchorInLastPass = false
     /// Changes whenever `items` does: a reader that kept a revision knows,
     /// by comparing it, whether the rows it read are still the rows. 32 bits
     /// (wrapping), in the padding after the flag above, so that the list
     /// takes no more memory than before it had one.
-    public private(set) var itemsRevision: UInt32 = 0
+    @exclusivity(unchecked) public private(set) var itemsRevision: UInt32 = 0
     /// Called for each cell that becomes visible, after it is measured: the
     /// place to configure it (view models, image requests).
-    public var onConfigure: ((Int) -> Void)?
+    @exclusivity(unchecked) public var onConfigure: ((Int) -> Void)?
     /// Called for each cell that leaves the screen.
-    public var onEndDisplay: ((PostID) -> Void)?
+    @exclusivity(unchecked) public var onEndDisplay: ((PostID) -> Void)?
 
     /// Upper bound on layout passes per viewport update: self-sizing can pull
     /// more cells into the rect, which are then measured in turn.
@@ -139,7 +139,7 @@ public final class FeedList {
     }
 
     /// Cells configured or measured since the last `drainWork`.
-    private var cellWork: [CellWork] = []
+    @exclusivity(unchecked) private var cellWork: [CellWork] = []
 
     /// Cells a frame may configure or measure before the log grows: a
     /// screen holds about a dozen cells, and a relayout measures the ones

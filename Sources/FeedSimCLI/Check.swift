@@ -36,8 +36,16 @@ extension FeedSim {
                 instead of the table. The files are written whatever the verdict.
 
                 Exit codes: 0 no regression, 2 regression or missing run, 64 usage \
-                error (missing folder, bad tolerance), 1 unreadable or malformed \
-                summary.csv or an unwritable output file.
+                error (missing folder, bad tolerance, results of a debug build against \
+                a release baseline or the other way round without \
+                --allow-build-mismatch), 1 unreadable or malformed summary.csv or \
+                provenance.json, or an unwritable output file.
+
+                Provenance: each results folder records the build that wrote it \
+                (provenance.json: FeedSim's version, build configuration, Swift \
+                version, OS and architecture). The check says on stderr where baseline \
+                and current differ, and refuses to compare the allocation columns of \
+                builds of different configurations unless --allow-build-mismatch.
                 """
         )
 
@@ -71,6 +79,11 @@ extension FeedSim {
             help: ArgumentHelp("Also write a Markdown job summary to this file (e.g. $GITHUB_STEP_SUMMARY).", valueName: "file"))
         var summaryMarkdown: String?
 
+        @Flag(
+            name: .customLong("allow-build-mismatch"),
+            help: "Compare results of a debug build with a release baseline (or the other way round) anyway.")
+        var allowBuildMismatch = false
+
         /// Checks the tolerances and the folders here, so that a usage error
         /// prints this command's usage.
         func validate() throws {
@@ -92,6 +105,7 @@ extension FeedSim {
                 printError("\(summary.file) holds several seeds per run (`feedsim run --seeds`); check compares one run per scenario, variant and rate. Compare seeds with `feedsim compare`, or check a run without --seeds.")
                 throw FeedSimExit.usage
             }
+            try checkProvenance()
             let result = BaselineCheck.compare(baseline: baselineSummary, current: currentSummary, tolerances: toleranceSet)
 
             if let junit { try write(result.junitXML, to: junit) }
@@ -111,6 +125,26 @@ extension FeedSim {
                 print(result.verdictLine)
             }
             if !result.passed { throw FeedSimExit.regression }
+        }
+
+        /// Says where the builds behind the two folders differ, and stops
+        /// (exit 64) when their allocation counts cannot be compared.
+        private func checkProvenance() throws {
+            let comparison: ProvenanceComparison
+            do {
+                comparison = ProvenanceComparison(
+                    baseline: try Provenance.load(inFolder: try SummaryInput.folder(of: baseline, option: "--baseline")),
+                    current: try Provenance.load(inFolder: try SummaryInput.folder(of: current, option: "--current")),
+                    allowBuildMismatch: allowBuildMismatch)
+            } catch let error as ProvenanceError {
+                printError("invalid provenance: \(error)")
+                throw FeedSimExit.internalFailure
+            }
+            for note in comparison.notes { printError(note) }
+            if let refusal = comparison.refusal {
+                printError("cannot check: \(refusal)")
+                throw FeedSimExit.usage
+            }
         }
 
         /// Writes a report file whole or not at all; a file that cannot be
@@ -161,6 +195,11 @@ enum SummaryInput {
             throw ValidationError("\(path)\(flag) has no \(fileName); run `feedsim run --out \(path)` first.")
         }
         return file
+    }
+
+    /// The results folder of `path`, a results folder or a summary file in one.
+    static func folder(of path: String, option: String?) throws -> URL {
+        URL(fileURLWithPath: try locate(path, option: option)).deletingLastPathComponent()
     }
 
     /// Reads the summary of `path`, a results folder or a summary file.

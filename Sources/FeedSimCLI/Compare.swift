@@ -32,6 +32,9 @@ extension FeedSim {
                 explore.csv file itself) are compared the same way over every session, \
                 each session paired across the strategies.
 
+                A folder written by a debug build (its provenance.json) is named as \
+                such on stderr: its allocation counts are not a release build's.
+
                 Exit codes: 0 success, 64 usage error (missing folder, unknown \
                 metric), 1 unreadable or malformed summary.csv or unwritable output.
                 """
@@ -76,7 +79,21 @@ extension FeedSim {
             _ = try comparison()
         }
 
+        /// Says so on stderr when the folder was written by a build whose
+        /// allocation counts a release build's would not match.
+        private func noteProvenance() {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else { return }
+            let url = URL(fileURLWithPath: folder, isDirectory: isDirectory.boolValue)
+            let results = isDirectory.boolValue ? url : url.deletingLastPathComponent()
+            guard let provenance = try? Provenance.load(inFolder: results) else { return }
+            if provenance.buildConfiguration != "release" {
+                printError("provenance: \(folder) comes from a \(provenance.buildConfiguration) build (\(provenance.summary)); its allocation counts are not a release build's")
+            }
+        }
+
         func run() throws {
+            noteProvenance()
             let comparison: any ComparisonText = switch try comparison() {
             case let .single(comparison): comparison
             case let .seeds(comparison): comparison

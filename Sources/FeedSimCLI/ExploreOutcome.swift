@@ -80,6 +80,7 @@ struct ExploreOutcome: Codable {
             try output.stage(table.text, to: folder.appendingPathComponent("explore.csv"))
             try output.stage(ExploreReport.violationTable(violations).text, to: folder.appendingPathComponent("violations.csv"))
             try failures.stage(in: folder.appendingPathComponent(ExploreFailures.folder, isDirectory: true), output: &output)
+            try output.stage(Provenance.current.json, to: folder.appendingPathComponent(Provenance.fileName))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             try output.stage(manifest ? String(decoding: try encoder.encode(self), as: UTF8.self) : nil,

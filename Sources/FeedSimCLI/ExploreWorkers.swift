@@ -17,8 +17,7 @@ struct ExploreWorkers {
         self.jobs = max(1, jobs)
         self.interruption = interruption
         self.setup = setup
-        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        self.executable = URL(fileURLWithPath: path)
+        self.executable = WorkerLaunch.thisExecutable
     }
 
     struct Failure: Error, CustomStringConvertible {

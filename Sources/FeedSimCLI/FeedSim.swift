@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedReports
 
 /// The `feedsim` command line, whole: what the `feedsim` executable runs,
 /// and what a program of your own runs to have every command (run, check,
@@ -12,6 +13,7 @@ public struct FeedSim: ParsableCommand {
             Exit codes: 0 success, 64 usage error, 65 invalid scenario or calibration trace, \
             2 regression found by `check`, 1 internal failure.
             """,
+        version: Provenance.feedsimVersion,
         subcommands: [Run.self, RunOne.self, RunBatch.self, Explore.self, ExploreWorker.self, Check.self, Compare.self, Merge.self, Report.self, Metrics.self, Schema.self, Calibrate.self],
         defaultSubcommand: nil
     )

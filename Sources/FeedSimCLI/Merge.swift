@@ -51,10 +51,12 @@ extension FeedSim {
                 return try mergeExploration()
             }
             let merged: ShardMerge.Output
+            let provenance: Provenance?
             do {
                 var loaded: [ShardPart] = []
                 for part in parts { loaded.append(try ShardPart.load(folder: part)) }
                 merged = try ShardMerge.merge(loaded)
+                provenance = try partsProvenance()
             } catch {
                 printError("cannot merge: \(error)")
                 throw FeedSimExit.usage
@@ -68,11 +70,29 @@ extension FeedSim {
                 try output.stage(merged.frames, orRemove: folder.appendingPathComponent("frames.csv"))
                 try output.stageTraces(merged.traces, in: folder)
                 try ShardPlan.stage(nil, in: folder, output: &output)
+                try output.stage(provenance?.json, orRemove: folder.appendingPathComponent(Provenance.fileName))
             }
             print("merged \(parts.count) part\(parts.count == 1 ? "" : "s"), \(merged.requestCount) runs")
             print("wrote \(out)/summary.csv, \(out)/drift.csv\(merged.frames == nil ? "" : ", \(out)/frames.csv")\(merged.traces == nil ? "" : ", \(out)/\(ChromeTrace.folder)/")")
         }
     
+        /// The build that wrote every part, or nil when a part records none
+        /// (written before FeedSim recorded it). Parts written by different
+        /// builds are not one suite's results: their allocation counts, at
+        /// least, may not agree.
+        private func partsProvenance() throws -> Provenance? {
+            var recorded: [(part: String, provenance: Provenance)] = []
+            for part in parts {
+                guard let provenance = try Provenance.load(inFolder: URL(fileURLWithPath: part, isDirectory: true)) else { return nil }
+                recorded.append((part, provenance))
+            }
+            for other in recorded.dropFirst() where other.provenance != recorded[0].provenance {
+                throw ValidationError(
+                    "\(other.part) was written by another build than \(recorded[0].part) (\(recorded[0].provenance.differences(to: other.provenance).joined(separator: ", "))); run every part with the same feedsim")
+            }
+            return recorded.first?.provenance
+        }
+
         /// The parts of a sharded `feedsim explore`: explore.csv, violations.csv
         /// and failures/ as one exploration writes them.
         private func mergeExploration() throws {

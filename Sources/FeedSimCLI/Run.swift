@@ -126,9 +126,10 @@ extension FeedSim {
                     } : nil,
                     in: folder)
                 try ShardPlan.stage(plan?.manifest(results: results), in: folder, output: &output)
+                try output.stage(Provenance.current.json, to: folder.appendingPathComponent(Provenance.fileName))
             }
             print(RunTable.render(results, seeded: seeded))
-            print("wrote \(out)/summary.csv, \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")\(trace ? ", \(out)/\(ChromeTrace.folder)/" : "")\(plan == nil ? "" : ", \(out)/\(ShardManifest.fileName)")")
+            print("wrote \(out)/summary.csv, \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")\(trace ? ", \(out)/\(ChromeTrace.folder)/" : "")\(plan == nil ? "" : ", \(out)/\(ShardManifest.fileName)"), \(out)/\(Provenance.fileName)")
         }
     }
 }

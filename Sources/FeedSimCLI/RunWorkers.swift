@@ -37,8 +37,7 @@ struct RunWorkers {
     init(jobs: Int, interruption: Interruption) {
         self.jobs = max(1, jobs)
         self.interruption = interruption
-        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        self.executable = URL(fileURLWithPath: path)
+        self.executable = WorkerLaunch.thisExecutable
         // A worker that dies makes writing its next order fail with EPIPE,
         // reported as an error, instead of killing this process.
         signal(SIGPIPE, SIG_IGN)

@@ -1,6 +1,23 @@
 import Foundation
 import Synchronization
 
+extension WorkerLaunch {
+    /// This executable, which workers run: a program of your own built on
+    /// FeedSimCLI starts workers that are itself, with its own parts.
+    ///
+    /// On Linux, `/proc/self/exe` names the file the process runs whatever
+    /// way it was started; elsewhere (never built nor tested) the path it
+    /// was started by.
+    static var thisExecutable: URL {
+        #if os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
+        }
+        #endif
+        return URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
+    }
+}
+
 /// Starts one worker process of this executable with `arguments`, feeds it
 /// `input` on stdin and collects what it writes, registering it with the
 /// interruption so a signal stops it.

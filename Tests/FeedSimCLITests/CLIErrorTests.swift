@@ -182,7 +182,7 @@ struct CLIErrorTests {
 
         #expect(outcome.status == ExitStatus.success, "\(outcome)")
         #expect(!outcome.stderr.contains("invalid scenario"))
-        let expectedFiles = frames ? ["drift.csv", "frames.csv", "summary.csv"] : ["drift.csv", "summary.csv"]
+        let expectedFiles = frames ? ["drift.csv", "frames.csv", "provenance.json", "summary.csv"] : ["drift.csv", "provenance.json", "summary.csv"]
         #expect(folder.entries(in: "out/run") == expectedFiles, "no temporary files may be left behind")
 
         let summary = try CSVFile(folder.appending("out/run/summary.csv"))

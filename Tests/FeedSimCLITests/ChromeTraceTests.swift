@@ -189,7 +189,7 @@ struct ChromeTraceTests {
             #expect(serial == parallel, "\(file) differs between two runs")
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appending("plain/traces").path))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending("plain").path).sorted() == ["drift.csv", "summary.csv"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending("plain").path).sorted() == ["drift.csv", "provenance.json", "summary.csv"])
         for file in ["summary.csv", "drift.csv"] {
             #expect(try Data(contentsOf: folder.appending("plain/\(file)")) == Data(contentsOf: folder.appending("serial/\(file)")), "\(file)")
         }

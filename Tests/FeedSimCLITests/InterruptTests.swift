@@ -130,7 +130,7 @@ struct InterruptTests {
         defer { folder.remove() }
         let out = folder.appending("out")
         let before = try folderDigest(out)
-        #expect(before.keys.sorted() == ["drift.csv", "frames.csv", "notes.txt", "summary.csv"])
+        #expect(before.keys.sorted() == ["drift.csv", "frames.csv", "notes.txt", "provenance.json", "summary.csv"])
 
         let (run, workers) = try Self.startWithTwoWorkers(["--frames", "--trace"], in: folder)
         run.send(signal)
@@ -165,7 +165,7 @@ struct InterruptTests {
         let next = try FeedSimProcess.run(["run", "quick.json", "--jobs", "2", "--out", "out", "--quiet"], in: folder.url)
         #expect(next.status == 0, "\(next)")
         // The earlier frames.csv goes (this run has no --frames); the user's file stays.
-        #expect(folder.entries(in: "out") == ["drift.csv", "notes.txt", "summary.csv"])
+        #expect(folder.entries(in: "out") == ["drift.csv", "notes.txt", "provenance.json", "summary.csv"])
     }
 
     @Test("A worker whose parent is already gone exits at once instead of running")

@@ -6,9 +6,9 @@ import FeedReports
 /// every report does with them.
 @Suite("Metric table")
 struct MetricTableTests {
-    static let readme = URL(fileURLWithPath: #filePath)
+    static let reference = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("README.md")
+        .appendingPathComponent("docs/csv-reports.md")
 
     @Test("summary.csv's columns are the keys, the seed and the metrics, in order; names are unique")
     func columns() {
@@ -27,9 +27,9 @@ struct MetricTableTests {
         #expect(!metric.definition.isEmpty && !metric.source.isEmpty && !metric.unit.isEmpty)
     }
 
-    @Test("the README carries the table exactly as the code has it")
-    func readme() throws {
-        let text = try String(contentsOf: MetricTableTests.readme, encoding: .utf8)
-        #expect(text.contains(Metric.markdownTable + "\n"), "run `feedsim metrics --markdown` and paste it into the README")
+    @Test("docs/csv-reports.md carries the table exactly as the code has it")
+    func reference() throws {
+        let text = try String(contentsOf: MetricTableTests.reference, encoding: .utf8)
+        #expect(text.contains(Metric.markdownTable + "\n"), "run `feedsim metrics --markdown` and paste it into docs/csv-reports.md")
     }
 }

@@ -129,7 +129,7 @@ struct RunawayScenarioTests {
         #expect(run.seconds <= example.maxSeconds, "\(run)")
         #expect(run.peakMiB <= example.maxMiB, "\(run)")
         if example.status == 0 {
-            #expect(folder.entries(in: "out") == ["drift.csv", "summary.csv"])
+            #expect(folder.entries(in: "out") == ["drift.csv", "provenance.json", "summary.csv"])
         } else {
             let lines = run.stderr.split(separator: "\n")
             #expect(lines.count == 1 && lines[0].contains(example.message), "\(run)")

@@ -169,7 +169,7 @@ struct ShardTests {
         #expect(folder.entries(in: "out/traces")?.count == 3)
         let plain = try FeedSimProcess.run(["run", "suite", "--quiet", "--out", "out"], in: folder.url)
         try #require(plain.status == 0, "\(plain)")
-        #expect(folder.entries(in: "out") == ["drift.csv", "summary.csv"])
+        #expect(folder.entries(in: "out") == ["drift.csv", "provenance.json", "summary.csv"])
 
         // Traced again, then one scenario alone: only its traces remain.
         _ = try FeedSimProcess.run(["run", "suite", "--trace", "--quiet", "--out", "out"], in: folder.url)
@@ -182,7 +182,7 @@ struct ShardTests {
         for k in 1...2 { try SmallSuite.runPart(k, of: 2, in: folder, out: "part\(k)", extra: []) }
         let merge = try FeedSimProcess.run(["merge", "part1", "part2", "--out", "merged"], in: folder.url)
         try #require(merge.status == 0, "\(merge)")
-        #expect(folder.entries(in: "merged") == ["drift.csv", "frames.csv", "summary.csv"])
+        #expect(folder.entries(in: "merged") == ["drift.csv", "frames.csv", "provenance.json", "summary.csv"])
     }
 
     @Test("merge carries the parts' traces, byte for byte, and refuses parts of which only some were traced")

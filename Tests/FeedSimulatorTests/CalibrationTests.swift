@@ -21,7 +21,7 @@ struct CalibrationTests {
     /// kept; its small ones (1 µs a character, 0.1 µs an offset query) are
     /// raised, because under 10% noise on a 15 ms frame a cost that moves
     /// frames by much less than a millisecond cannot be measured to 5% from
-    /// ten thousand frames (README, "Calibration", limits).
+    /// ten thousand frames (docs/calibration.md, limits).
     static let truth: [String: Double] = [
         "frames": 3_000_000, "cells_configured": 800_000, "configured_text_characters": 5_000,
         "configured_media_items": 800_000, "cells_measured": 2_500_000, "measured_text_characters": 8_000,
@@ -223,11 +223,11 @@ struct CalibrationTests {
         #expect(abs(calibration.rSquared - 1) < 1e-12)
     }
 
-    @Test("the README lists the trace columns exactly as CostTerm.all has them")
-    func readme() throws {
-        let readme = CalibrationTests.devices.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        #expect(text.contains(CalibrationTrace.markdownColumns + "\n"), "paste CalibrationTrace.markdownColumns into the README")
+    @Test("docs/calibration.md lists the trace columns exactly as CostTerm.all has them")
+    func reference() throws {
+        let root = CalibrationTests.devices.deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/calibration.md"), encoding: .utf8)
+        #expect(text.contains(CalibrationTrace.markdownColumns + "\n"), "paste CalibrationTrace.markdownColumns into docs/calibration.md")
     }
 
     struct BadTrace: Sendable, CustomTestStringConvertible {

@@ -26,7 +26,9 @@ typedef struct feedsim_thread_allocations {
 /// in this build (sanitizer builds leave them out: the sanitizer owns
 /// malloc), -2 the allocation was not counted (another malloc comes first in
 /// the process), -3 jemalloc's per-thread byte counter is unavailable or did
-/// not move (jemalloc is not the allocator).
+/// not move (jemalloc is not the allocator), -4 the system is not Linux
+/// (counting relies on ELF symbol interposition; FeedSim is tested on Linux
+/// only).
 int feedsim_allocation_counting_check(void);
 
 /// The calling thread's counters; the pointer stays valid for the thread's

@@ -168,30 +168,30 @@ public final class ImagePipeline {
     public let configuration: Configuration
 
     /// What the pipeline has done so far.
-    public internal(set) var counters = Counters()
+    @exclusivity(unchecked) public internal(set) var counters = Counters()
 
     /// Held, as the engine holds its own: neither holds the pipeline.
     let transport: any ImageTransport
     let scheduler: any EngineScheduler
 
-    var memoryCache: LRUCache<ImageKey, _DecodedImage>
-    var diskCache: LRUCache<ImageKey, _EncodedImage>
+    @exclusivity(unchecked) var memoryCache: LRUCache<ImageKey, _DecodedImage>
+    @exclusivity(unchecked) var diskCache: LRUCache<ImageKey, _EncodedImage>
     /// The load under way for each key; for lookup only.
-    var loads: [ImageKey: _ImageLoad] = [:]
+    @exclusivity(unchecked) var loads: [ImageKey: _ImageLoad] = [:]
     /// The key each owner's request waits on; for lookup only.
-    var keyOfOwner: [Int: ImageKey] = [:]
+    @exclusivity(unchecked) var keyOfOwner: [Int: ImageKey] = [:]
     /// Queued visible loads, in the order they became visible.
-    var visibleQueue = Deque<ImageKey>()
+    @exclusivity(unchecked) var visibleQueue = Deque<ImageKey>()
     /// Queued prefetch loads, in creation order.
-    var prefetchQueue = Deque<ImageKey>()
+    @exclusivity(unchecked) var prefetchQueue = Deque<ImageKey>()
     /// Keys with prefetch interest, in the order prefetching started.
-    var prefetchedKeys: [ImageKey] = []
-    var inFlightCount = 0
-    var nextSequence: UInt64 = 0
+    @exclusivity(unchecked) var prefetchedKeys: [ImageKey] = []
+    @exclusivity(unchecked) var inFlightCount = 0
+    @exclusivity(unchecked) var nextSequence: UInt64 = 0
     /// The load whose transport `load` call is running, to catch a
     /// transport that completes synchronously.
-    var startingLoadID: UInt64?
-    var pendingWork = WorkCounters()
+    @exclusivity(unchecked) var startingLoadID: UInt64?
+    @exclusivity(unchecked) var pendingWork = WorkCounters()
 
     /// Creates a pipeline with empty caches.
     ///

@@ -13,7 +13,7 @@ public struct PositionStrategy: RegisteredPart {
     private let makeKeeper: @Sendable () -> any PositionKeeper
 
     /// The strategy that `Keeper` implements, named `Keeper.name`.
-    public init<Keeper: PositionKeeper>(_: Keeper.Type) {
+    public init<Keeper: PositionKeeper & SendableMetatype>(_: Keeper.Type) {
         name = Keeper.name
         heldCauses = Keeper.heldCauses
         makeKeeper = { Keeper() }
@@ -57,12 +57,7 @@ public struct PositionStrategy: RegisteredPart {
     public static let registry = PartRegistry(builtIn: builtIn)
 }
 
-extension PositionStrategy: RawRepresentable, CaseIterable {
-    public var rawValue: String { name }
-    public init?(rawValue: String) {
-        guard let known = PositionStrategy.named(rawValue) else { return nil }
-        self = known
-    }
+extension PositionStrategy: CaseIterable {
     /// The built-in strategies.
     public static var allCases: [PositionStrategy] { builtIn }
 }

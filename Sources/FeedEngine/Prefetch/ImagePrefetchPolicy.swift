@@ -19,7 +19,7 @@ public struct ImagePrefetch: RegisteredPart {
     private let makePolicy: @Sendable () -> any ImagePrefetchPolicy
 
     /// The policy `Policy` implements, named `Policy.name`.
-    public init<Policy: ImagePrefetchPolicy>(_: Policy.Type) {
+    public init<Policy: ImagePrefetchPolicy & SendableMetatype>(_: Policy.Type) {
         name = Policy.name
         makePolicy = { Policy() }
     }

@@ -18,7 +18,7 @@ public struct PagePrefetch: RegisteredPart {
     private let makePolicy: @Sendable () -> any PagePrefetchPolicy
 
     /// The policy `Policy` implements, named `Policy.name`.
-    public init<Policy: PagePrefetchPolicy>(_: Policy.Type) {
+    public init<Policy: PagePrefetchPolicy & SendableMetatype>(_: Policy.Type) {
         name = Policy.name
         makePolicy = { Policy() }
     }

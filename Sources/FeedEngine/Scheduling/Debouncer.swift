@@ -18,20 +18,20 @@ public final class Debouncer<Update> {
     public let maxDelay: Int64?
 
     /// The number of updates submitted.
-    public private(set) var submitted = 0
+    @exclusivity(unchecked) public private(set) var submitted = 0
 
     /// The number of batches passed to `apply`.
-    public private(set) var applied = 0
+    @exclusivity(unchecked) public private(set) var applied = 0
 
     /// The number of updates dropped by `cancel()`.
-    public private(set) var discarded = 0
+    @exclusivity(unchecked) public private(set) var discarded = 0
 
     private let scheduler: any EngineScheduler
     private let apply: ([Update]) -> Void
-    private var pending: [Update] = []
-    private var burstStart: Int64 = 0
-    private var timer: ScheduledAction?
-    private var timerDeadline: Int64 = 0
+    @exclusivity(unchecked) private var pending: [Update] = []
+    @exclusivity(unchecked) private var burstStart: Int64 = 0
+    @exclusivity(unchecked) private var timer: ScheduledAction?
+    @exclusivity(unchecked) private var timerDeadline: Int64 = 0
 
     /// Creates a debouncer that applies updates through `apply`.
     ///

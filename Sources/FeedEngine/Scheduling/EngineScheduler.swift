@@ -11,7 +11,9 @@ public protocol EngineScheduler: AnyObject {
     /// Runs `action` once, `delay` nanoseconds from now; actions due at the
     /// same time run in the order they were scheduled.
     ///
-    /// - Parameter delay: Nanoseconds from now; not negative.
+    /// - Parameters:
+    ///   - delay: Nanoseconds from now; not negative.
+    ///   - action: What to run then.
     /// - Returns: A handle that `cancel(_:)` accepts.
     @discardableResult
     func schedule(after delay: Int64, _ action: @escaping () -> Void) -> ScheduledAction

@@ -23,15 +23,15 @@ public final class AllocationMeter {
     }
 
     /// Everything counted in finished counting periods.
-    private var counted = Count()
+    @exclusivity(unchecked) private var counted = Count()
     /// Whether the calling thread's allocations are being counted: inside
     /// `measure` and not inside an `excluding` within it.
-    private var isCounting = false
+    @exclusivity(unchecked) private var isCounting = false
     /// The counters of the thread counting, while `isCounting`.
-    private var counters: UnsafeMutablePointer<feedsim_thread_allocations>?
+    @exclusivity(unchecked) private var counters: UnsafeMutablePointer<feedsim_thread_allocations>?
     /// The counters' values when the current counting period began.
-    private var requestsAtStart: UInt64 = 0
-    private var bytesAtStart: UInt64 = 0
+    @exclusivity(unchecked) private var requestsAtStart: UInt64 = 0
+    @exclusivity(unchecked) private var bytesAtStart: UInt64 = 0
 
     /// Checks that an allocation made in this process raises the thread's
     /// counters: the counting functions are the process's malloc and
@@ -43,6 +43,7 @@ public final class AllocationMeter {
         case 0: break
         case -1: throw .unavailable("counting functions left out of a sanitizer build")
         case -2: throw .unavailable("an allocation went past the counting functions")
+        case -4: throw .unavailable("counting relies on ELF symbol interposition, and FeedSim is built and tested on Linux only")
         default: throw .unavailable("thread.allocatedp")
         }
     }

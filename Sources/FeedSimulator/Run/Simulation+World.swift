@@ -91,7 +91,7 @@ extension Simulation: FeedViewport {
 /// retain of it, many a frame, would take the runtime's slow path.
 final class EngineSchedulerLink: EngineScheduler {
     /// The running simulation; `nil` before and after its run.
-    var simulation: Simulation?
+    @exclusivity(unchecked) var simulation: Simulation?
 
     init() {}
 

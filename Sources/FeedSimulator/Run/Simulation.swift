@@ -54,9 +54,9 @@ public final class Simulation {
     let scenario: Scenario
     let display: Display
     let costModel: CostModel
-    var queue = EventQueue<Event>(capacity: Simulation.queueCapacity)
-    var accountant: FrameAccountant
-    var scrollView: ScrollView
+    @exclusivity(unchecked) var queue = EventQueue<Event>(capacity: Simulation.queueCapacity)
+    @exclusivity(unchecked) var accountant: FrameAccountant
+    @exclusivity(unchecked) var scrollView: ScrollView
     let meter: AllocationMeter
     let streams: RandomStreams
     /// The run's timeline, when the request asks for one.
@@ -89,62 +89,62 @@ public final class Simulation {
     /// What engines schedule through (each engine holds it too). It reaches
     /// the simulation only while `run()` runs, so it makes no cycle.
     let schedulerLink = EngineSchedulerLink()
-    var driftMeter = DriftMeter()
-    var imageWaitMeter = ImageWaitMeter()
+    @exclusivity(unchecked) var driftMeter = DriftMeter()
+    @exclusivity(unchecked) var imageWaitMeter = ImageWaitMeter()
     /// The scroll view's retargeted flings as the outermost commit began.
-    var retargetsAtCommit = 0
-    var digest = TraceDigest()
-    public internal(set) var now: SimTime = 0
-    var eventsProcessed = 0
+    @exclusivity(unchecked) var retargetsAtCommit = 0
+    @exclusivity(unchecked) var digest = TraceDigest()
+    @exclusivity(unchecked) public internal(set) var now: SimTime = 0
+    @exclusivity(unchecked) var eventsProcessed = 0
     /// Closures waiting for their `.action` event, by slot; a slot is freed
     /// when its action runs or is cancelled.
-    var actions: [PendingAction?] = []
-    var freeSlots: [Int] = []
+    @exclusivity(unchecked) var actions: [PendingAction?] = []
+    @exclusivity(unchecked) var freeSlots: [Int] = []
     /// The event sequence number of each slot's pending action, for cancelling.
-    var slotSequence: [UInt64] = []
+    @exclusivity(unchecked) var slotSequence: [UInt64] = []
     /// The first vsync the main thread is free for.
-    var nextFrameVsync: Int64 = 0
-    var lastRenderedOffset: Double = .nan
+    @exclusivity(unchecked) var nextFrameVsync: Int64 = 0
+    @exclusivity(unchecked) var lastRenderedOffset: Double = .nan
     /// When the last frame rendered.
-    var lastFrameTime: SimTime = 0
+    @exclusivity(unchecked) var lastFrameTime: SimTime = 0
     /// The display rate in force (ProMotion, where the device adapts).
-    var refreshRate: RefreshRateGovernor
-    var requestsAtLastFrame: UInt64 = 0
+    @exclusivity(unchecked) var refreshRate: RefreshRateGovernor
+    @exclusivity(unchecked) var requestsAtLastFrame: UInt64 = 0
     /// After a relaunch, until its first content commits: the anchor as the
     /// reader last saw it before the kill.
-    var relaunchCapture: DriftMeter.Capture?
+    @exclusivity(unchecked) var relaunchCapture: DriftMeter.Capture?
     /// Drags begun so far; a lift event names the drag it ends.
-    var dragNumber = 0
-    var inputGenerator: Xoshiro256StarStar
-    var width: Double
-    var memory: MemoryModel
+    @exclusivity(unchecked) var dragNumber = 0
+    @exclusivity(unchecked) var inputGenerator: Xoshiro256StarStar
+    @exclusivity(unchecked) var width: Double
+    @exclusivity(unchecked) var memory: MemoryModel
     /// Whether the app is on screen; frames render only then.
-    var appState = AppState.foreground
+    @exclusivity(unchecked) var appState = AppState.foreground
     /// State the engine persisted, for a relaunch.
-    var persisted: FeedSnapshot?
+    @exclusivity(unchecked) var persisted: FeedSnapshot?
     /// The anchor the reader last saw before the app was terminated.
-    var captureAtTermination: DriftMeter.Capture?
+    @exclusivity(unchecked) var captureAtTermination: DriftMeter.Capture?
     /// Incremented at every termination; actions scheduled by an earlier
     /// launch do not run.
-    var launchGeneration = 0
-    var slotGeneration: [Int] = []
-    var wasResting = true
+    @exclusivity(unchecked) var launchGeneration = 0
+    @exclusivity(unchecked) var slotGeneration: [Int] = []
+    @exclusivity(unchecked) var wasResting = true
     /// Data commits in progress: more than one when a change happens inside
     /// another's commit.
-    var commitDepth = 0
+    @exclusivity(unchecked) var commitDepth = 0
     /// Data commits since the app last saved its state, on screen or in
     /// the background.
-    var commitsSincePersist = 0
+    @exclusivity(unchecked) var commitsSincePersist = 0
     /// Where the content was when the app last saved its state.
-    var offsetAtPersist = Double.nan
+    @exclusivity(unchecked) var offsetAtPersist = Double.nan
     /// Whether the state a relaunch restores misses changes the reader saw.
-    var persistedIsStale = false
+    @exclusivity(unchecked) var persistedIsStale = false
     /// Whether a frame's layout pass is running.
-    var layingOutFrame = false
+    @exclusivity(unchecked) var layingOutFrame = false
     /// The first change the current frame's layout set off, if any.
-    var frameLayoutChange: ChangeCause?
+    @exclusivity(unchecked) var frameLayoutChange: ChangeCause?
     /// Invariants found broken, when the request asks for the checks.
-    var invariantFailures: [InvariantFailure] = []
+    @exclusivity(unchecked) var invariantFailures: [InvariantFailure] = []
 
     /// Where the app is in its lifecycle.
     enum AppState: Equatable {
@@ -247,7 +247,7 @@ public final class Simulation {
     }
 
     /// A limit hit inside a callback that cannot throw, raised by the loop.
-    var pendingLimitError: SimulationLimitError?
+    @exclusivity(unchecked) var pendingLimitError: SimulationLimitError?
 
     private func result() -> RunResult {
         RunResult(

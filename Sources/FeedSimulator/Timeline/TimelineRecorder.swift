@@ -7,13 +7,13 @@ import FeedEngine
 /// What it stores is the simulator's, never the engine's: every append is
 /// made outside the allocation meter's count, wherever the hook is called from.
 final class TimelineRecorder {
-    private(set) var timeline = Timeline()
+    @exclusivity(unchecked) private(set) var timeline = Timeline()
     private let meter: AllocationMeter
     /// Data commits since the last frame.
-    private var pendingCommits: [String] = []
+    @exclusivity(unchecked) private var pendingCommits: [String] = []
     /// The image load waiting on each action slot, by index in `imageLoads`.
     /// Only looked up, never iterated.
-    private var imageLoadBySlot: [Int: Int] = [:]
+    @exclusivity(unchecked) private var imageLoadBySlot: [Int: Int] = [:]
 
     init(meter: AllocationMeter) {
         self.meter = meter

@@ -20,15 +20,15 @@ final class FeedServer {
     /// numbers posts from `SyntheticFeed.firstPostID` in the order they are
     /// written, and every one is published, so no index by id is kept. Pages
     /// run newest first: a page's index `i` is position `count - 1 - i`.
-    private var timeline = PostTimeline()
+    @exclusivity(unchecked) private var timeline = PostTimeline()
     /// Posts deleted from the timeline. They keep their place so that a
     /// cursor naming one still knows where the next page starts; pages and
     /// thread context skip them. Only looked up.
-    private var deleted: Set<PostID> = []
-    private var feed: SyntheticFeed
-    private var failures: Xoshiro256StarStar
+    @exclusivity(unchecked) private var deleted: Set<PostID> = []
+    @exclusivity(unchecked) private var feed: SyntheticFeed
+    @exclusivity(unchecked) private var failures: Xoshiro256StarStar
     private let settings: ServerSettings
-    private(set) var network: NetworkModel
+    @exclusivity(unchecked) private(set) var network: NetworkModel
     /// The current time, from the world.
     private let clock: () -> SimTime
     /// Hands a response to the world: runs `deliver` after `delay` ns.
@@ -36,9 +36,9 @@ final class FeedServer {
     /// Where each exchange is recorded, when the run keeps a timeline.
     private let recorder: TimelineRecorder?
     /// Logical requests made (a retried request counts once).
-    private(set) var requests = 0
+    @exclusivity(unchecked) private(set) var requests = 0
     /// Requests that failed after every retry.
-    private(set) var failedRequests = 0
+    @exclusivity(unchecked) private(set) var failedRequests = 0
 
     init(
         feed: FeedSettings, server: ServerSettings, network: NetworkModel, streams: RandomStreams,

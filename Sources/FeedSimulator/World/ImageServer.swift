@@ -4,15 +4,15 @@ import FeedEngine
 /// come from a network model of its own (same link, its own random stream),
 /// and a cancelled load never completes.
 final class ImageServer: ImageTransport {
-    private var network: NetworkModel
+    @exclusivity(unchecked) private var network: NetworkModel
     private let clock: () -> SimTime
     /// Queues `deliver` after `delay` ns and returns its slot, which cancels it.
     private let respond: (_ delay: SimTime, _ deliver: @escaping () -> Void) -> Int
     private let cancelSlot: (Int) -> Void
     /// Where each load is recorded, when the run keeps a timeline.
     private let timeline: TimelineRecorder?
-    private(set) var loads = 0
-    private(set) var failures = 0
+    @exclusivity(unchecked) private(set) var loads = 0
+    @exclusivity(unchecked) private(set) var failures = 0
 
     init(
         network: NetworkModel, clock: @escaping () -> SimTime,

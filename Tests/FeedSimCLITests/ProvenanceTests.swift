@@ -1,0 +1,112 @@
+import FeedSimTestSupport
+import Foundation
+import Testing
+@testable import FeedReports
+
+/// A release build of today's FeedSim and the same with one field changed.
+private let release = Provenance(
+    feedsimVersion: "1.0.0", buildConfiguration: "release", swiftVersion: "6.3", os: "linux", architecture: "x86_64")
+private let debug = Provenance(
+    feedsimVersion: "1.0.0", buildConfiguration: "debug", swiftVersion: "6.3", os: "linux", architecture: "x86_64")
+
+@Suite("Provenance: which build wrote a results folder, and what check makes of two")
+struct ProvenanceTests {
+    @Test("The same build: nothing said, nothing refused")
+    func sameBuild() {
+        let comparison = ProvenanceComparison(baseline: release, current: release, allowBuildMismatch: false)
+        #expect(comparison.notes.isEmpty)
+        #expect(comparison.refusal == nil)
+    }
+
+    @Test("A debug build against a release baseline is refused, naming both and the way out; allowed, it is noted")
+    func buildMismatch() throws {
+        let refused = ProvenanceComparison(baseline: release, current: debug, allowBuildMismatch: false)
+        let refusal = try #require(refused.refusal)
+        #expect(refusal.contains("debug build") && refusal.contains("release build"))
+        #expect(refusal.contains("allocations and allocated_bytes"))
+        #expect(refusal.contains("--allow-build-mismatch"))
+        #expect(refused.notes == ["provenance: baseline and current differ: build_configuration release -> debug"])
+
+        let allowed = ProvenanceComparison(baseline: release, current: debug, allowBuildMismatch: true)
+        #expect(allowed.refusal == nil)
+        #expect(allowed.notes.count == 2)
+        #expect(allowed.notes[1].contains("--allow-build-mismatch"))
+    }
+
+    @Test("Another version, Swift or machine of the same configuration is said, not refused")
+    func otherDifferences() {
+        var newer = release
+        newer.feedsimVersion = "1.1.0"
+        newer.swiftVersion = "6.4"
+        let comparison = ProvenanceComparison(baseline: release, current: newer, allowBuildMismatch: false)
+        #expect(comparison.refusal == nil)
+        #expect(comparison.notes == ["provenance: baseline and current differ: feedsim_version 1.0.0 -> 1.1.0, swift_version 6.3 -> 6.4"])
+    }
+
+    @Test("A side without provenance.json (written before FeedSim recorded it) is said, not refused")
+    func missing() {
+        let comparison = ProvenanceComparison(baseline: nil, current: debug, allowBuildMismatch: false)
+        #expect(comparison.refusal == nil)
+        #expect(comparison.notes == ["provenance: the baseline records no provenance.json; the builds cannot be compared"])
+    }
+
+    @Test("The file reads back as written, keys in a fixed order")
+    func roundTrip() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        try folder.write(debug.json, to: Provenance.fileName)
+        #expect(try Provenance.load(inFolder: folder.url) == debug)
+        #expect(debug.json == """
+            {
+              "architecture" : "x86_64",
+              "build_configuration" : "debug",
+              "feedsim_version" : "1.0.0",
+              "os" : "linux",
+              "swift_version" : "6.3"
+            }
+
+            """)
+        try folder.write("{\"feedsim_version\": 1}", to: Provenance.fileName)
+        #expect(throws: ProvenanceError.self) { try Provenance.load(inFolder: folder.url) }
+    }
+}
+
+@Suite("Provenance end to end: --version, run, check")
+struct ProvenanceCommandTests {
+    @Test("feedsim --version prints the one version FeedSim defines")
+    func version() throws {
+        let outcome = try FeedSimProcess.run(["--version"], in: FeedSimProcess.packageRoot)
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(outcome.stdout == Provenance.feedsimVersion + "\n")
+        #expect(Provenance.feedsimVersion.split(separator: ".").count == 3)
+    }
+
+    @Test("run records its build beside the CSV files; check refuses a debug run against the release baseline unless asked")
+    func runAndCheck() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let scenario = FeedSimProcess.packageRoot.appendingPathComponent("scenarios/refresh-while-reading.json").path
+        let run = try FeedSimProcess.run(["run", scenario, "--out", "current", "--quiet"], in: folder.url)
+        #expect(run.status == 0, "\(run)")
+        let recorded = try #require(try Provenance.load(inFolder: folder.appending("current")))
+        #expect(recorded.feedsimVersion == Provenance.feedsimVersion)
+        #expect(["debug", "release"].contains(recorded.buildConfiguration))
+
+        // A baseline of the other configuration, its CSV the run's own: only the build differs.
+        var other = recorded
+        other.buildConfiguration = recorded.buildConfiguration == "release" ? "debug" : "release"
+        try FileManager.default.createDirectory(at: folder.appending("base"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: folder.appending("current/summary.csv"), to: folder.appending("base/summary.csv"))
+        try folder.write(other.json, to: "base/\(Provenance.fileName)")
+
+        let refused = try FeedSimProcess.run(["check", "--baseline", "base", "--current", "current"], in: folder.url)
+        #expect(refused.status == 64, "\(refused)")
+        #expect(refused.stderr.contains("build_configuration \(other.buildConfiguration) -> \(recorded.buildConfiguration)"))
+        #expect(refused.stderr.contains("--allow-build-mismatch"))
+
+        let allowed = try FeedSimProcess.run(
+            ["check", "--baseline", "base", "--current", "current", "--allow-build-mismatch"], in: folder.url)
+        #expect(allowed.status == 0, "\(allowed)")
+        #expect(allowed.stdout.contains("PASS"))
+    }
+}
