@@ -22,7 +22,9 @@ public struct SessionRunner: Sendable {
     }
 
     /// The session run under each of its variants (one per strategy); with
-    /// `checkDeterminism`, each run is made twice and must agree.
+    /// `checkDeterminism`, each run is made again with frames and a
+    /// timeline recorded (as `--frames` and `--trace` ask) and must agree,
+    /// allocation counts included (`replayDifference`).
     public func run(_ scenario: Scenario, checkDeterminism: Bool) -> [StrategyRun] {
         let loaded = LoadedScenario(file: "\(scenario.name).json", scenario: scenario, device: device)
         return scenario.variants.map { variant in
@@ -48,22 +50,41 @@ public struct SessionRunner: Sendable {
         }
     }
 
-    /// Runs `request` again and says where the replay first differs from
-    /// `first`, if it does. Allocation counts are left out: a second run in
-    /// the same process finds the runtime's caches warm.
+    /// Runs `request` again, with frames and a timeline recorded, and says
+    /// where the replay first differs from `first`, if it does: in its
+    /// numbers or its drift (allocation counts aside: the first run may
+    /// have paid one-time costs of the Swift runtime the replay finds paid),
+    /// and then whether recording changed the engine's allocation counts,
+    /// against a third run without recording that finds the same costs paid.
+    /// `--frames` and `--trace` must change no number.
     static func replayDifference(_ request: RunRequest, first: RunResult) -> (time: Int64, detail: String)? {
-        guard var again = try? Simulation(request: request).run() else {
-            return (first.duration, "the replay stopped at a limit the first run did not reach")
+        var flagged = request
+        flagged.recordFrames = true
+        flagged.recordTimeline = true
+        guard var again = try? Simulation(request: flagged).run() else {
+            return (first.duration, "the replay with frames and a timeline stopped at a limit the first run did not reach")
         }
-        let reference = first
-        again.allocations = reference.allocations
-        guard again != reference else { return nil }
-        if again.traceDigest != reference.traceDigest {
-            return (0, "trace digests differ: \(reference.traceDigest) then \(again.traceDigest)")
+        again.frames = first.frames
+        again.timeline = first.timeline
+        let recorded = again.allocations
+        again.allocations = first.allocations
+        if again != first {
+            if again.traceDigest != first.traceDigest {
+                return (0, "trace digests differ: \(first.traceDigest) then \(again.traceDigest) with frames and a timeline recorded")
+            }
+            if let index = zip(first.drift, again.drift).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+                return (first.drift[index].time, "drift record \(index) differs with frames and a timeline recorded")
+            }
+            return (0, "the results differ with the same trace digest, with frames and a timeline recorded")
         }
-        if let index = zip(reference.drift, again.drift).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
-            return (reference.drift[index].time, "drift record \(index) differs")
+        guard let plain = try? Simulation(request: request).run() else {
+            return (first.duration, "the third run stopped at a limit the first run did not reach")
         }
-        return (0, "the results differ with the same trace digest")
+        if plain.allocations != recorded {
+            return (0, "allocation counts differ with frames and a timeline recorded: "
+                + "\(plain.allocations.requests) allocations, \(plain.allocations.bytes) bytes without, "
+                + "\(recorded.requests) and \(recorded.bytes) with")
+        }
+        return nil
     }
 }

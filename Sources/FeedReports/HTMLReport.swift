@@ -92,8 +92,18 @@ public struct HTMLReport: Sendable {
         self.frames = frames
         seededRuns = (drift?.keys.contains { $0.seed != nil } ?? false) || (frames?.keys.contains { $0.seed != nil } ?? false)
         do throws(StrategyComparisonError) {
-            if let population { populationComparison = try PairedComparison(rows: population.rows) } else { populationComparison = nil }
-            if let summary, summary.isMultiSeed { seedComparison = try SeedComparison(summary: summary) } else { seedComparison = nil }
+            // Each strategy against the first (k − 1 comparisons, corrected
+            // together), as compare and explore do by default.
+            if let population {
+                populationComparison = try PairedComparison(rows: population.rows, baseline: population.rows.first?.key.variant)
+            } else {
+                populationComparison = nil
+            }
+            if let summary, summary.isMultiSeed {
+                seedComparison = try SeedComparison(summary: summary, baseline: summary.rows.first?.key.variant)
+            } else {
+                seedComparison = nil
+            }
         } catch {
             throw HTMLReportError(file: population?.file ?? summary?.file ?? "", line: nil, problem: error.problem)
         }

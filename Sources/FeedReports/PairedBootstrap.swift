@@ -17,6 +17,18 @@ public struct ConfidenceInterval: Hashable, Sendable {
     public func contains(_ value: Double) -> Bool { lower <= value && value <= upper }
 }
 
+/// What a bootstrap says of one mean.
+public struct BootstrapSummary: Hashable, Sendable {
+    /// The percentile interval of the mean.
+    public var interval: ConfidenceInterval
+    /// The two-sided p-value of "the mean is 0".
+    public var pValue: Double
+    /// The p-value of "the mean lies at or beyond ±threshold": small when
+    /// the interval of the mean lies inside ±threshold (two one-sided
+    /// tests, Schuirmann 1987); 1 or near it for a threshold of 0.
+    public var equivalencePValue: Double
+}
+
 /// The seeded percentile bootstrap of a mean (Efron, 1979; Efron and
 /// Tibshirani, "An Introduction to the Bootstrap", 1993, ch. 13): the
 /// sample is resampled with replacement `resamples` times, the mean of each
@@ -82,6 +94,23 @@ public struct PairedBootstrap: Hashable, Sendable {
     /// - Complexity: O(*B* · *n* · *c* + *c* · *B* log *B*) for *B*
     ///   resamples and *c* columns.
     public func intervals(ofMeans samples: [[Double]], columns: Int) -> [ConfidenceInterval]? {
+        summaries(ofMeans: samples, columns: columns, thresholds: Array(repeating: 0, count: columns))?.map(\.interval)
+    }
+
+    /// What the bootstrap says of the mean of each column of `samples` (as
+    /// `intervals(ofMeans:columns:)`): its interval, the p-value of "the
+    /// mean is 0", and the p-value of "the mean lies at or beyond
+    /// ±`thresholds[c]`" (two one-sided tests). `nil` when there are no rows.
+    ///
+    /// Both p-values invert the percentile interval (Efron and Tibshirani,
+    /// 1993, ch. 15–16): the smallest 1 − level at which the interval of
+    /// that level excludes 0, or lies inside ±threshold. Counted with one
+    /// added above and below, (k + 1) / (B + 1) (Davison and Hinkley, 1997,
+    /// §4.4), so no p-value is 0.
+    ///
+    /// - Complexity: as `intervals(ofMeans:columns:)`.
+    public func summaries(ofMeans samples: [[Double]], columns: Int, thresholds: [Double]) -> [BootstrapSummary]? {
+        precondition(thresholds.count == columns, "one threshold per column")
         let n = samples.count
         guard n > 0 else { return nil }
         precondition(samples.allSatisfy { $0.count == columns }, "every row must have \(columns) values")
@@ -99,11 +128,42 @@ public struct PairedBootstrap: Hashable, Sendable {
             for c in 0..<columns { means[c][r] = sums[c] / count }
         }
         let tail = (1 - confidence) / 2
-        return means.map { column in
+        let resampled = Double(resamples + 1)
+        return zip(means, thresholds).map { column, threshold in
             let sorted = column.sorted()
-            return ConfidenceInterval(
-                lower: PairedBootstrap.quantile(sorted, tail), upper: PairedBootstrap.quantile(sorted, 1 - tail))
+            /// The share of resampled means at or below `x`, and at or above it.
+            func shares(_ x: Double) -> (below: Double, above: Double) {
+                let atOrBelow = PairedBootstrap.count(sorted, atOrBelow: x)
+                let atOrAbove = sorted.count - PairedBootstrap.count(sorted, below: x)
+                return (Double(atOrBelow + 1) / resampled, Double(atOrAbove + 1) / resampled)
+            }
+            let zero = shares(0)
+            return BootstrapSummary(
+                interval: ConfidenceInterval(
+                    lower: PairedBootstrap.quantile(sorted, tail), upper: PairedBootstrap.quantile(sorted, 1 - tail)),
+                pValue: min(1, 2 * min(zero.below, zero.above)),
+                equivalencePValue: min(1, max(shares(-threshold).below, shares(threshold).above)))
         }
+    }
+
+    /// How many of `sorted` are below `x`.
+    static func count(_ sorted: [Double], below x: Double) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < x { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// How many of `sorted` are at or below `x`.
+    static func count(_ sorted: [Double], atOrBelow x: Double) -> Int {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] <= x { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// The `q` quantile of `sorted` by linear interpolation between order

@@ -5,13 +5,26 @@ extension PairedComparison {
     static let decimals = 3
 
     /// The headings of the differences table, one per column.
-    static let differenceHeadings = ["metric", "A", "B", "pairs", "mean A", "mean B", "B − A", "CI low", "CI high", "B vs A"]
+    static let differenceHeadings = ["metric", "A", "B", "pairs", "mean A", "mean B", "B − A", "CI low", "CI high", "δ", "p adj", "B vs A"]
 
-    /// One line saying what the intervals are.
+    /// Lines saying what the intervals are and how the verdicts are reached.
     public var intervalNote: String {
-        "B − A is the mean paired difference; its \(ReportNumber.fixed(bootstrap.confidence * 100, 0))% interval is a percentile bootstrap "
+        let level = ReportNumber.fixed(bootstrap.confidence * 100, 0)
+        let alpha = ReportNumber.fixed(1 - bootstrap.confidence, 2)
+        return "B − A is the mean paired difference; its \(level)% interval is a percentile bootstrap "
             + "(\(bootstrap.resamples) resamples of the pairs, seed \(bootstrap.seed)). "
-            + "B is better or worse when the interval excludes 0; \"\(PairedVerdict.noDifferenceShown.rawValue)\" when it contains 0."
+            + "δ is the smallest difference that matters. B is better or worse when a difference is shown "
+            + "(p adj ≤ \(alpha)) and the mean is at least δ; equivalent when two one-sided tests put it inside ±δ; "
+            + "otherwise \"\(PairedVerdict.noDifferenceShown.rawValue)\". "
+            + correctionNote
+    }
+
+    /// One sentence naming the correction and the family it covered.
+    public var correctionNote: String {
+        switch correction {
+        case .holm: "p-values are corrected by Holm's method over \(comparisons) comparison\(comparisons == 1 ? "" : "s") made together."
+        case .none: "p-values are not corrected: each of the \(comparisons) comparisons stands alone."
+        }
     }
 
     /// The fields of one difference as the text formats write them.
@@ -23,8 +36,15 @@ extension PairedComparison {
             ReportNumber.fixed(difference.meanDifference, d),
             difference.interval.map { ReportNumber.fixed($0.lower, d) } ?? "-",
             difference.interval.map { ReportNumber.fixed($0.upper, d) } ?? "-",
+            ReportNumber.fixed(difference.smallestDifference, d),
+            difference.interval == nil ? "-" : PairedComparison.pText(difference.adjustedPValue),
             difference.verdict.rawValue,
         ]
+    }
+
+    /// A p-value for people: four decimals, `<0.0001` below that.
+    static func pText(_ p: Double) -> String {
+        p < 0.0001 ? "<0.0001" : ReportNumber.fixed(p, 4)
     }
 
     /// What the text formats say when there is no difference to show.
@@ -38,7 +58,7 @@ extension PairedComparison {
         out += "paired differences (\(intervalNote))\n"
         out += AlignedText.render(
             header: PairedComparison.differenceHeadings,
-            alignments: [.left, .left, .left] + Array(repeating: .right, count: 6) + [.left],
+            alignments: [.left, .left, .left] + Array(repeating: .right, count: 8) + [.left],
             rows: differences.map(fields)) + "\n"
         return out
     }
@@ -49,7 +69,7 @@ extension PairedComparison {
         guard !differences.isEmpty else { return population.markdown + "\n" + PairedComparison.noDifferences + "\n" }
         var lines = [population.markdown, intervalNote, ""]
         lines.append("| " + PairedComparison.differenceHeadings.joined(separator: " | ") + " |")
-        lines.append("| --- | --- | --- |" + String(repeating: " ---: |", count: 6) + " --- |")
+        lines.append("| --- | --- | --- |" + String(repeating: " ---: |", count: 8) + " --- |")
         for difference in differences {
             let cells = fields(difference)
             let escaped = cells.prefix(3).map(StrategyComparison.markdownEscaped) + cells.dropFirst(3)
@@ -61,7 +81,8 @@ extension PairedComparison {
     /// The columns of `differencesCSV`.
     public static let differenceColumns = [
         "metric", "direction", "variant_a", "variant_b", "pairs", "mean_a", "mean_b", "mean_difference",
-        "ci_low", "ci_high", "confidence", "resamples", "bootstrap_seed", "verdict",
+        "ci_low", "ci_high", "confidence", "resamples", "bootstrap_seed", "smallest_difference", "p_value", "p_adjusted",
+        "equivalence_p_value", "equivalence_p_adjusted", "correction", "comparisons", "verdict",
     ]
 
     /// The differences as CSV (`differenceColumns`), one line per metric
@@ -71,6 +92,11 @@ extension PairedComparison {
         var table = CSVTable(columns: PairedComparison.differenceColumns)
         for row in differenceRows { table.append(row) }
         return table
+    }
+
+    /// A p-value as the CSV writes it: six decimals, empty when there is none.
+    static func pField(_ p: Double) -> String {
+        p.isFinite ? ReportNumber.fixed(p, 6) : ""
     }
 
     /// The lines of `differencesCSV`, without its header.
@@ -85,6 +111,10 @@ extension PairedComparison {
                 difference.interval.map { ReportNumber.fixed($0.lower, d) } ?? "",
                 difference.interval.map { ReportNumber.fixed($0.upper, d) } ?? "",
                 ReportNumber.fixed(bootstrap.confidence, 2), String(bootstrap.resamples), String(bootstrap.seed),
+                ReportNumber.fixed(difference.smallestDifference, d),
+                PairedComparison.pField(difference.pValue), PairedComparison.pField(difference.adjustedPValue),
+                PairedComparison.pField(difference.equivalencePValue), PairedComparison.pField(difference.adjustedEquivalencePValue),
+                correction.description, String(comparisons),
                 difference.verdict.rawValue,
             ]
         }
@@ -97,6 +127,7 @@ extension PopulationTable {
     var headings: [String] {
         ["variant", "runs", "drift p50 pt", "drift p95 pt", "drift max pt", "hitch mean ms/s", "hitch p95 ms/s", "overruns"]
             + (hasViolations ? ["violations", "runs with violations"] : [])
+            + ["drift p95 run", "drift max run", "hitch p95 run"]
     }
 
     /// One row's fields as the text formats write them.
@@ -109,6 +140,7 @@ extension PopulationTable {
         ] + (hasViolations
             ? [ReportNumber.fixed(row.violations ?? 0, 0), String(row.runsWithViolations ?? 0)]
             : [])
+            + [row.driftP95Run, row.driftMaxRun, row.hitchP95Run]
     }
 
     /// The table as aligned terminal text under a title line; ends with a
@@ -116,14 +148,14 @@ extension PopulationTable {
     public var terminalText: String {
         let title = "population (nearest-rank percentiles over each variant's runs)"
         return title + "\n" + AlignedText.render(
-            header: headings, alignments: [.left] + Array(repeating: .right, count: headings.count - 1),
+            header: headings, alignments: [.left] + Array(repeating: .right, count: headings.count - 4) + Array(repeating: .left, count: 3),
             rows: rows.map(fields)) + "\n"
     }
 
     /// The table in Markdown; ends with a line break.
     public var markdown: String {
         var lines = ["| " + headings.joined(separator: " | ") + " |"]
-        lines.append("| --- |" + String(repeating: " ---: |", count: headings.count - 1))
+        lines.append("| --- |" + String(repeating: " ---: |", count: headings.count - 4) + String(repeating: " --- |", count: 3))
         for row in rows {
             var cells = fields(row)
             cells[0] = StrategyComparison.markdownEscaped(cells[0])
@@ -137,6 +169,7 @@ extension PopulationTable {
     public var columns: [String] {
         ["variant", "runs", "drift_p50_pt", "drift_p95_pt", "drift_max_pt", "hitch_mean_ms_per_s", "hitch_p95_ms_per_s", "overrun_frames"]
             + (hasViolations ? ["violations", "runs_with_violations"] : [])
+            + ["drift_p95_run", "drift_max_run", "hitch_p95_run"]
     }
 
     /// The table as CSV (`columns`), one line per variant.

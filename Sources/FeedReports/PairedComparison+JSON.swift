@@ -25,16 +25,23 @@ struct PairedDocument: Encodable {
         var confidence: Double
     }
 
+    struct Correction: Encodable {
+        var method: String
+        var comparisons: Int
+    }
+
     struct Population: Encodable {
         var variant: String
         var runs: Int
         var driftP50Pt, driftP95Pt, driftMaxPt, hitchMeanMsPerS, hitchP95MsPerS, overrunFrames: Double?
         var violations: Double?
         var runsWithViolations: Int?
+        var driftP95Run, driftMaxRun, hitchP95Run: String
         enum CodingKeys: String, CodingKey {
             case variant, runs, driftP50Pt = "drift_p50_pt", driftP95Pt = "drift_p95_pt", driftMaxPt = "drift_max_pt"
             case hitchMeanMsPerS = "hitch_mean_ms_per_s", hitchP95MsPerS = "hitch_p95_ms_per_s", overrunFrames = "overrun_frames"
             case violations, runsWithViolations = "runs_with_violations"
+            case driftP95Run = "drift_p95_run", driftMaxRun = "drift_max_run", hitchP95Run = "hitch_p95_run"
         }
     }
 
@@ -45,14 +52,19 @@ struct PairedDocument: Encodable {
         var b: String
         var pairs: Int
         var meanA, meanB, meanDifference, intervalLow, intervalHigh: Double?
+        var smallestDifference: Double?
+        var pValue, adjustedPValue, equivalencePValue, adjustedEquivalencePValue: Double?
         var verdict: String
         enum CodingKeys: String, CodingKey {
             case metric, direction, a, b, pairs, meanA = "mean_a", meanB = "mean_b", meanDifference = "mean_difference"
-            case intervalLow = "ci_low", intervalHigh = "ci_high", verdict
+            case intervalLow = "ci_low", intervalHigh = "ci_high", smallestDifference = "smallest_difference"
+            case pValue = "p_value", adjustedPValue = "p_adjusted", equivalencePValue = "equivalence_p_value"
+            case adjustedEquivalencePValue = "equivalence_p_adjusted", verdict
         }
     }
 
     var bootstrap: Bootstrap
+    var correction: Correction
     var population: [Population]
     var differences: [Difference]
 
@@ -60,17 +72,22 @@ struct PairedDocument: Encodable {
         func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
         bootstrap = Bootstrap(
             resamples: comparison.bootstrap.resamples, seed: comparison.bootstrap.seed, confidence: comparison.bootstrap.confidence)
+        correction = Correction(method: comparison.correction.description, comparisons: comparison.comparisons)
         population = comparison.population.rows.map { row in
             Population(
                 variant: row.variant, runs: row.runs, driftP50Pt: finite(row.driftP50), driftP95Pt: finite(row.driftP95),
                 driftMaxPt: finite(row.driftMax), hitchMeanMsPerS: finite(row.hitchMean), hitchP95MsPerS: finite(row.hitchP95),
-                overrunFrames: finite(row.overrunFrames), violations: finite(row.violations), runsWithViolations: row.runsWithViolations)
+                overrunFrames: finite(row.overrunFrames), violations: finite(row.violations), runsWithViolations: row.runsWithViolations,
+                driftP95Run: row.driftP95Run, driftMaxRun: row.driftMaxRun, hitchP95Run: row.hitchP95Run)
         }
         differences = comparison.differences.map { d in
             Difference(
                 metric: d.metric, direction: ComparisonDocument.name(of: d.direction), a: d.baseline, b: d.candidate, pairs: d.pairs,
                 meanA: finite(d.baselineMean), meanB: finite(d.candidateMean), meanDifference: finite(d.meanDifference),
-                intervalLow: finite(d.interval?.lower), intervalHigh: finite(d.interval?.upper), verdict: d.verdict.rawValue)
+                intervalLow: finite(d.interval?.lower), intervalHigh: finite(d.interval?.upper),
+                smallestDifference: finite(d.smallestDifference), pValue: finite(d.pValue), adjustedPValue: finite(d.adjustedPValue),
+                equivalencePValue: finite(d.equivalencePValue), adjustedEquivalencePValue: finite(d.adjustedEquivalencePValue),
+                verdict: d.verdict.rawValue)
         }
     }
 }

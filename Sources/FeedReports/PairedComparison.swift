@@ -32,32 +32,43 @@ public struct PairKey: Hashable, Comparable, Sendable, CustomStringConvertible {
 }
 
 /// What a paired comparison says of variant B against variant A on one
-/// metric, read from the bootstrap interval of the mean difference B − A.
+/// metric, from the bootstrap of the mean difference B − A, the smallest
+/// difference that matters (δ) and the correction for the family of
+/// comparisons made at once.
 public enum PairedVerdict: String, Hashable, Sendable, CaseIterable {
-    /// The interval lies wholly on the metric's good side of 0.
+    /// A difference is shown (corrected p ≤ α) and its mean is at least δ,
+    /// on the metric's good side.
     case better = "better"
-    /// The interval lies wholly on the metric's bad side of 0.
+    /// A difference is shown and its mean is at least δ, on the bad side.
     case worse = "worse"
-    /// The interval contains 0: the pairs do not show B differs from A.
+    /// The difference lies inside ±δ: two one-sided tests, corrected,
+    /// reject that it is δ or more either way.
+    case equivalent = "equivalent"
+    /// Neither: the pairs show no difference that matters, nor that there
+    /// is none.
     case noDifferenceShown = "no difference shown"
-    /// A neutral metric whose interval lies wholly above 0.
+    /// A neutral metric, shown higher by at least δ.
     case higher = "higher"
-    /// A neutral metric whose interval lies wholly below 0.
+    /// A neutral metric, shown lower by at least δ.
     case lower = "lower"
     /// Fewer than `PairedComparison.minimumPairs` pairs: nothing is shown.
     case tooFewPairs = "too few pairs"
 
-    /// The verdict of an interval of B − A for a metric going `direction`.
-    public init(interval: ConfidenceInterval, direction: MetricDirection) {
-        if interval.contains(0) {
+    /// The verdict on a mean difference of `mean`, for a metric going
+    /// `direction`, whose smallest difference that matters is `threshold`,
+    /// given whether a difference is shown and whether equivalence is.
+    public init(mean: Double, threshold: Double, differenceShown: Bool, equivalenceShown: Bool, direction: MetricDirection) {
+        if differenceShown, abs(mean) >= threshold, mean != 0 {
+            let above = mean > 0
+            switch direction {
+            case .lowerIsBetter: self = above ? .worse : .better
+            case .higherIsBetter: self = above ? .better : .worse
+            case .neutral: self = above ? .higher : .lower
+            }
+        } else if equivalenceShown {
+            self = .equivalent
+        } else {
             self = .noDifferenceShown
-            return
-        }
-        let above = interval.lower > 0
-        switch direction {
-        case .lowerIsBetter: self = above ? .worse : .better
-        case .higherIsBetter: self = above ? .better : .worse
-        case .neutral: self = above ? .higher : .lower
         }
     }
 }
@@ -106,7 +117,19 @@ public struct PairedComparison: Hashable, Sendable {
         /// The bootstrap interval of the mean difference; `nil` with fewer
         /// than `minimumPairs` pairs.
         public var interval: ConfidenceInterval?
-        /// What the interval says of B against A.
+        /// The smallest difference that matters, in the metric's unit (δ).
+        public var smallestDifference: Double
+        /// The bootstrap p-value of "B − A is 0", before correction (`nan`
+        /// without an interval).
+        public var pValue: Double
+        /// `pValue` corrected for the family of comparisons.
+        public var adjustedPValue: Double
+        /// The bootstrap p-value of "B − A is δ or more either way", before
+        /// correction (`nan` without an interval).
+        public var equivalencePValue: Double
+        /// `equivalencePValue` corrected for the family.
+        public var adjustedEquivalencePValue: Double
+        /// What the comparison says of B against A.
         public var verdict: PairedVerdict
     }
 
@@ -116,9 +139,15 @@ public struct PairedComparison: Hashable, Sendable {
     public let metrics: [String]
     /// The bootstrap the intervals come from.
     public let bootstrap: PairedBootstrap
+    /// The correction for making every comparison at once.
+    public let correction: MultipleComparisons
+    /// How many comparisons the correction covered: the differences with
+    /// an interval, of this comparison alone or of the family it is part
+    /// of (`SeedComparison` corrects its groups together).
+    public internal(set) var comparisons: Int
     /// One difference per metric and variant pair: metric by metric, the
     /// variant pairs in order within each.
-    public let differences: [Difference]
+    public internal(set) var differences: [Difference]
     /// Each variant's population.
     public let population: PopulationTable
 
@@ -133,17 +162,26 @@ public struct PairedComparison: Hashable, Sendable {
     ///   `baseline` is not one of the variants.
     /// - Complexity: O(*r* · *m* + *p* · *B* · *n*) for *r* rows, *m*
     ///   metrics, *p* variant pairs and *B* resamples of *n* pairs.
+    ///
+    /// `smallestDifferences` overrides a metric's smallest difference that
+    /// matters (`Metric.smallestDifference`); a relative amount is taken of
+    /// A's mean. The verdicts of all differences are corrected together by
+    /// `correction`.
     public init(
-        rows: [SummaryRow], metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap()
+        rows: [SummaryRow], metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap(),
+        smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
     ) throws(StrategyComparisonError) {
-        try self.init(rows: rows, metrics: metrics, baseline: baseline, bootstrap: bootstrap, requireBaseline: true)
+        try self.init(
+            rows: rows, metrics: metrics, baseline: baseline, bootstrap: bootstrap, smallestDifferences: smallestDifferences,
+            correction: correction, requireBaseline: true)
     }
 
     /// As the public initializer; without `requireBaseline`, rows that do
     /// not have the baseline variant give no differences instead of an
     /// error (one scenario of many may lack it).
     init(
-        rows: [SummaryRow], metrics: [String]?, baseline: String?, bootstrap: PairedBootstrap, requireBaseline: Bool
+        rows: [SummaryRow], metrics: [String]?, baseline: String?, bootstrap: PairedBootstrap,
+        smallestDifferences: ToleranceSet, correction: MultipleComparisons, requireBaseline: Bool
     ) throws(StrategyComparisonError) {
         var available: [String] = []
         var knownColumns: Set<String> = []
@@ -208,8 +246,16 @@ public struct PairedComparison: Hashable, Sendable {
                 return values
             })
         }
-        let intervals = PairedComparison.intervals(
-            paired.flatMap { $0.map { zip($0.candidateValues, $0.baselineValues).map { $0 - $1 } } }, bootstrap: bootstrap)
+        var thresholds: [Double] = []
+        for metric in chosen {
+            let amount = smallestDifferences.override(for: metric)?.amount ?? SmallestDifference.of(metric)
+            for values in paired[chosen.firstIndex(of: metric)!] {
+                thresholds.append(Tolerance(amount: amount).limit(baseline: PairedComparison.mean(values.baselineValues)))
+            }
+        }
+        let summaries = PairedComparison.summaries(
+            paired.flatMap { $0.map { zip($0.candidateValues, $0.baselineValues).map { $0 - $1 } } },
+            thresholds: thresholds, bootstrap: bootstrap)
 
         var differences: [Difference] = []
         for (m, metric) in chosen.enumerated() {
@@ -217,30 +263,61 @@ public struct PairedComparison: Hashable, Sendable {
             for (p, (a, b)) in variantPairs.enumerated() {
                 let values = paired[m][p]
                 let n = values.baselineValues.count
-                let interval = intervals[m * variantPairs.count + p]
+                let index = m * variantPairs.count + p
+                let summary = summaries[index]
                 let meanA = PairedComparison.mean(values.baselineValues)
                 let meanB = PairedComparison.mean(values.candidateValues)
                 let meanDifference = PairedComparison.mean(zip(values.candidateValues, values.baselineValues).map { $0 - $1 })
                 differences.append(Difference(
                     metric: metric, direction: direction, baseline: a, candidate: b, pairs: n,
-                    baselineMean: meanA, candidateMean: meanB, meanDifference: meanDifference, interval: interval,
-                    verdict: interval.map { PairedVerdict(interval: $0, direction: direction) } ?? .tooFewPairs))
+                    baselineMean: meanA, candidateMean: meanB, meanDifference: meanDifference, interval: summary?.interval,
+                    smallestDifference: thresholds[index],
+                    pValue: summary?.pValue ?? .nan, adjustedPValue: .nan,
+                    equivalencePValue: summary?.equivalencePValue ?? .nan, adjustedEquivalencePValue: .nan,
+                    verdict: .tooFewPairs))
             }
         }
         self.variants = variants
         self.metrics = chosen
         self.bootstrap = bootstrap
+        self.correction = correction
+        self.comparisons = 0
         self.differences = differences
         self.population = PopulationTable(rows: rows)
+        PairedComparison.decide(&self.differences, comparisons: &self.comparisons, correction: correction, bootstrap: bootstrap)
+    }
+
+    /// Corrects the p-values of `differences`, one family, and gives each
+    /// its verdict; `comparisons` becomes the family's size (the
+    /// differences with an interval).
+    static func decide(
+        _ differences: inout [Difference], comparisons: inout Int, correction: MultipleComparisons, bootstrap: PairedBootstrap
+    ) {
+        let tested = differences.indices.filter { differences[$0].interval != nil }
+        let alpha = 1 - bootstrap.confidence
+        let adjusted = correction.adjusted(tested.map { differences[$0].pValue })
+        let adjustedEquivalence = correction.adjusted(tested.map { differences[$0].equivalencePValue })
+        for (k, i) in tested.enumerated() {
+            differences[i].adjustedPValue = adjusted[k]
+            differences[i].adjustedEquivalencePValue = adjustedEquivalence[k]
+            let d = differences[i]
+            differences[i].verdict = PairedVerdict(
+                mean: d.meanDifference, threshold: d.smallestDifference, differenceShown: adjusted[k] <= alpha,
+                equivalenceShown: adjustedEquivalence[k] <= alpha, direction: d.direction)
+        }
+        comparisons = tested.count
     }
 
     /// Compares the variants of every row of `summary` (see
     /// `init(rows:metrics:baseline:bootstrap:)`); errors name the file.
     public init(
-        summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap()
+        summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap(),
+        smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
     ) throws(StrategyComparisonError) {
         do {
-            try self.init(rows: summary.rows, metrics: metrics, baseline: baseline, bootstrap: bootstrap)
+            try self.init(
+                rows: summary.rows, metrics: metrics, baseline: baseline, bootstrap: bootstrap,
+                smallestDifferences: smallestDifferences, correction: correction)
         } catch {
             throw StrategyComparisonError(problem: "\(summary.file): \(error.problem)")
         }
@@ -251,11 +328,12 @@ public struct PairedComparison: Hashable, Sendable {
         differences.filter { $0.metric == metric }
     }
 
-    /// The interval of each sample's mean, `nil` for a sample with fewer
-    /// than `minimumPairs` values. Samples of one size are bootstrapped
-    /// together, which gives each the interval it would get alone.
-    static func intervals(_ samples: [[Double]], bootstrap: PairedBootstrap) -> [ConfidenceInterval?] {
-        var result: [ConfidenceInterval?] = Array(repeating: nil, count: samples.count)
+    /// The bootstrap summary of each sample's mean (its threshold for the
+    /// equivalence test beside it), `nil` for a sample with fewer than
+    /// `minimumPairs` values. Samples of one size are bootstrapped
+    /// together, which gives each the summary it would get alone.
+    static func summaries(_ samples: [[Double]], thresholds: [Double], bootstrap: PairedBootstrap) -> [BootstrapSummary?] {
+        var result: [BootstrapSummary?] = Array(repeating: nil, count: samples.count)
         var sizes: [Int] = []
         var bySize: [Int: [Int]] = [:]
         for (i, sample) in samples.enumerated() where sample.count >= minimumPairs {
@@ -265,8 +343,8 @@ public struct PairedComparison: Hashable, Sendable {
         for size in sizes {
             let members = bySize[size]!
             let table = (0..<size).map { row in members.map { samples[$0][row] } }
-            let found = bootstrap.intervals(ofMeans: table, columns: members.count)!
-            for (member, interval) in zip(members, found) { result[member] = interval }
+            let found = bootstrap.summaries(ofMeans: table, columns: members.count, thresholds: members.map { thresholds[$0] })!
+            for (member, summary) in zip(members, found) { result[member] = summary }
         }
         return result
     }

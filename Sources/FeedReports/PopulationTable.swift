@@ -48,6 +48,13 @@ public struct PopulationTable: Hashable, Sendable {
         public var violations: Double?
         /// Runs with at least one violation; `nil` without the column.
         public var runsWithViolations: Int?
+        /// The runs behind the extremes, so that a number leads to a run to
+        /// replay: the session (explore results) or the seed (multi-seed
+        /// results) of the p95 and the largest drift and of the p95 hitch
+        /// ratio; empty with no values.
+        public var driftP95Run: String
+        public var driftMaxRun: String
+        public var hitchP95Run: String
     }
 
     /// One row per variant, in order of first appearance.
@@ -75,9 +82,22 @@ public struct PopulationTable: Hashable, Sendable {
             func total(_ column: String) -> Double {
                 values(column).reduce(0, +)
             }
+            // A run is named by its session when each run is a session of
+            // its own (explore results), else by its seed.
+            let bySession = Set(runs.map(\.key.scenario)).count == runs.count
+            func ranked(_ column: String) -> [(value: Double, run: String)] {
+                runs.enumerated().compactMap { i, row -> (Double, String, Int)? in
+                    guard let value = row.value(of: column).flatMap(SummaryFile.parseNumber), value.isFinite else { return nil }
+                    return (value, bySession ? row.key.scenario : "seed \(row.seed)", i)
+                }
+                .sorted { ($0.0, $0.2) < ($1.0, $1.2) }
+                .map { (value: $0.0, run: $0.1) }
+            }
             let drift = values(PopulationTable.driftColumn)
             let hitch = values(PopulationTable.hitchColumn)
             let violations = values(PopulationTable.violationsColumn)
+            let rankedDrift = ranked(PopulationTable.driftColumn)
+            let rankedHitch = ranked(PopulationTable.hitchColumn)
             return Row(
                 variant: variant, runs: runs.count,
                 driftP50: NearestRank.percentile(drift, 0.50) ?? .nan,
@@ -87,7 +107,10 @@ public struct PopulationTable: Hashable, Sendable {
                 hitchP95: NearestRank.percentile(hitch, 0.95) ?? .nan,
                 overrunFrames: total(PopulationTable.overrunColumn),
                 violations: hasViolations ? total(PopulationTable.violationsColumn) : nil,
-                runsWithViolations: hasViolations ? violations.count { $0 > 0 } : nil)
+                runsWithViolations: hasViolations ? violations.count { $0 > 0 } : nil,
+                driftP95Run: NearestRank.percentile(rankedDrift, 0.95)?.run ?? "",
+                driftMaxRun: rankedDrift.last?.run ?? "",
+                hitchP95Run: NearestRank.percentile(rankedHitch, 0.95)?.run ?? "")
         }
     }
 }

@@ -31,8 +31,12 @@ public struct SeedComparison: Hashable, Sendable {
     ///
     /// - Throws: `StrategyComparisonError` when a metric is not a column of
     ///   the summary or `baseline` is a variant of no group.
+    ///
+    /// Every difference of every group is one family: the correction
+    /// covers them all.
     public init(
-        summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap()
+        summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap(),
+        smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
     ) throws(StrategyComparisonError) {
         if let baseline, !summary.rows.contains(where: { $0.key.variant == baseline }) {
             var variants: [String] = []
@@ -61,7 +65,8 @@ public struct SeedComparison: Hashable, Sendable {
             let comparison: PairedComparison
             do {
                 comparison = try PairedComparison(
-                    rows: members, metrics: metrics, baseline: baseline, bootstrap: bootstrap, requireBaseline: false)
+                    rows: members, metrics: metrics, baseline: baseline, bootstrap: bootstrap,
+                    smallestDifferences: smallestDifferences, correction: correction, requireBaseline: false)
             } catch {
                 throw StrategyComparisonError(
                     problem: "\(summary.file), \(group.scenario) @ \(group.refreshHz) Hz: \(error.problem)")
@@ -69,6 +74,17 @@ public struct SeedComparison: Hashable, Sendable {
             groups.append(Group(
                 scenario: group.scenario, refreshHz: group.refreshHz, seeds: Set(members.map(\.seed)).count,
                 comparison: comparison))
+        }
+        // One family across the groups: correct all their differences together.
+        var family = groups.flatMap(\.comparison.differences)
+        var comparisons = 0
+        PairedComparison.decide(&family, comparisons: &comparisons, correction: correction, bootstrap: bootstrap)
+        var next = 0
+        for g in groups.indices {
+            let count = groups[g].comparison.differences.count
+            groups[g].comparison.differences = Array(family[next..<next + count])
+            groups[g].comparison.comparisons = comparisons
+            next += count
         }
         self.groups = groups
         self.bootstrap = bootstrap

@@ -142,6 +142,10 @@ public struct ToleranceSet: Sendable, Equatable {
     }
 
     /// Sets the tolerance of `metric`, replacing any earlier one.
+    /// The tolerance given for `metric` (by a file or a flag), or nil when
+    /// none was.
+    public func override(for metric: String) -> Tolerance? { overrides[metric] }
+
     public mutating func set(_ tolerance: Tolerance, for metric: String) {
         overrides[metric] = tolerance
     }

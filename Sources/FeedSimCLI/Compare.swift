@@ -19,14 +19,23 @@ extension FeedSim {
                 Results with several seeds per run (`feedsim run --seeds N`) are \
                 compared paired instead, per (scenario, refresh_hz): each variant's run \
                 under a seed is matched with the other variant's run under the same \
-                seed. For each variant a population table (runs, p50/p95/max of \
-                drift_max_pt, mean and p95 of hitch_ratio_ms_per_s, overrun frames in \
-                all); for each metric and pair of variants (A, B) the pairs, the means, \
-                the mean difference B - A and its 95% percentile bootstrap interval \
-                (--resamples resamples of the pairs, seeded by --bootstrap-seed), and a \
-                verdict: better or worse when the interval excludes 0, "no difference \
-                shown" when it contains 0, "too few pairs" under 2 pairs. The CSV holds \
-                the differences.
+                seed. Each other variant is compared with the baseline (--baseline, \
+                default the first variant: k - 1 pairs for k variants), or every pair \
+                with --all-pairs. For each variant a population table (runs, \
+                p50/p95/max of drift_max_pt, mean and p95 of hitch_ratio_ms_per_s, \
+                overrun frames in all); for each metric and pair of variants (A, B) \
+                the pairs, the means, the mean difference B - A and its 95% percentile \
+                bootstrap interval (--resamples resamples of the pairs, seeded by \
+                --bootstrap-seed), the smallest difference that matters (delta: each \
+                metric's default, or --tolerance metric=value, or a --tolerances file \
+                in check's format; a percentage is of A's mean), the p-value corrected \
+                for the whole family of comparisons (--correction, default Holm), and \
+                a verdict: better or worse when a difference is shown (corrected \
+                p <= 0.05) and the mean is at least delta; equivalent when two \
+                one-sided tests, corrected, put the difference inside +/-delta; "no \
+                difference shown" otherwise; "too few pairs" under 2 pairs. The output \
+                names the correction and how many comparisons it covered. The CSV \
+                holds the differences.
 
                 Explore results (a folder with explore.csv and no summary.csv, or the \
                 explore.csv file itself) are compared the same way over every session, \
@@ -62,9 +71,25 @@ extension FeedSim {
         var output: String?
 
         @Option(name: .long, help: ArgumentHelp(
-            "Multi-seed results: compare every other variant with this one (default: every pair of variants).",
+            "Multi-seed and explore results: compare every other variant with this one (default: the first variant).",
             valueName: "variant"))
         var baseline: String?
+
+        @Flag(name: .customLong("all-pairs"), help: "Multi-seed and explore results: compare every pair of variants instead of each with the baseline.")
+        var allPairs = false
+
+        @Option(
+            name: .customLong("tolerance"),
+            help: ArgumentHelp(
+                "The smallest difference that matters for a metric, overriding its default, e.g. drift_max_pt=2 or allocations=10%.",
+                valueName: "metric=value"))
+        var toleranceFlags: [String] = []
+
+        @Option(name: .long, help: ArgumentHelp("A file of smallest differences, one `metric = value` per line (check's tolerance format).", valueName: "file"))
+        var tolerances: String?
+
+        @Option(name: .long, help: "Multi-seed and explore results: the correction for making every comparison at once (holm, none).")
+        var correction: MultipleComparisons = .default
 
         @Option(name: .long, help: "Multi-seed results: bootstrap resamples of the pairs.")
         var resamples: Int = PairedBootstrap.defaultResamples
@@ -76,6 +101,7 @@ extension FeedSim {
         /// prints this command's usage.
         func validate() throws {
             guard resamples >= 1 else { throw ValidationError("--resamples must be at least 1, got \(resamples).") }
+            if allPairs, let baseline { throw ValidationError("--all-pairs compares every pair; it cannot go with --baseline \(baseline).") }
             _ = try comparison()
         }
 
@@ -136,8 +162,27 @@ extension FeedSim {
             return FileManager.default.fileExists(atPath: explore) && !FileManager.default.fileExists(atPath: summary) ? explore : nil
         }
 
+        /// The smallest differences given by --tolerances and --tolerance.
+        private func smallestDifferences() throws -> ToleranceSet {
+            do {
+                var set = ToleranceSet()
+                if let tolerances { set = try ToleranceSet.load(url: URL(fileURLWithPath: tolerances), file: tolerances) }
+                for flag in toleranceFlags { try set.apply(flag: flag) }
+                return set
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+
+        /// The variant the others are compared with: --baseline, else (unless
+        /// --all-pairs) the first variant of `rows`.
+        private func baselineVariant(of rows: [SummaryRow]) -> String? {
+            allPairs ? nil : baseline ?? rows.first?.key.variant
+        }
+
         private func comparison() throws -> Comparison {
             let bootstrap = PairedBootstrap(resamples: resamples, seed: bootstrapSeed)
+            let smallest = try smallestDifferences()
             if let exploreFile {
                 let population: SummaryFile
                 do {
@@ -149,7 +194,8 @@ extension FeedSim {
                 }
                 do {
                     return .sessions(try PairedComparison(
-                        summary: population, metrics: metrics.isEmpty ? nil : metrics, baseline: baseline, bootstrap: bootstrap))
+                        summary: population, metrics: metrics.isEmpty ? nil : metrics, baseline: baselineVariant(of: population.rows),
+                        bootstrap: bootstrap, smallestDifferences: smallest, correction: correction))
                 } catch {
                     throw ValidationError(error.description)
                 }
@@ -157,17 +203,20 @@ extension FeedSim {
             let summary = try SummaryInput.load(folder, option: nil)
             do {
                 guard summary.isMultiSeed else {
-                    if baseline != nil {
-                        throw ValidationError("--baseline pairs the runs of multi-seed results; \(summary.file) has one seed per run (see `feedsim run --seeds`).")
+                    if baseline != nil || allPairs {
+                        throw ValidationError("--\(allPairs ? "all-pairs" : "baseline") pairs the runs of multi-seed results; \(summary.file) has one seed per run (see `feedsim run --seeds`).")
                     }
                     return .single(try StrategyComparison(
                         summary: summary, metrics: metrics.isEmpty ? StrategyComparison.defaultMetrics : metrics))
                 }
                 return .seeds(try SeedComparison(
-                    summary: summary, metrics: metrics.isEmpty ? nil : metrics, baseline: baseline, bootstrap: bootstrap))
+                    summary: summary, metrics: metrics.isEmpty ? nil : metrics, baseline: baselineVariant(of: summary.rows),
+                    bootstrap: bootstrap, smallestDifferences: smallest, correction: correction))
             } catch let error as StrategyComparisonError {
                 throw ValidationError(error.description)
             }
         }
     }
 }
+
+extension MultipleComparisons: ExpressibleByArgument {}

@@ -63,6 +63,13 @@ extension FeedSim {
         @Option(name: .long, help: ArgumentHelp("The strategy every other is compared with, paired by session (default: the configuration's first).", valueName: "strategy"))
         var baseline: String?
 
+        @Option(
+            name: .customLong("write-session"),
+            help: ArgumentHelp(
+                "Write session N (as explore.csv names it, session-N) as a scenario file OUT/sessions/session-N.json, with its device profile, instead of exploring; repeat for several. `feedsim run` of the file gives explore.csv's numbers.",
+                valueName: "n"))
+        var writeSessions: [Int] = []
+
         @Flag(name: .long, help: "Show no progress on stderr.")
         var quiet = false
 
@@ -72,6 +79,9 @@ extension FeedSim {
 
         func validate() throws {
             guard sessions >= 1, sessions <= 1_000_000 else { throw ValidationError("--sessions must be 1…1,000,000, got \(sessions).") }
+            for index in writeSessions where index < 0 || index >= 1_000_000 {
+                throw ValidationError("--write-session must be a session index 0…999,999, got \(index).")
+            }
             guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs).") }
         }
 
@@ -79,6 +89,7 @@ extension FeedSim {
             let interruption = Interruption.shared
             try shard?.validate()
             let setup = try ExploreSetup(config: config, devices: devices)
+            if !writeSessions.isEmpty { return try write(sessions: writeSessions, setup: setup, interruption: interruption) }
             let strategies = setup.config.variantNames
             if let baseline, !strategies.contains(baseline) {
                 throw ValidationError("--baseline \(baseline) is not one of the variants explored: \(strategies.joined(separator: ", "))")
@@ -107,5 +118,29 @@ extension FeedSim {
                 throw FeedSimExit.regression
             }
         }
+    }
+}
+
+extension FeedSim.Explore {
+    /// The folder of OUT that `--write-session` writes.
+    static let sessionsFolder = "sessions"
+
+    /// Writes each session of `indices` as the scenario explore ran, with
+    /// its device profile beside it as `devices/NAME.json`, so that
+    /// `feedsim run OUT/sessions/session-N.json` runs what explore ran:
+    /// the same variants, seed and refresh rate, the same numbers.
+    func write(sessions indices: [Int], setup: ExploreSetup, interruption: Interruption) throws {
+        let generator = SessionGenerator(config: setup.config, device: setup.device, seed: seed)
+        let folder = URL(fileURLWithPath: out, isDirectory: true).appendingPathComponent(Self.sessionsFolder, isDirectory: true)
+        var written: [String] = []
+        try StagedFiles.write(to: folder.path, interruption: interruption) { output in
+            for index in indices {
+                let scenario = generator.session(index)
+                try output.stage(scenario.fileText, to: folder.appendingPathComponent("\(scenario.name).json"))
+                written.append("\(out)/\(Self.sessionsFolder)/\(scenario.name).json")
+            }
+            try output.stage(setup.deviceData, to: folder.appendingPathComponent("devices/\(setup.config.device).json"))
+        }
+        print("wrote \(written.joined(separator: ", ")) (explore seed \(seed); run with `feedsim run`)")
     }
 }

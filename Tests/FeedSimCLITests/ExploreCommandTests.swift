@@ -44,6 +44,41 @@ struct ExploreCommandTests {
         #expect(differences.allSatisfy { $0["a"] as? String == "none" && ($0["pairs"] as? Int) == 12 })
     }
 
+    @Test("Any session of an exploration is written as a scenario that feedsim run reproduces: explore.csv's numbers for every strategy, with or without --frames")
+    func replaySession() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let common = [
+            "--config", FeedSimProcess.packageRoot.appendingPathComponent("explore/wide.json").path, "--devices", ExploreCommandTests.devices,
+            "--seed", "3", "--quiet",
+        ]
+        let explored = try FeedSimProcess.run(["explore", "--sessions", "12"] + common + ["--out", "explored"], in: folder.url)
+        #expect(explored.status == 0, "\(explored)")
+        let written = try FeedSimProcess.run(
+            ["explore", "--write-session", "9", "--write-session", "4"] + common + ["--out", "explored"], in: folder.url)
+        #expect(written.status == 0, "\(written)")
+        #expect(written.stdout.contains("explored/sessions/session-000009.json"))
+        let explore = try CSVFile(folder.appending("explored/explore.csv"))
+        for session in ["session-000009", "session-000004"] {
+            for frames in [false, true] {
+                let out = "replay-\(session)-\(frames)"
+                let run = try FeedSimProcess.run(
+                    ["run", "explored/sessions/\(session).json", "--out", out, "--quiet"] + (frames ? ["--frames"] : []), in: folder.url)
+                #expect(run.status == 0, "\(run)")
+                let summary = try CSVFile(folder.appending("\(out)/summary.csv"))
+                let expected = explore.rows.filter { $0["scenario"] == session }
+                #expect(summary.rows.count == expected.count && expected.count == 8, "one run per strategy, as explore ran")
+                for (replayed, row) in zip(summary.rows, expected) {
+                    for column in explore.columns where column != "violations" {
+                        #expect(replayed[column] == row[column], "\(session) \(row["variant"] ?? "") \(column): explore \(row[column] ?? "-"), run \(replayed[column] ?? "-")")
+                    }
+                }
+            }
+        }
+        // The extremes of the population name their sessions.
+        #expect(explored.stdout.contains("drift max run"))
+    }
+
     @Test("A bad configuration is refused with its file, JSON path and what was expected (exit 65), and nothing is written")
     func badConfiguration() throws {
         let folder = try ScratchFolder()

@@ -98,7 +98,66 @@ struct XctraceExportTests {
         #expect {
             _ = try XctraceExportTests.read("malformed.xml")
         } throws: { error in
-            "\(error)" == "malformed.xml:31: malformed XML: an end tag does not match the element it closes"
+            "\(error)".hasPrefix("malformed.xml:31: malformed XML: an end tag does not match the element it closes")
+        }
+    }
+
+    /// An export of `frames` Frame intervals as xctrace writes them, each
+    /// row on a line of its own followed by `padding` spaces; the duration
+    /// and the message vary with the frame so nothing is interned.
+    static func largeExport(frames: Int, padding: Int = 0) -> String {
+        let schema = XctraceExportTests.schema.replacingOccurrences(
+            of: "</schema>", with: "<col><mnemonic>backtrace</mnemonic></col></schema>")
+        var text = "<?xml version=\"1.0\"?>\n<trace-query-result>\n<node xpath=\"x\">\n" + schema + "\n"
+        let pad = String(repeating: " ", count: padding)
+        text.reserveCapacity(frames * (900 + padding))
+        for f in 0..<frames {
+            let configured = f % 7, measured = f % 3
+            let duration = 3_000_000 + 800_000 * configured + 2_500_000 * measured
+            // Real exports write a process, a thread and a backtrace beside
+            // each interval: about 900 bytes a row.
+            let extra = "<process id=\"p\(f)\" fmt=\"Feed (\(4000 + f % 9))\"><pid>\(4000 + f % 9)</pid></process>"
+                + String(repeating: "<frame addr=\"0x1a2b3c4d\" name=\"FeedList.layout\"/>", count: 16)
+            text += "<row><duration fmt=\"\(duration / 1000) µs\">\(duration)</duration><string>Frame</string>"
+                + "<os-log-metadata fmt=\"cells_configured=\(configured) cells_measured=\(measured)\"/><backtrace>\(extra)</backtrace></row>\n"
+                + pad
+        }
+        return text + "</node>\n</trace-query-result>\n"
+    }
+
+    @Test("an export of any length is read: 11,000 frames (over 10 MB), and 5,000 frames padded to 12 MB", arguments: [(11_000, 0), (5_000, 1_500)])
+    func largeExports(frames: Int, padding: Int) throws {
+        let text = XctraceExportTests.largeExport(frames: frames, padding: padding)
+        #expect(text.utf8.count > 10_500_000, "the export must pass the 10 MB a whole-document parse stops at")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("xctrace-\(frames)-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("frames.xml")
+        try Data(text.utf8).write(to: url)
+        let trace = try XctraceExport.trace(url: url, file: "frames.xml")
+        #expect(trace.frames.count == frames)
+        let configured = XctraceExportTests.column("cells_configured")
+        #expect(trace.frames.last?.counts[configured] == Double((frames - 1) % 7))
+        #expect(trace.frames.last?.durationNs == Double(3_000_000 + 800_000 * ((frames - 1) % 7) + 2_500_000 * ((frames - 1) % 3)))
+        #expect(trace.frames[1].line == 6, "rows keep their lines")
+    }
+
+    @Test("a broken export says in words what is wrong and where, never a parser's error number", arguments: [
+        ("<?xml version=\"1.0\"?>\n<trace-query-result>\n<node xpath=\"x\">\n" + XctraceExportTests.schema + "\n<row><duration>1</duration>",
+         "the document ends inside <row> (opened at line 5)"),
+        ("<?xml version=\"1.0\"?>\n<trace-query-result>\n<node><row a=b></row></node></trace-query-result>", "an attribute without a quoted value"),
+        ("<?xml version=\"1.0\"?>\n<trace-query-result>\n<node></row></node></trace-query-result>", "an end tag does not match the element it closes"),
+        ("<?xml version=\"1.0\"?>\n<trace-query-result>\n<node>&bogus;</node></trace-query-result>", "a bad entity reference"),
+        ("<?xml version=\"1.0\"?>\n<trace-query-result>\n<node>\u{1}</node></trace-query-result>", "a character XML does not allow"),
+    ])
+    func brokenExport(xml: String, words: String) {
+        do {
+            _ = try XctraceExport.trace(data: Data(xml.utf8), file: "x.xml")
+            Issue.record("no error")
+        } catch {
+            #expect(error.description.contains(words), "\(error)")
+            #expect(!error.description.contains("XMLParser error"), "\(error)")
+            #expect(error.line != nil, "\(error)")
         }
     }
 

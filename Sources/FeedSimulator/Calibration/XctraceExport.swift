@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// The os_signpost interval table as `xctrace export` writes it, read into a
 /// calibration trace.
@@ -34,14 +31,33 @@ public enum XctraceExport {
     /// Reads the frames of the intervals named `signpost` (from `subsystem`
     /// only, when given) out of the export's bytes; `file` names it in messages.
     public static func trace(data: Data, file: String, signpost: String = defaultSignpost, subsystem: String? = nil) throws(CalibrationError) -> CalibrationTrace {
-        guard data.contains(where: { !(" \t\r\n" as String).utf8.contains($0) }) else {
-            throw CalibrationError(file: file, line: 1, problem: "the file is empty; expected the XML xctrace export writes")
+        try trace(source: .bytes(data), file: file, signpost: signpost, subsystem: subsystem)
+    }
+
+    /// Reads the export in the file at `url` as it streams past, chunk by
+    /// chunk: an export of any length is read holding only its intervals.
+    public static func trace(url: URL, file: String, signpost: String = defaultSignpost, subsystem: String? = nil) throws(CalibrationError) -> CalibrationTrace {
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw CalibrationError(file: file, line: nil, problem: "cannot be read: \(error.localizedDescription)")
         }
+        defer { try? handle.close() }
+        return try trace(source: .file(handle), file: file, signpost: signpost, subsystem: subsystem)
+    }
+
+    private static func trace(source: XMLEventReader.Source, file: String, signpost: String, subsystem: String?) throws(CalibrationError) -> CalibrationTrace {
         let reader = TableReader(file: file)
-        let parser = XMLParser(data: data)
-        parser.delegate = reader
-        parser.shouldResolveExternalEntities = false
-        _ = parser.parse()
+        var xml = XMLEventReader(source: source)
+        do {
+            try xml.read(into: reader)
+        } catch {
+            if error.problem == XMLEventReader.empty {
+                throw CalibrationError(file: file, line: 1, problem: "the file is empty; expected the XML xctrace export writes")
+            }
+            throw CalibrationError(file: file, line: error.line, problem: "malformed XML: \(error.problem)")
+        }
         if let problem = reader.problem { throw problem }
         guard reader.sawTable else {
             throw CalibrationError(
@@ -153,9 +169,9 @@ public enum XctraceExport {
         var shown: String { format ?? text }
     }
 
-    /// The XMLParser delegate: collects the schema's mnemonics and each
-    /// row's cells, resolving `ref`s, and stops at the first problem.
-    final class TableReader: NSObject, XMLParserDelegate {
+    /// Collects the schema's mnemonics and each row's cells as the export
+    /// streams past, resolving `ref`s, and stops at the first problem.
+    final class TableReader: XMLEventHandler {
         let file: String
         var problem: CalibrationError?
         var intervals: [Interval] = []
@@ -176,18 +192,19 @@ public enum XctraceExport {
 
         init(file: String) { self.file = file }
 
-        private func fail(_ parser: XMLParser, _ text: String, line: Int? = nil) {
+        var isDone: Bool { problem != nil }
+
+        private func fail(_ text: String, line: Int) {
             guard problem == nil else { return }
-            problem = CalibrationError(file: file, line: line ?? parser.lineNumber, problem: text)
-            parser.abortParsing()
+            problem = CalibrationError(file: file, line: line, problem: text)
         }
 
-        func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func startElement(_ element: String, attributes: [String: String], line: Int) {
             guard problem == nil else { return }
             defer { path.append(element) }
             if path.isEmpty {
                 guard element == "trace-query-result" else {
-                    fail(parser, "the document is <\(element.prefix(40))>, expected <trace-query-result> (xctrace export --xpath …)")
+                    fail("the document is <\(element.prefix(40))>, expected <trace-query-result> (xctrace export --xpath …)", line: line)
                     return
                 }
                 return
@@ -200,7 +217,7 @@ public enum XctraceExport {
                 }
                 if let reference = attributes["ref"] {
                     guard let value = interned[reference] else {
-                        fail(parser, "<\(element.prefix(40)) ref=\"\(reference.prefix(20))\"> refers to no earlier id")
+                        fail("<\(element.prefix(40)) ref=\"\(reference.prefix(20))\"> refers to no earlier id", line: line)
                         return
                     }
                     open.append((nil, value, true))
@@ -221,27 +238,27 @@ public enum XctraceExport {
             case "row":
                 guard path.last == "node" else { return }
                 guard !mnemonics.isEmpty else {
-                    fail(parser, "a <row> before its node's <schema>")
+                    fail("a <row> before its node's <schema>", line: line)
                     return
                 }
                 for needed in [XctraceExport.durationMnemonic, XctraceExport.nameMnemonic, XctraceExport.endMessageMnemonic]
                 where !mnemonics.contains(needed) {
-                    fail(parser, "the table's schema has no \(needed) column; its columns are \(mnemonics.joined(separator: ", "))")
+                    fail("the table's schema has no \(needed) column; its columns are \(mnemonics.joined(separator: ", "))", line: line)
                     return
                 }
-                row = (parser.lineNumber, [])
+                row = (line, [])
             default:
                 break
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
+        func characters(_ string: String) {
             guard problem == nil else { return }
             if inMnemonic { mnemonicText += string }
             if row != nil, let last = open.indices.last, !open[last].isReference { open[last].value.text += string }
         }
 
-        func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+        func endElement(_ element: String, line: Int) {
             guard problem == nil else { return }
             path.removeLast()
             if inMnemonic, element == "mnemonic" {
@@ -258,7 +275,7 @@ public enum XctraceExport {
             guard element == "row" else { return }
             row = nil
             guard current.cells.count <= mnemonics.count else {
-                fail(parser, "the row has \(current.cells.count) cells but the schema has \(mnemonics.count) columns", line: current.line)
+                fail("the row has \(current.cells.count) cells but the schema has \(mnemonics.count) columns", line: current.line)
                 return
             }
             func cell(_ mnemonic: String) -> Value? {
@@ -271,27 +288,6 @@ public enum XctraceExport {
                 name: cell(XctraceExport.nameMnemonic)?.shown,
                 subsystem: cell(XctraceExport.subsystemMnemonic)?.shown,
                 endMessage: cell(XctraceExport.endMessageMnemonic)?.shown))
-        }
-
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-            let code = (parseError as NSError).code
-            fail(parser, "malformed XML: \(XctraceExport.describe(code))")
-        }
-    }
-
-    /// What an XMLParser error code means, for the message. The codes are
-    /// libxml2's (`xmlParserErrors`), which XMLParser passes on.
-    static func describe(_ code: Int) -> String {
-        switch code {
-        case 4: "the document is empty"
-        case 5: "the document ends inside an element"
-        case 9: "a character XML does not allow"
-        case 23, 26: "a bad entity reference (write & as &amp;)"
-        case 38: "a < inside an attribute value"
-        case 39, 40, 41: "an attribute without a quoted value"
-        case 76: "an end tag does not match the element it closes"
-        case 77: "a tag is not closed"
-        default: "XMLParser error \(code)"
         }
     }
 }

@@ -61,6 +61,7 @@ extension Simulation {
 
     /// Runs the warm-up's sessions.
     fileprivate static func runWarmUp(_ warmUp: [RunRequest]) {
+        ImagePipeline.instantiateRuntimeMetadata()
         for session in warmUp {
             // A failure is the request's own run's to report, with its own
             // scenario's numbers; the warm-up has nothing to add.
@@ -73,11 +74,20 @@ extension Simulation {
     /// its configuration and its tour, which every seed shares, so every
     /// seed of a scenario (`run --seeds`) gets the same warm-up, which a
     /// worker then runs once (`WarmUpLog`).
+    ///
+    /// They record frames and a timeline whatever the request asks: the
+    /// recorders instantiate generic types the engine uses too (the Swift
+    /// runtime allocates each one's metadata once, at first use), and a
+    /// warm-up that recorded only when `--frames` or `--trace` asked left
+    /// those allocations to the measured run in one case and not the
+    /// other, so the flags changed allocation counts.
     static func warmUpRequests(for request: RunRequest) -> [RunRequest] {
         warmUpSessions(for: request).map { scenario in
             var warmUp = request
             warmUp.loaded.scenario = scenario
             warmUp.seed = request.loaded.scenario.seed
+            warmUp.recordFrames = true
+            warmUp.recordTimeline = true
             return warmUp
         }
     }
