@@ -46,12 +46,22 @@ public struct ExploreJob: Codable, Sendable {
     }
 
     /// Does the job in this process.
-    public func perform(config: ExploreConfig, device: DeviceProfile) throws -> Result {
+    /// Of the sessions whose determinism is checked, one in this many has
+    /// its first variant also run alone in processes of its own, without
+    /// and with `--frames` and `--trace` (`SessionRunner.run`): two
+    /// processes each, about 15 ms.
+    public static let flagsCheckEvery = 5
+
+    /// `freshRun` runs a session's variant in a process of its own, for the
+    /// determinism property's check of `--frames` and `--trace`
+    /// (`SessionRunner.FreshRun`); without it that check is skipped.
+    public func perform(config: ExploreConfig, device: DeviceProfile, freshRun: SessionRunner.FreshRun? = nil) throws -> Result {
         let generator = SessionGenerator(config: config, device: device, seed: seed)
-        let runner = SessionRunner(device: device)
+        let runner = SessionRunner(device: device, freshRun: freshRun)
         let results = sessions.map { index in
             let check = config.determinismEvery > 0 && index % config.determinismEvery == 0
-            return SessionResult(index: index, runs: runner.run(generator.session(index), checkDeterminism: check))
+            let alone = check && index % (config.determinismEvery * ExploreJob.flagsCheckEvery) == 0
+            return SessionResult(index: index, runs: runner.run(generator.session(index), checkDeterminism: check, checkFlagsAlone: alone))
         }
         let shrinker = Shrinker(runner: runner, budget: config.shrinkRuns)
         let shrunk = shrink.map { located in

@@ -19,6 +19,11 @@ public enum ExploreReport {
         [r.scenario, r.variant, String(r.refreshHz), String(r.seed)] + metrics.map { $0.value(of: r) } + [String(violations)]
     }
 
+    /// `row` with its violation count (the last column) replaced.
+    static func row(replacingViolations row: [String], with violations: Int) -> [String] {
+        row.dropLast() + [String(violations)]
+    }
+
     /// One row per session × strategy, sessions in index order.
     public static func exploreTable(_ runs: [SessionRunner.StrategyRun]) -> CSVTable {
         var table = CSVTable(columns: columns)

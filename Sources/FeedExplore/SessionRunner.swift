@@ -7,9 +7,18 @@ import FeedSimulator
 /// properties: one run per strategy, invariants checked as it goes.
 public struct SessionRunner: Sendable {
     public let device: DeviceProfile
+    /// Runs a session's variant in a new process, as `feedsim run` would,
+    /// with frames and a timeline recorded or not, and gives its allocation
+    /// counts (nil when it could not): how the determinism property checks
+    /// that `--frames` and `--trace` change no allocation count, which only
+    /// a process of its own can show (one-time costs of the Swift runtime
+    /// land where a process first pays them).
+    public typealias FreshRun = @Sendable (_ scenario: Scenario, _ variant: String, _ refreshHz: Int, _ recorded: Bool) -> AllocationMeter.Count?
+    public let freshRun: FreshRun?
 
-    public init(device: DeviceProfile) {
+    public init(device: DeviceProfile, freshRun: FreshRun? = nil) {
         self.device = device
+        self.freshRun = freshRun
     }
 
     /// One strategy's run of a session.
@@ -25,9 +34,15 @@ public struct SessionRunner: Sendable {
     /// `checkDeterminism`, each run is made again with frames and a
     /// timeline recorded (as `--frames` and `--trace` ask) and must agree,
     /// allocation counts included (`replayDifference`).
-    public func run(_ scenario: Scenario, checkDeterminism: Bool) -> [StrategyRun] {
+    ///
+    /// With `checkFlagsAlone` too (and a `freshRun`), the first variant
+    /// runs twice more, each alone in a process of its own, without and
+    /// with frames and a timeline recorded: their allocation counts must
+    /// agree. Processes cost a few milliseconds each, so explore asks this
+    /// of one determinism-checked session in `ExploreJob.flagsCheckEvery`.
+    public func run(_ scenario: Scenario, checkDeterminism: Bool, checkFlagsAlone: Bool = false) -> [StrategyRun] {
         let loaded = LoadedScenario(file: "\(scenario.name).json", scenario: scenario, device: device)
-        return scenario.variants.map { variant in
+        var runs = scenario.variants.map { variant in
             let strategy = variant.engine.positionStrategy
             var request = RunRequest(
                 loaded: loaded, refreshHz: loaded.refreshRates[0], seed: scenario.seed, variant: variant.name, recordFrames: false)
@@ -48,6 +63,18 @@ public struct SessionRunner: Sendable {
             }
             return StrategyRun(strategy: variant.name, row: ExploreReport.row(first, violations: violations.count), violations: violations)
         }
+        // A file's first variant is the first run of its worker: where a
+        // flag could move the runtime's one-time costs into a measured run.
+        if checkFlagsAlone, let freshRun, let first = scenario.variants.first, runs.first?.row != nil,
+           let plain = freshRun(scenario, first.name, loaded.refreshRates[0], false),
+           let recorded = freshRun(scenario, first.name, loaded.refreshRates[0], true), plain != recorded {
+            runs[0].violations.append(Violation(
+                property: .determinism, session: scenario.name, strategy: first.name, timeNs: 0,
+                detail: "allocation counts differ with --frames and --trace, each run alone in a process of its own: "
+                    + "\(plain.requests) allocations, \(plain.bytes) bytes without, \(recorded.requests) and \(recorded.bytes) with"))
+            if let row = runs[0].row { runs[0].row = ExploreReport.row(replacingViolations: row, with: runs[0].violations.count) }
+        }
+        return runs
     }
 
     /// Runs `request` again, with frames and a timeline recorded, and says

@@ -133,8 +133,8 @@ public struct PairedBootstrap: Hashable, Sendable {
             let sorted = column.sorted()
             /// The share of resampled means at or below `x`, and at or above it.
             func shares(_ x: Double) -> (below: Double, above: Double) {
-                let atOrBelow = PairedBootstrap.count(sorted, atOrBelow: x)
-                let atOrAbove = sorted.count - PairedBootstrap.count(sorted, below: x)
+                let atOrBelow = PairedBootstrap.count(sorted) { $0 > x }
+                let atOrAbove = sorted.count - PairedBootstrap.count(sorted) { $0 >= x }
                 return (Double(atOrBelow + 1) / resampled, Double(atOrAbove + 1) / resampled)
             }
             let zero = shares(0)
@@ -146,22 +146,13 @@ public struct PairedBootstrap: Hashable, Sendable {
         }
     }
 
-    /// How many of `sorted` are below `x`.
-    static func count(_ sorted: [Double], below x: Double) -> Int {
+    /// How many of `sorted` (ascending) come before the first that
+    /// `isPast` holds for: a binary search.
+    static func count(_ sorted: [Double], before isPast: (Double) -> Bool) -> Int {
         var low = 0, high = sorted.count
         while low < high {
             let middle = (low + high) / 2
-            if sorted[middle] < x { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
-    /// How many of `sorted` are at or below `x`.
-    static func count(_ sorted: [Double], atOrBelow x: Double) -> Int {
-        var low = 0, high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            if sorted[middle] <= x { low = middle + 1 } else { high = middle }
+            if isPast(sorted[middle]) { high = middle } else { low = middle + 1 }
         }
         return low
     }

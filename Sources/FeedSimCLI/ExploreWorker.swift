@@ -1,5 +1,7 @@
 import ArgumentParser
 import FeedExplore
+import FeedReports
+import FeedSimulator
 import Foundation
 
 extension FeedSim {
@@ -32,10 +34,33 @@ extension FeedSim {
                 printError("feedsim _explore-worker: the job on stdin did not decode: \(error)")
                 throw FeedSimExit.usage
             }
-            let result = try job.perform(config: setup.config, device: setup.device)
+            let result = try job.perform(config: setup.config, device: setup.device, freshRun: Self.freshRun(deviceFile: deviceFile))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             FileHandle.standardOutput.write(try encoder.encode(result))
+        }
+    }
+}
+
+extension FeedSim.ExploreWorker {
+    /// Runs a session's variant as `feedsim run` runs a file's first, in a
+    /// `_run-batch` worker of its own: the session written beside the
+    /// device profile's folder, so that its `devices/` is found.
+    static func freshRun(deviceFile: String) -> SessionRunner.FreshRun {
+        let folder = URL(fileURLWithPath: deviceFile).deletingLastPathComponent().deletingLastPathComponent()
+        let launch = WorkerLaunch(
+            executable: WorkerLaunch.thisExecutable, arguments: ["_run-batch"] + RegisteredParts.workerArguments,
+            interruption: Interruption.shared)
+        return { scenario, variant, refreshHz, recorded in
+            let order = RunOrder(
+                file: folder.appendingPathComponent("\(scenario.name).json").path, scenarioText: scenario.fileText,
+                refreshHz: refreshHz, seed: scenario.seed, variant: variant, frames: recorded, trace: recorded)
+            guard let line = try? order.line() else { return nil }
+            let finished = launch.run(input: line)
+            guard finished.problem == nil, let reply = RunReply.decode(line: finished.output.prefix { $0 != UInt8(ascii: "\n") }) else {
+                return nil
+            }
+            return reply.result?.allocations
         }
     }
 }

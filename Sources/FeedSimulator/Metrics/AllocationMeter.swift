@@ -20,6 +20,11 @@ public final class AllocationMeter {
     public struct Count: Sendable, Equatable, Codable {
         public var requests: UInt64 = 0
         public var bytes: UInt64 = 0
+
+        public init(requests: UInt64 = 0, bytes: UInt64 = 0) {
+            self.requests = requests
+            self.bytes = bytes
+        }
     }
 
     /// Everything counted in finished counting periods.
