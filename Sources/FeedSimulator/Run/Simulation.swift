@@ -4,6 +4,10 @@ import FeedScenario
 
 /// One deterministic run of a scenario: the world's event loop driving the
 /// feed engine.
+///
+/// A run is single-threaded: the stored properties of the simulator's
+/// classes are `@exclusivity(unchecked)`, as the engine's are (see
+/// `FeedEngine`).
 public final class Simulation {
     /// What can happen in the world.
     enum Event {
