@@ -241,6 +241,10 @@ struct CLIErrorTests {
         let outcome = try FeedSimProcess.run(["run", "tiny.json", "--out", "out"], in: folder.url, timeout: 0)
 
         #expect(outcome.timedOut, "\(outcome)")
-        #expect(outcome.exitedBySignal && outcome.status == SIGTERM, "\(outcome)")
+        // SIGTERM ends the run: by the signal itself when it lands before
+        // the run installs its handler, else by the handler (128 + SIGTERM);
+        // which comes first depends on how busy the machine is.
+        #expect((outcome.exitedBySignal && outcome.status == SIGTERM) || (!outcome.exitedBySignal && outcome.status == 128 + SIGTERM),
+                "\(outcome)")
     }
 }

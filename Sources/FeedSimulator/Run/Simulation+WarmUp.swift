@@ -61,7 +61,7 @@ extension Simulation {
 
     /// Runs the warm-up's sessions.
     fileprivate static func runWarmUp(_ warmUp: [RunRequest]) {
-        ImagePipeline.instantiateRuntimeMetadata()
+        FeedEngine.instantiateRuntimeMetadata()
         for session in warmUp {
             // A failure is the request's own run's to report, with its own
             // scenario's numbers; the warm-up has nothing to add.
