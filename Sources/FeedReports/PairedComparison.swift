@@ -247,9 +247,9 @@ public struct PairedComparison: Hashable, Sendable {
             })
         }
         var thresholds: [Double] = []
-        for metric in chosen {
+        for (m, metric) in chosen.enumerated() {
             let amount = smallestDifferences.override(for: metric)?.amount ?? SmallestDifference.of(metric)
-            for values in paired[chosen.firstIndex(of: metric)!] {
+            for values in paired[m] {
                 thresholds.append(Tolerance(amount: amount).limit(baseline: PairedComparison.mean(values.baselineValues)))
             }
         }
