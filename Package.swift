@@ -69,7 +69,9 @@ let package = Package(
         // allocation functions on their way to jemalloc.
         .target(
             name: "CAllocationCounter",
-            dependencies: ["CJemalloc"],
+            // jemalloc on Linux only: elsewhere the counting functions are
+            // left out and runs leave their allocation columns empty.
+            dependencies: [.target(name: "CJemalloc", condition: .when(platforms: [.linux]))],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         // The world: clock, events, display, input, cost model, metrics.

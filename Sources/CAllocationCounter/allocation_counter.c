@@ -29,7 +29,9 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#if defined(__linux__)
 #include <jemalloc/jemalloc.h>
+#endif
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,6 +48,8 @@
 #  define FEEDSIM_SANITIZED 1
 #endif
 
+#if defined(__linux__)
+
 /* Initial-exec TLS: read inside malloc, where a lazily allocated TLS block
  * would recurse into the allocator, and in a thread's teardown, where only
  * the static block is sure to be there. */
@@ -61,6 +65,14 @@ feedsim_thread_allocations *feedsim_thread_allocations_get(void) {
     }
     return counters;
 }
+
+#else
+
+/* Elsewhere jemalloc is not linked (Package.swift links it on Linux only)
+ * and nothing counts: the meter reports allocations as not counted. */
+feedsim_thread_allocations *feedsim_thread_allocations_get(void) { return NULL; }
+
+#endif
 
 #if defined(FEEDSIM_SANITIZED)
 

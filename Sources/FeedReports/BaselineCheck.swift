@@ -98,6 +98,10 @@ public struct BaselineCheckResult: Hashable, Sendable {
     /// baseline written before they were measured), in summary column
     /// order: not compared, and not a failure.
     public var notInBaseline: [String] = []
+    /// Metrics left empty on one side or both (a build that cannot count
+    /// allocations leaves their columns empty), in summary column order:
+    /// not compared, not a failure, and named in the verdict line.
+    public var notCounted: [String] = []
 
     /// Whether nothing fails the check: no regression, no strict change and
     /// no missing run.
@@ -136,6 +140,7 @@ public struct BaselineCheckResult: Hashable, Sendable {
             BaselineCheckResult.counted(withinTolerance, "difference within tolerance", "differences within tolerance"),
             BaselineCheckResult.counted(count(.new), "new run", "new runs"),
             notInBaseline.isEmpty ? nil : "not in baseline: " + notInBaseline.joined(separator: ", "),
+            notCounted.isEmpty ? nil : "not counted: " + notCounted.joined(separator: ", "),
         ].compactMap { $0 }.joined(separator: ", ")
         if failures.isEmpty { return "PASS: no regressions (\(notes))" }
         return "FAIL: \(failures.joined(separator: ", ")) (\(notes))"
@@ -168,6 +173,8 @@ public struct BaselineCheckResult: Hashable, Sendable {
 /// A metric column the baseline's file lacks (a baseline written before the
 /// metric existed) is not compared either: it is listed as not in the
 /// baseline, and passes, so a new column does not break older baselines.
+/// An empty value (allocations, from a build that cannot count them) is not
+/// compared: the metric is listed as not counted, and passes.
 public enum BaselineCheck {
     /// Compares `current` with `baseline` under `tolerances`.
     ///
@@ -179,6 +186,7 @@ public enum BaselineCheck {
         var findings: [CheckFinding] = []
         var compared = 0
         var within = 0
+        var empty = Set<String>()
         for base in baseline.rows {
             guard let now = current.row(for: base.key) else {
                 findings.append(CheckFinding(key: base.key, metric: nil, baseline: "present", current: "absent",
@@ -188,6 +196,10 @@ public enum BaselineCheck {
             compared += 1
             for metric in SummaryMetrics.compared {
                 guard let was = base.value(of: metric), let isNow = now.value(of: metric) else { continue }
+                if was.isEmpty || isNow.isEmpty {
+                    empty.insert(metric)
+                    continue
+                }
                 let tolerance = tolerances.tolerance(for: metric)
                 switch classify(metric: metric, baseline: was, current: isNow, tolerance: tolerance) {
                 case .unchanged:
@@ -213,7 +225,8 @@ public enum BaselineCheck {
         let runs = baseline.rows.map(\.key) + current.rows.map(\.key).filter { baseline.row(for: $0) == nil }
         let absent = SummaryMetrics.compared.filter { !baseline.columns.contains($0) && current.columns.contains($0) }
         return BaselineCheckResult(
-            findings: findings, runs: runs, comparedRuns: compared, withinTolerance: within, notInBaseline: absent)
+            findings: findings, runs: runs, comparedRuns: compared, withinTolerance: within, notInBaseline: absent,
+            notCounted: SummaryMetrics.compared.filter(empty.contains))
     }
 
     /// How one metric compares.

@@ -148,12 +148,12 @@ public struct Metric: Sendable, Identifiable {
             source: "FeedSim's C allocation functions, in front of jemalloc",
             matters: SmallestDifference(.relative(percent: 5), "5% of A's mean, the allocation tolerance check's documentation gives as its example"),
             inReportTable: true, chartTitle: "engine allocations (lower is better)", comparedByDefault: true,
-            inRunTable: true, field: { String($0.allocations.requests) }),
+            inRunTable: true, field: { $0.allocations.map { String($0.requests) } ?? "" }),
         Metric(
             "allocated_bytes", unit: "bytes", .lowerIsBetter, heading: "allocated bytes",
             definition: "bytes the engine allocated", source: "jemalloc `thread.allocated`",
             matters: SmallestDifference(.relative(percent: 5), "5% of A's mean, the allocation tolerance check's documentation gives as its example"),
-            field: { String($0.allocations.bytes) }),
+            field: { $0.allocations.map { String($0.bytes) } ?? "" }),
         Metric(
             "peak_memory_mb", unit: "MiB", .lowerIsBetter, heading: "peak MB",
             definition: "peak modelled footprint", source: "the memory model",

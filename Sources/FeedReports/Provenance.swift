@@ -1,3 +1,4 @@
+import FeedSimulator
 import Foundation
 
 /// Which build of FeedSim wrote a results folder: written beside the CSV
@@ -26,6 +27,11 @@ public struct Provenance: Codable, Equatable, Sendable {
     public var os: String
     /// The processor architecture (`x86_64`, `arm64`).
     public var architecture: String
+    /// How allocations were counted: `jemalloc`, or `none (REASON)` where
+    /// the build cannot count them and left the allocation columns empty
+    /// (`AllocationMeter.unavailableReason`). Files written before it was
+    /// recorded read as `jemalloc`: every build then counted, or stopped.
+    public var allocationCounting: String
 
     enum CodingKeys: String, CodingKey {
         case feedsimVersion = "feedsim_version"
@@ -33,19 +39,47 @@ public struct Provenance: Codable, Equatable, Sendable {
         case swiftVersion = "swift_version"
         case os
         case architecture
+        case allocationCounting = "allocation_counting"
     }
 
     /// The build running now.
     public static let current = Provenance(
         feedsimVersion: feedsimVersion, buildConfiguration: currentBuildConfiguration,
-        swiftVersion: currentSwiftVersion, os: currentOS, architecture: currentArchitecture)
+        swiftVersion: currentSwiftVersion, os: currentOS, architecture: currentArchitecture,
+        allocationCounting: currentAllocationCounting)
 
-    public init(feedsimVersion: String, buildConfiguration: String, swiftVersion: String, os: String, architecture: String) {
+    public init(
+        feedsimVersion: String, buildConfiguration: String, swiftVersion: String, os: String, architecture: String,
+        allocationCounting: String = Provenance.countedByJemalloc
+    ) {
         self.feedsimVersion = feedsimVersion
         self.buildConfiguration = buildConfiguration
         self.swiftVersion = swiftVersion
         self.os = os
         self.architecture = architecture
+        self.allocationCounting = allocationCounting
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        feedsimVersion = try container.decode(String.self, forKey: .feedsimVersion)
+        buildConfiguration = try container.decode(String.self, forKey: .buildConfiguration)
+        swiftVersion = try container.decode(String.self, forKey: .swiftVersion)
+        os = try container.decode(String.self, forKey: .os)
+        architecture = try container.decode(String.self, forKey: .architecture)
+        allocationCounting = try container.decodeIfPresent(String.self, forKey: .allocationCounting) ?? Self.countedByJemalloc
+    }
+
+    /// `allocation_counting` of a build that counts.
+    public static let countedByJemalloc = "jemalloc"
+
+    /// `allocation_counting` of this process: its meter's availability.
+    private static var currentAllocationCounting: String {
+        switch AllocationMeter.availability {
+        case .success(nil): countedByJemalloc
+        case .success(let reason?): "none (\(reason))"
+        case .failure(let error): "none (\(error))"
+        }
     }
 
     /// The file's text: one key a line, in a fixed order, ending in a newline.
@@ -63,6 +97,7 @@ public struct Provenance: Codable, Equatable, Sendable {
             (CodingKeys.swiftVersion.rawValue, swiftVersion),
             (CodingKeys.os.rawValue, os),
             (CodingKeys.architecture.rawValue, architecture),
+            (CodingKeys.allocationCounting.rawValue, allocationCounting),
         ]
     }
 
@@ -74,9 +109,11 @@ public struct Provenance: Codable, Equatable, Sendable {
         }
     }
 
-    /// One line: `feedsim 1.0.0, release build, Swift 6.3, linux x86_64`.
+    /// One line: `feedsim 1.0.0, release build, Swift 6.3, linux x86_64`,
+    /// and `, allocations not counted` for a build that cannot count them.
     public var summary: String {
         "feedsim \(feedsimVersion), \(buildConfiguration) build, Swift \(swiftVersion), \(os) \(architecture)"
+            + (allocationCounting == Self.countedByJemalloc ? "" : ", allocations not counted")
     }
 
     /// The provenance recorded in `folder`, or nil when the folder has none
@@ -90,7 +127,7 @@ public struct Provenance: Codable, Equatable, Sendable {
         do {
             return try JSONDecoder().decode(Provenance.self, from: data)
         } catch {
-            throw ProvenanceError(file: url.path, reason: "expected an object with the string fields feedsim_version, build_configuration, swift_version, os and architecture")
+            throw ProvenanceError(file: url.path, reason: "expected an object with the string fields feedsim_version, build_configuration, swift_version, os and architecture (and allocation_counting)")
         }
     }
 

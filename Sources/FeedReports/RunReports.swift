@@ -73,7 +73,7 @@ public enum RunReports {
                     ReportNumber.fixed(frame.contentOffset, 2),
                     frame.visible.isEmpty ? "-1" : String(frame.visible.lowerBound),
                     frame.visible.isEmpty ? "-1" : String(frame.visible.upperBound - 1),
-                    String(frame.allocations),
+                    r.allocations == nil ? "" : String(frame.allocations),
                     ReportNumber.milliseconds(frame.work), ReportNumber.milliseconds(frame.render),
                     ReportNumber.milliseconds(frame.presented), frame.hitchType.rawValue,
                 ]

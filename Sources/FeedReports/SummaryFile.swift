@@ -132,6 +132,9 @@ public struct SummaryFile: Sendable {
     public static let seedColumn = "seed"
     /// Columns whose values are text, not numbers.
     public static let textColumns: Set<String> = Set(["scenario", "variant"] + Metric.all.filter(\.isText).map(\.name))
+    /// Numeric columns a build that cannot count allocations leaves empty
+    /// (`AllocationMeter.unavailableReason`).
+    public static let mayBeEmptyColumns: Set<String> = Set(ProvenanceComparison.buildDependentColumns)
 
     /// The key columns with the headings tables give them.
     public static let keyHeadings: [(column: String, heading: String)] = [
@@ -315,8 +318,10 @@ public struct SummaryFile: Sendable {
                 guard value.count == traceDigestLength, value.allSatisfy(\.isHexDigit) else {
                     throw bad("trace_digest is \"\(value)\", expected \(traceDigestLength) hex digits")
                 }
-            } else if required, !textColumns.contains(column), parseNumber(value) == nil {
-                throw bad("\(column) is \"\(value)\", expected a number")
+            } else if required, !textColumns.contains(column), parseNumber(value) == nil,
+                      !(value.isEmpty && mayBeEmptyColumns.contains(column)) {
+                throw bad("\(column) is \"\(value)\", expected a number"
+                    + (mayBeEmptyColumns.contains(column) ? ", or empty where allocations were not counted" : ""))
             }
             metrics.append(SummaryField(name: column, value: value))
         }

@@ -60,7 +60,7 @@ extension FeedSim.ExploreWorker {
             guard finished.problem == nil, let reply = RunReply.decode(line: finished.output.prefix { $0 != UInt8(ascii: "\n") }) else {
                 return nil
             }
-            return reply.result?.allocations
+            return reply.result?.allocations ?? nil
         }
     }
 }

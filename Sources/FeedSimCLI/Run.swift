@@ -108,6 +108,9 @@ extension FeedSim {
                 throw FeedSimExit.internalFailure
             }
             progress.finish()
+            if case .success(let reason?) = AllocationMeter.availability {
+                printError("note: allocations not counted (\(reason)): the allocations and allocated_bytes columns are empty")
+            }
 
             let folder = URL(fileURLWithPath: out, isDirectory: true)
             try StagedFiles.write(to: out, interruption: interruption) { output in

@@ -100,6 +100,27 @@ struct BaselineCheckTests {
         #expect(BaselineCheck.compare(baseline: current, current: current).notInBaseline.isEmpty)
     }
 
+    @Test("Allocation columns left empty (a build that cannot count) are named as not counted, not compared, and pass; the rest is still checked")
+    func allocationsNotCounted() throws {
+        let baseline = try SummaryFixture.file([SummaryFixture.row("feed"), SummaryFixture.row("other")])
+        let empty = ["allocations": "", "allocated_bytes": ""]
+        let current = try SummaryFixture.file([
+            SummaryFixture.row("feed", empty.merging(["overrun_frames": "5"]) { $1 }), SummaryFixture.row("other", empty),
+        ])
+
+        let result = BaselineCheck.compare(baseline: baseline, current: current)
+
+        #expect(result.notCounted == ["allocations", "allocated_bytes"])
+        #expect(result.findings.map(\.metric) == ["overrun_frames"])
+        #expect(result.verdictLine == "FAIL: 1 regression (2 runs compared, not counted: allocations, allocated_bytes)")
+        let rest = BaselineCheck.compare(baseline: current, current: try SummaryFixture.file([
+            SummaryFixture.row("feed", empty.merging(["overrun_frames": "5"]) { $1 }), SummaryFixture.row("other"),
+        ]))
+        #expect(rest.passed)
+        #expect(rest.notCounted == ["allocations", "allocated_bytes"])
+        #expect(BaselineCheck.compare(baseline: baseline, current: baseline).notCounted.isEmpty)
+    }
+
     @Test("Identical inputs pass with nothing listed")
     func identicalInputsPass() throws {
         let rows = [SummaryFixture.row("feed"), SummaryFixture.row("feed", hz: 120), SummaryFixture.row("other", variant: "anchor")]
@@ -499,7 +520,7 @@ struct BaselineCheckSummaryFileTests {
     @Test("Malformed values name the line, the column and what was expected", arguments: [
         BadValueCase(column: "overrun_frames", value: "three", problem: "overrun_frames is \"three\", expected a number"),
         BadValueCase(column: "hitch_time_ms", value: "", problem: "hitch_time_ms is \"\", expected a number"),
-        BadValueCase(column: "allocations", value: "1e3", problem: "allocations is \"1e3\", expected a number"),
+        BadValueCase(column: "allocations", value: "1e3", problem: "allocations is \"1e3\", expected a number, or empty where allocations were not counted"),
         BadValueCase(column: "seed", value: "-1", problem: "seed is \"-1\", expected a whole number from 0 to 18446744073709551615"),
         BadValueCase(column: "trace_digest", value: "xyz", problem: "trace_digest is \"xyz\", expected 16 hex digits"),
     ])

@@ -2,6 +2,7 @@ import FeedSimTestSupport
 import Foundation
 import Testing
 @testable import FeedReports
+import FeedSimulator
 
 /// A release build of today's FeedSim and the same with one field changed.
 private let release = Provenance(
@@ -58,6 +59,7 @@ struct ProvenanceTests {
         #expect(try Provenance.load(inFolder: folder.url) == debug)
         #expect(debug.json == """
             {
+              "allocation_counting" : "jemalloc",
               "architecture" : "x86_64",
               "build_configuration" : "debug",
               "feedsim_version" : "1.0.0",
@@ -66,6 +68,12 @@ struct ProvenanceTests {
             }
 
             """)
+        // A file written before FeedSim recorded how it counted: every
+        // build then counted with jemalloc, or stopped.
+        try folder.write("""
+            {"architecture": "x86_64", "build_configuration": "debug", "feedsim_version": "1.0.0", "os": "linux", "swift_version": "6.3"}
+            """, to: Provenance.fileName)
+        #expect(try Provenance.load(inFolder: folder.url) == debug)
         try folder.write("{\"feedsim_version\": 1}", to: Provenance.fileName)
         #expect(throws: ProvenanceError.self) { try Provenance.load(inFolder: folder.url) }
     }
@@ -108,5 +116,60 @@ struct ProvenanceCommandTests {
             ["check", "--baseline", "base", "--current", "current", "--allow-build-mismatch"], in: folder.url)
         #expect(allowed.status == 0, "\(allowed)")
         #expect(allowed.stdout.contains("PASS"))
+    }
+}
+
+@Suite("A build that cannot count allocations leaves their columns empty, says so, and checks the rest")
+struct AllocationsNotCountedTests {
+    @Test("Counting off (as on a system other than Linux): empty allocation cells in summary.csv and frames.csv, every other number the same, a note, provenance, and check passing on the rest")
+    func columnsEmpty() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        let scenario = FeedSimProcess.packageRoot.appendingPathComponent("scenarios/refresh-while-reading.json").path
+        let counted = try FeedSimProcess.run(["run", scenario, "--frames", "--jobs", "2", "--out", "counted", "--quiet"], in: folder.url)
+        #expect(counted.status == 0, "\(counted)")
+        let notCounted = try ChildProcess.run(
+            ChildProcess.env,
+            ["\(AllocationMeter.switchVariable)=off", try FeedSimProcess.executableURL().path,
+             "run", scenario, "--frames", "--jobs", "2", "--out", "uncounted", "--quiet"],
+            in: folder.url, timeout: FeedSimProcess.defaultTimeout)
+        #expect(notCounted.status == 0, "\(notCounted)")
+        #expect(notCounted.stderr.contains("allocations not counted (turned off by \(AllocationMeter.switchVariable)=off)"))
+        #expect(notCounted.stderr.contains("columns are empty"))
+
+        let allocationColumns = ["allocations", "allocated_bytes"]
+        let summaryCounted = try CSVFile(folder.appending("counted/summary.csv"))
+        let summaryEmpty = try CSVFile(folder.appending("uncounted/summary.csv"))
+        #expect(summaryEmpty.columns == summaryCounted.columns)
+        #expect(summaryEmpty.rows.count == summaryCounted.rows.count && summaryEmpty.rows.count > 1)
+        for (empty, full) in zip(summaryEmpty.rows, summaryCounted.rows) {
+            for column in allocationColumns {
+                #expect(empty[column] == "", "\(column) of \(empty["variant"] ?? "?")")
+                #expect(Int(full[column] ?? "") ?? 0 > 0)
+            }
+            #expect(empty.filter { !allocationColumns.contains($0.key) } == full.filter { !allocationColumns.contains($0.key) })
+        }
+        let framesCounted = try CSVFile(folder.appending("counted/frames.csv"))
+        let framesEmpty = try CSVFile(folder.appending("uncounted/frames.csv"))
+        #expect(framesEmpty.rows.count == framesCounted.rows.count)
+        #expect(framesEmpty.rows.allSatisfy { $0["allocations"] == "" })
+        #expect(zip(framesEmpty.rows, framesCounted.rows).allSatisfy { empty, full in
+            empty.filter { $0.key != "allocations" } == full.filter { $0.key != "allocations" }
+        })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending("counted").path).sorted()
+            == FileManager.default.contentsOfDirectory(atPath: folder.appending("uncounted").path).sorted())
+
+        let provenance = try #require(try Provenance.load(inFolder: folder.appending("uncounted")))
+        #expect(provenance.allocationCounting == "none (turned off by \(AllocationMeter.switchVariable)=off)")
+        #expect(provenance.summary.hasSuffix(", allocations not counted"))
+        #expect(try Provenance.load(inFolder: folder.appending("counted"))?.allocationCounting == Provenance.countedByJemalloc)
+
+        // Checked against the counted run: everything else is compared, the
+        // allocation columns are named as not counted, and it passes.
+        let check = try FeedSimProcess.run(["check", "--baseline", "counted", "--current", "uncounted"], in: folder.url)
+        #expect(check.status == 0, "\(check)")
+        #expect(check.stdout.contains("PASS"))
+        #expect(check.stdout.contains("not counted: allocations, allocated_bytes"), "\(check)")
+        #expect(check.stderr.contains("allocation_counting jemalloc -> none"), "\(check)")
     }
 }

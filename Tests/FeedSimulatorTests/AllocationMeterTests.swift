@@ -128,7 +128,10 @@ struct AllocationMeterTests {
                     // costs; the ones after it are the engine's alone.
                     _ = try Simulation(request: request).run()
                     for _ in 0..<runsPerThread {
-                        let allocations = try Simulation(request: request).run().allocations
+                        guard let allocations = try Simulation(request: request).run().allocations else {
+                            failures.withLock { $0.append("the run counted no allocations") }
+                            continue
+                        }
                         counts.withLock { $0.append(allocations) }
                     }
                 } catch {

@@ -1,4 +1,9 @@
 import CAllocationCounter
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Counts the heap allocations the engine makes, as jemalloc reports them,
 /// and none of the simulator's.
@@ -38,27 +43,62 @@ public final class AllocationMeter {
     @exclusivity(unchecked) private var requestsAtStart: UInt64 = 0
     @exclusivity(unchecked) private var bytesAtStart: UInt64 = 0
 
+    /// Why this meter counts nothing, when it counts nothing: the system is
+    /// not Linux, the build is a sanitizer's, or counting was turned off
+    /// (`FEEDSIM_ALLOCATION_COUNTING=off`). Runs then leave their
+    /// allocation columns empty rather than write numbers that count
+    /// nothing.
+    public let unavailableReason: String?
+
+    /// The environment variable that turns counting off in a build that
+    /// could count: what a build on another system does, for trying that
+    /// path on Linux.
+    public static let switchVariable = "FEEDSIM_ALLOCATION_COUNTING"
+
     /// Checks that an allocation made in this process raises the thread's
     /// counters: the counting functions are the process's malloc and
-    /// jemalloc served the request.
+    /// jemalloc served the request. Where counting cannot work by design (a
+    /// system other than Linux, a sanitizer build) or is turned off, the
+    /// meter counts nothing and says why (`unavailableReason`); where it
+    /// should work and does not (another malloc first in the process,
+    /// jemalloc missing), it throws.
     ///
     /// - Complexity: O(1).
     public init() throws(AllocationMeterError) {
-        switch feedsim_allocation_counting_check() {
-        case 0: break
-        case -1: throw .unavailable("counting functions left out of a sanitizer build")
-        case -2: throw .unavailable("an allocation went past the counting functions")
-        case -4: throw .unavailable("counting relies on ELF symbol interposition, and FeedSim is built and tested on Linux only")
-        default: throw .unavailable("thread.allocatedp")
-        }
+        unavailableReason = try Self.availability.get()
     }
+
+    /// What this process can count, found once: nil when it counts, the
+    /// reason when it cannot by design or was told not to, an error when it
+    /// should count and does not.
+    public static let availability: Result<String?, AllocationMeterError> = {
+        if let value = getenv(switchVariable).map({ String(cString: $0) }), value == "off" {
+            return .success("turned off by \(switchVariable)=off")
+        }
+        switch feedsim_allocation_counting_check() {
+        case 0: return .success(nil)
+        case -1: return .success("counting functions left out of a sanitizer build")
+        case -4: return .success("counting relies on ELF symbol interposition, and FeedSim is built and tested on Linux only")
+        case -2: return .failure(.unavailable("an allocation went past the counting functions"))
+        default: return .failure(.unavailable("thread.allocatedp"))
+        }
+    }()
+
+    /// Whether this meter counts: false when `unavailableReason` says why not.
+    public var counts: Bool { unavailableReason == nil }
+
+    /// Everything counted since the meter was created, or nil when the
+    /// meter counts nothing.
+    ///
+    /// - Complexity: O(1).
+    public func reported() -> Count? { counts ? total() : nil }
 
     /// Runs `body` with its allocations counted as the engine's.
     ///
     /// - Complexity: O(1) on top of `body`: four loads through pointers.
     @inline(__always)
     public func measure<T>(_ body: () throws -> T) rethrows -> T {
-        guard !isCounting else { return try body() }
+        guard !isCounting, unavailableReason == nil else { return try body() }
         startCounting()
         defer { stopCounting() }
         return try body()
@@ -77,7 +117,8 @@ public final class AllocationMeter {
         return try body()
     }
 
-    /// Everything counted since the meter was created.
+    /// Everything counted since the meter was created: zero when the meter
+    /// counts nothing.
     ///
     /// - Complexity: O(1).
     public func total() -> Count {

@@ -129,7 +129,10 @@ public struct RunResult: Sendable, Equatable, Codable {
     /// Every rendered frame, when the request asked for them.
     public var frames: [FrameRecord]
     public var drift: [DriftRecord]
-    public var allocations: AllocationMeter.Count
+    /// The engine's allocations, or nil where this build cannot count them
+    /// (`AllocationMeter.unavailableReason`): the allocation columns are
+    /// then empty.
+    public var allocations: AllocationMeter.Count?
     /// Peak modelled memory, in MB; the memory model comes with the world.
     public var peakMemoryMB: Double
     public var memoryWarnings: Int

@@ -263,7 +263,7 @@ public final class Simulation {
             frameSummary: accountant.finish(),
             frames: accountant.records,
             drift: driftMeter.records,
-            allocations: meter.total(),
+            allocations: meter.reported(),
             peakMemoryMB: Double(memory.peakBytes) / Double(1 << 20),
             memoryWarnings: memory.warnings,
             jetsamKills: memory.kills,
