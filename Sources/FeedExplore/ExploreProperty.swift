@@ -9,6 +9,10 @@ public enum ExploreProperty: String, Codable, Sendable, CaseIterable, Comparable
     /// the anchor moved at most 1 pt beyond what the content's edges forced,
     /// unless it was removed.
     case drift
+    /// A post its strategy held through a claimed change stays where the
+    /// change left it, on a screen at rest, until the reader moves it,
+    /// another change comes or an edge forces it (`RunResult.holdSlips`).
+    case held
     /// The engine's invariants (`FeedEngine.invariantViolations()`) and the
     /// scroll view's held at every commit and frame.
     case invariant
@@ -103,6 +107,20 @@ extension Violation {
                 detail: "post \(record.anchorID) moved \(points(drift)) pt (from y \(points(record.beforeY)) to \(points(record.afterY ?? 0)) pt)"
                     + (record.clampedBy > 0 ? "; the edges forced \(points(record.clampedBy)) pt of it" : ""),
                 excessPt: abs(drift) - record.clampedBy)
+        }
+    }
+
+    /// The held property: every post left in place by a change its
+    /// strategy holds that later moved on a resting screen with nothing to
+    /// move it.
+    static func held(in result: RunResult, strategy: PositionStrategy) -> [Violation] {
+        result.holdSlips.compactMap { slip in
+            guard let cause = ChangeCause(rawValue: slip.cause), strategy.heldCauses.contains(cause) else { return nil }
+            return Violation(
+                property: .held, session: result.scenario, strategy: result.variant, cause: slip.cause, timeNs: slip.time,
+                detail: "post \(slip.anchorID), held at y \(points(slip.heldY)) pt through the change at "
+                    + "\(ReportNumber.milliseconds(slip.heldSince)) ms, moved to y \(points(slip.y)) pt with the screen at rest",
+                excessPt: abs(slip.y - slip.heldY))
         }
     }
 

@@ -56,7 +56,8 @@ public struct SessionRunner: Sendable {
                     Violation(property: .limit, session: scenario.name, strategy: variant.name, timeNs: time, detail: "\(error)"),
                 ])
             }
-            var violations = Violation.drift(in: first, strategy: strategy) + Violation.invariants(in: first, strategy: strategy)
+            var violations = Violation.drift(in: first, strategy: strategy) + Violation.held(in: first, strategy: strategy)
+                + Violation.invariants(in: first, strategy: strategy)
             if checkDeterminism, let difference = SessionRunner.replayDifference(request, first: first) {
                 violations.append(Violation(
                     property: .determinism, session: scenario.name, strategy: variant.name, timeNs: difference.time, detail: difference.detail))

@@ -10,13 +10,17 @@ import FeedScenario
 /// identity the same way). A drift failure also keeps its size: at least
 /// `keptExcessFraction` of the points it moved the reader beyond what the
 /// edges forced, so a jump of thousands of points does not shrink into an
-/// overshoot of a few, which is another bug. In order, until a whole round changes nothing
+/// overshoot of a few, which is another bug.
+///
+/// First the steps after the failure, and the time after it, go (one run);
+/// then script steps, by delta debugging (Zeller and Hildebrandt,
+/// "Simplifying and Isolating Failure-Inducing Input", 2002), scanning on
+/// after each removal. Then, in order, until a whole round changes nothing
 /// or the budget of runs is spent:
-/// 1. script steps, by delta debugging (Zeller and Hildebrandt,
-///    "Simplifying and Isolating Failure-Inducing Input", 2002);
-/// 2. each step's numbers towards simpler values, and its time earlier;
-/// 3. the run's length, the feed's size and options, the network and the
-///    engine options towards their defaults.
+/// 1. each step's numbers towards simpler values, and its time earlier;
+/// 2. the run's length, the feed's size and options, the network and the
+///    engine options towards their defaults;
+/// 3. script steps by delta debugging again.
 public struct Shrinker: Sendable {
     public let runner: SessionRunner
     /// The most candidate runs one shrink may make.
@@ -52,6 +56,16 @@ public struct Shrinker: Sendable {
             // The failure needs the other variants' company (it cannot: runs
             // are independent) or is not reproducible; keep it as found.
             return Result(scenario: current, violation: violation, stepsBefore: scenario.script.count, runs: state.runs)
+        }
+        if let cut = state.cutAfterFailure(current, failingAt: found.timeNs) {
+            current = cut.0
+            found = cut.1
+        }
+        // Steps first: every later run is shorter for each step gone, and a
+        // step removed needs no simplifying.
+        if let smaller = state.deltaDebugSteps(current) {
+            current = smaller.0
+            found = smaller.1
         }
         var progress = true
         while progress, state.hasBudget {
@@ -151,37 +165,55 @@ public struct Shrinker: Sendable {
             return nil
         }
 
-        /// ddmin over the script: remove chunks, then finer chunks, keeping
-        /// any removal after which the failure stays. Returns the smaller
-        /// scenario if it removed anything.
+        /// Delta debugging over the script: chunks of half the script, then
+        /// of a quarter, and so on down to single steps, each chunk tried
+        /// once in order. A chunk whose removal keeps the failure is removed
+        /// and the scan goes on from the same place, so a pass over chunks
+        /// of size *c* costs about *n*/*c* runs, and the whole descent about
+        /// 2*n* (ddmin restarts from the first chunk after every removal,
+        /// which costs up to *n*² runs on a long session whose failure needs
+        /// many of its steps). Single steps are scanned again while a scan
+        /// removes one. Returns the smaller scenario if it removed anything.
         mutating func deltaDebugSteps(_ scenario: Scenario) -> (Scenario, Violation)? {
             var current = scenario
             var found: Violation?
-            var granularity = 2
-            while current.script.count >= 1, hasBudget {
-                let steps = current.script
-                let chunk = (steps.count + granularity - 1) / granularity
+            var chunk = max(1, (current.script.count + 1) / 2)
+            while !current.script.isEmpty, hasBudget {
                 var removed = false
                 var start = 0
-                while start < steps.count, hasBudget {
+                while start < current.script.count, hasBudget {
                     var candidate = current
-                    candidate.script = Array(steps[..<start]) + Array(steps[min(steps.count, start + chunk)...])
+                    candidate.script.removeSubrange(start..<min(current.script.count, start + chunk))
                     if let failure = failure(candidate) {
                         current = candidate
                         found = failure
                         removed = true
-                        break
+                    } else {
+                        start += chunk
                     }
-                    start += chunk
                 }
-                if removed {
-                    granularity = max(granularity - 1, 2)
-                } else {
-                    guard granularity < steps.count else { break }
-                    granularity = min(steps.count, granularity * 2)
+                if chunk > 1 {
+                    chunk = (chunk + 1) / 2
+                } else if !removed {
+                    break
                 }
             }
             return found.map { (current, $0) }
+        }
+
+        /// The script without the steps after the failure and the run ended
+        /// a second after it: a deterministic run's failure cannot depend on
+        /// what happens after it, so one run usually removes a share of a
+        /// long session's steps for free.
+        mutating func cutAfterFailure(_ scenario: Scenario, failingAt time: Int64) -> (Scenario, Violation)? {
+            let second: Int64 = 1_000_000_000
+            var candidate = scenario
+            candidate.script = scenario.script.filter { $0.atNs <= time }
+            let end = (time + 2 * second - 1) / second * second
+            let lastStep = candidate.script.last?.lastNs ?? 0
+            if end < candidate.durationNs, lastStep < end { candidate.durationNs = end }
+            guard Shrinker.size(of: candidate) < Shrinker.size(of: scenario), let failure = failure(candidate) else { return nil }
+            return (candidate, failure)
         }
     }
 

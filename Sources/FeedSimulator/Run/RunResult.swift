@@ -152,6 +152,10 @@ public struct RunResult: Sendable, Equatable, Codable {
     /// Invariants found broken, when the request asked for the checks; at
     /// most `InvariantFailure.limit` of them.
     public var invariantFailures: [InvariantFailure] = []
+    /// Posts that moved on a resting screen after a change had left them
+    /// in place, with no change, gesture or edge to move them, when the
+    /// request asked for the checks.
+    public var holdSlips: [HoldSlip] = []
 
     /// Drift events: anchors moved by at least 1 pt, or lost.
     public var driftEvents: Int { drift.reduce(0) { $0 + ($1.isEvent ? 1 : 0) } }
@@ -159,6 +163,33 @@ public struct RunResult: Sendable, Equatable, Codable {
     public var driftMax: Double { drift.compactMap { $0.drift.map(abs) }.max() ?? 0 }
     /// Σ |drift| over anchors that survived, in points.
     public var driftTotal: Double { drift.compactMap { $0.drift.map(abs) }.reduce(0, +) }
+}
+
+/// A post a change had left in place that later moved with the screen at
+/// rest: no gesture, no other change and no edge moved it.
+public struct HoldSlip: Sendable, Equatable, Codable {
+    /// The most a run reports.
+    public static let limit = 20
+
+    /// The frame where the post was found moved.
+    public var time: SimTime
+    /// The cause of the drift record that left the post where it was.
+    public var cause: String
+    /// When that record was written.
+    public var heldSince: SimTime
+    public var anchorID: PostID
+    /// The post's screen y where the change left it, and where it went.
+    public var heldY: Double
+    public var y: Double
+
+    public init(time: SimTime, cause: String, heldSince: SimTime, anchorID: PostID, heldY: Double, y: Double) {
+        self.time = time
+        self.cause = cause
+        self.heldSince = heldSince
+        self.anchorID = anchorID
+        self.heldY = heldY
+        self.y = y
+    }
 }
 
 /// An invariant of the engine or the world found broken during a run.

@@ -1,5 +1,47 @@
 import FeedEngine
 
+/// The post the last drift record left on a resting screen, and where: the
+/// `held` property's watch. A record written on a resting screen, its post
+/// still there and not missed (the drift property judges those), starts a
+/// watch; at each later frame with the screen at rest and no change in
+/// progress, a post more than 1 pt from where the watch began is a slip,
+/// unless the content rests at an edge (an edge moved it). The next record
+/// replaces the watch; the reader's gestures and scrolls, and the app
+/// leaving, end it (the simulation drops it then).
+struct HoldWatch: Equatable {
+    var cause: String
+    var since: SimTime
+    var anchorID: PostID
+    /// Its screen y when the watch began.
+    var y: Double
+
+    /// What a frame shows of the scroll view.
+    struct Screen {
+        var isResting: Bool
+        /// A change measured but not yet shown, or a flight not yet landed.
+        var changeInProgress: Bool
+        /// The content rests at its top or bottom edge.
+        var atEdge: Bool
+    }
+
+    /// The watch after a frame, and the slip it found, if any. `y` gives a
+    /// post's screen y, nil when it is gone.
+    static func frame(
+        _ watch: HoldWatch?, newRecord: DriftRecord?, screen: Screen, at time: SimTime, y: (PostID) -> Double?
+    ) -> (HoldWatch?, HoldSlip?) {
+        if let record = newRecord {
+            guard record.afterY != nil, !record.isMissedHold, record.excuse == nil, screen.isResting,
+                  let start = y(record.anchorID)
+            else { return (nil, nil) }
+            return (HoldWatch(cause: record.cause, since: record.time, anchorID: record.anchorID, y: start), nil)
+        }
+        guard let watch, screen.isResting, !screen.changeInProgress else { return (watch, nil) }
+        guard let now = y(watch.anchorID) else { return (nil, nil) }
+        guard abs(now - watch.y) > DriftMeter.eventThreshold, !screen.atEdge else { return (watch, nil) }
+        return (nil, HoldSlip(time: time, cause: watch.cause, heldSince: watch.since, anchorID: watch.anchorID, heldY: watch.y, y: now))
+    }
+}
+
 /// A frame: the scroll view moves, the engine lays out, the frame is
 /// accounted and drift judged; invariants checked after it.
 extension Simulation {
@@ -104,7 +146,10 @@ extension Simulation {
         digest.combine(offset)
         digest.combine(visible.lowerBound)
         digest.combine(visible.upperBound)
-        if request.checkInvariants { checkScrollInvariants(frame: record.frame) }
+        if request.checkInvariants {
+            checkScrollInvariants(frame: record.frame)
+            watchHeldPost(list: list)
+        }
         noteRest()
         checkMemory()
         return .busy
@@ -121,6 +166,27 @@ extension Simulation {
             noteInvariantFailure(
                 "the content rests at offset \(offset), outside its edges \(scrollView.minOffset)...\(scrollView.maxOffset)", frame: frame)
         }
+    }
+
+    /// The post a change left in place stays there until something moves
+    /// it (`HoldWatch.frame`), checked after every frame.
+    private func watchHeldPost(list: FeedListView) {
+        let records = driftMeter.records
+        let newRecord = records.count > watchedRecords ? records[records.count - 1] : nil
+        watchedRecords = records.count
+        let offset = scrollView.contentOffset
+        let screen = HoldWatch.Screen(
+            isResting: scrollView.isResting, changeInProgress: driftMeter.hasPendingChange || driftMeter.hasFlight,
+            atEdge: offset == scrollView.minOffset || offset == scrollView.maxOffset)
+        let (watch, slip) = HoldWatch.frame(
+            holdWatch, newRecord: newRecord, screen: screen, at: now, y: { self.screenY(of: $0, in: list) })
+        holdWatch = watch
+        if let slip, holdSlips.count < HoldSlip.limit { holdSlips.append(slip) }
+    }
+
+    /// A post's top on screen, in points below the viewport's top.
+    private func screenY(of id: PostID, in list: FeedListView) -> Double? {
+        list.index(of: id).map { list.minY(of: $0) - scrollView.contentOffset }
     }
 
     /// The engine's invariants, after a data commit.

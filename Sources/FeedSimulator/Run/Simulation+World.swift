@@ -156,14 +156,25 @@ extension Simulation {
     func perform(_ action: ScriptAction) {
         // Touches and taps need the app on screen.
         switch action {
-        case .drag, .fling, .tapNewPosts, .scrollToTop, .scrollTo, .pull, .like, .rotate, .textSize, .refresh:
+        case .fling:
+            guard appState == .foreground else { return }
+            // A flick while a finger holds the content joins the same pan
+            // and throws nothing: the holding finger keeps the content, and
+            // its lift ends the pan (docs/scenario-format.md, "Touches that
+            // overlap").
+            scrollView.advance(to: now)
+            guard !scrollView.isDragging else { return }
+        case .drag, .tapNewPosts, .scrollToTop, .scrollTo, .pull, .like, .rotate, .textSize, .refresh:
             guard appState == .foreground else { return }
         case .newPosts, .contentUpdates, .removePosts, .background, .terminate, .memoryWarning:
             break
         }
         switch action {
         case .drag, .fling, .tapNewPosts, .scrollToTop, .scrollTo, .pull:
+            holdWatch = nil
             meter.excluding { driftMeter.readerWillMove(view: scrollView, list: engine.listView, at: now) }
+        case .background, .terminate:
+            holdWatch = nil
         default:
             break
         }

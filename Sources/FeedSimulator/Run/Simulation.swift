@@ -149,6 +149,13 @@ public final class Simulation {
     @exclusivity(unchecked) var frameLayoutChange: ChangeCause?
     /// Invariants found broken, when the request asks for the checks.
     @exclusivity(unchecked) var invariantFailures: [InvariantFailure] = []
+    /// The post the last drift record left on a resting screen, watched
+    /// until the reader moves, another change comes or the app leaves.
+    @exclusivity(unchecked) var holdWatch: HoldWatch?
+    /// Drift records the watch has seen.
+    @exclusivity(unchecked) var watchedRecords = 0
+    /// Posts that moved while watched, when the request asks for the checks.
+    @exclusivity(unchecked) var holdSlips: [HoldSlip] = []
 
     /// Where the app is in its lifecycle.
     enum AppState: Equatable {
@@ -275,6 +282,7 @@ public final class Simulation {
             eventsProcessed: eventsProcessed,
             traceDigest: digest,
             timeline: timeline?.timeline,
-            invariantFailures: invariantFailures)
+            invariantFailures: invariantFailures,
+            holdSlips: holdSlips)
     }
 }
