@@ -29,7 +29,33 @@ struct ListLayoutTests {
             let visible = min(top + height, maxY) - max(top, minY)
             if height > 0, visible / height >= fraction { return ((index, top), index - range.lowerBound + 1) }
         }
-        return (nil, range.count)
+        // None so visible: the one filling the most of the rect.
+        var best: (index: Int, top: Double, visible: Double)?
+        for index in range {
+            let top = origin + layout.minY(of: index)
+            let visible = min(top + layout.height(of: index), maxY) - max(top, minY)
+            if visible > 0, visible > best?.visible ?? 0 { best = (index, top, visible) }
+        }
+        return (best.map { ($0.index, $0.top) }, range.count)
+    }
+
+    @Test("when no item is 30% visible (a post taller than the screen fills it), the item filling the most of the rect is the anchor")
+    func tallItemFillsTheRect() {
+        var layout = ListLayout(count: 3, estimatedHeight: 100)
+        layout.setMeasuredHeight(200, at: 0)
+        layout.setMeasuredHeight(2_400, at: 1)
+        layout.setMeasuredHeight(1_500, at: 2)
+        // A 322 pt landscape reading area inside item 1 (200..<2,600): 13% of it.
+        let inside = layout.firstItem(visibleAtLeast: 0.3, in: 1_000, 1_322, origin: 0)
+        #expect(inside.found?.index == 1 && inside.found?.top == 200)
+        #expect(inside.examined == 1)
+        // Across the boundary of items 1 and 2, each under 30% visible: item 1
+        // fills 250 pt of it, item 2 72 pt.
+        let across = layout.firstItem(visibleAtLeast: 0.3, in: 2_350, 2_672, origin: 0)
+        #expect(across.found?.index == 1)
+        #expect(across.examined == 2)
+        // A rect past the content finds nothing.
+        #expect(layout.firstItem(visibleAtLeast: 0.3, in: 5_000, 5_322, origin: 0).found == nil)
     }
 
     @Test(

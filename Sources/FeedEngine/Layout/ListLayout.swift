@@ -75,23 +75,28 @@ public struct ListLayout: Sendable, Equatable {
 
     /// The first item intersecting `[minY, maxY)` that is at least
     /// `fraction` visible in it (and not of zero height), with its top; the
-    /// rect is in coordinates where item 0's top is `origin`. `examined`
-    /// counts the items looked at, found or not.
+    /// rect is in coordinates where item 0's top is `origin`. When none is
+    /// (an item taller than the rect fills it: a long post in a landscape
+    /// viewport), the item that fills the most of the rect, the first of
+    /// equals: the one the reader is reading. `examined` counts the items
+    /// looked at, found or not.
     /// - Complexity: O(log n + k) for k items examined.
     public func firstItem(
         visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double, origin: Double
     ) -> (found: (index: Int, top: Double)?, examined: Int) {
         let (range, firstOffset) = span(intersecting: minY - origin, maxY - origin)
         var offset = firstOffset
+        var fullest: (index: Int, top: Double, visible: Double)?
         for index in range {
             let height = heights[index]
             // As `origin + minY(of: index)`: the offset is exact.
             let top = origin + offset
             let visible = min(top + height, maxY) - max(top, minY)
             if height > 0, visible / height >= fraction { return ((index, top), index - range.lowerBound + 1) }
+            if visible > 0, visible > fullest?.visible ?? 0 { fullest = (index, top, visible) }
             offset += height
         }
-        return (nil, range.count)
+        return (fullest.map { ($0.index, $0.top) }, range.count)
     }
 
     /// Records a measured height for item `index` and returns the change in

@@ -375,11 +375,35 @@ struct DriftMeter {
                 // Under a finger a correction may also leave the content
                 // where it was at the commit, past a moved edge.
                 let held = reference.isDragging ? change.anchor.contentY - change.anchor.screenY : nil
-                let moved = unchanged.contentOffset - atCommit.contentOffset
                 let stretched = (top: max(0, atCommit.minOffset - atCommit.contentOffset),
                                  bottom: max(0, atCommit.contentOffset - atCommit.maxOffset))
-                let carried = DriftMeter.reach(of: view, holdingAt: held, overscroll: stretched)
-                reach = (carried.lowerBound + moved)...(carried.upperBound + moved)
+                if let committed = change.committed {
+                    // Each end of the reach is where a correction to it at
+                    // the commit would have the content now: the reader's
+                    // motion carried on from there over the content as the
+                    // change left it (a finger at an edge it no longer
+                    // stretches drags freely; one still past it is
+                    // rubber-banded), as the view itself carries on.
+                    let edges = atCommit.edges(contentMinY: committed.contentMinY, contentMaxY: committed.contentMaxY)
+                    var low = edges.min - stretched.top
+                    var high = edges.max + stretched.bottom
+                    if let held {
+                        low = min(low, held)
+                        high = max(high, held)
+                    }
+                    func carried(from end: Double) -> Double {
+                        var carrier = atCommit
+                        carrier.adjust(by: end - atCommit.contentOffset, contentMinY: committed.contentMinY, contentMaxY: committed.contentMaxY)
+                        carrier.advance(to: time)
+                        return carrier.contentOffset
+                    }
+                    let ends = (carried(from: low), carried(from: high))
+                    reach = min(ends.0, ends.1)...max(ends.0, ends.1)
+                } else {
+                    let moved = unchanged.contentOffset - atCommit.contentOffset
+                    let carried = DriftMeter.reach(of: view, holdingAt: held, overscroll: stretched)
+                    reach = (carried.lowerBound + moved)...(carried.upperBound + moved)
+                }
             }
         case .screen:
             beforeY = change.anchor.screenY
@@ -428,3 +452,4 @@ struct DriftMeter {
             afterY: anchorY - view.contentOffset, clampedBy: clampedBy)
     }
 }
+
