@@ -23,8 +23,14 @@ import FeedScenario
 /// 3. script steps by delta debugging again.
 public struct Shrinker: Sendable {
     public let runner: SessionRunner
-    /// The most candidate runs one shrink may make.
+    /// The most candidate runs one shrink of a short session may make; a
+    /// session of *n* steps gets `runsPerStep` × *n* when that is more
+    /// (`budget(forSteps:)`), and 0 keeps failures as found.
     public let budget: Int
+    /// Runs per script step a long session's shrink may make: delta
+    /// debugging's descent costs about 2 runs a step, and each pass over the
+    /// steps that are left one more.
+    public static let runsPerStep = 8
     /// The share of a failure's excess (`Violation.excessPt`) a candidate
     /// must keep to count as the same failure.
     public static let keptExcessFraction = 0.5
@@ -32,6 +38,11 @@ public struct Shrinker: Sendable {
     public init(runner: SessionRunner, budget: Int) {
         self.runner = runner
         self.budget = budget
+    }
+
+    /// The runs one shrink of a session of `steps` steps may make.
+    public func budget(forSteps steps: Int) -> Int {
+        budget == 0 ? 0 : max(budget, Shrinker.runsPerStep * steps)
     }
 
     public struct Result: Sendable {
@@ -46,7 +57,9 @@ public struct Shrinker: Sendable {
     /// Shrinks `scenario` keeping `violation`'s identity. The scenario keeps
     /// only the failing strategy's variant.
     public func shrink(_ scenario: Scenario, keeping violation: Violation) -> Result {
-        var state = State(shrinker: self, identity: violation.identity, leastExcessPt: violation.excessPt * Shrinker.keptExcessFraction)
+        var state = State(
+            shrinker: self, identity: violation.identity, leastExcessPt: violation.excessPt * Shrinker.keptExcessFraction,
+            limit: budget(forSteps: scenario.script.count))
         var current = scenario
         current.variants = scenario.variants.filter { $0.name == violation.strategy }
         var found = violation
@@ -149,9 +162,11 @@ public struct Shrinker: Sendable {
         let identity: Violation.Identity
         /// The excess a candidate's violation must reach.
         let leastExcessPt: Double
+        /// The runs this shrink may make.
+        let limit: Int
         var runs = 0
 
-        var hasBudget: Bool { runs < shrinker.budget }
+        var hasBudget: Bool { runs < limit }
 
         /// The violation of the same identity and at least the excess kept
         /// that `candidate` shows, if any.

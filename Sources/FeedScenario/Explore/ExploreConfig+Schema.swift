@@ -16,7 +16,7 @@ extension ExploreConfig {
         case .network_profiles: .array("Network profiles", "The link profiles sessions draw their network from, uniformly.", of: SchemaField.Item(kind: .choice(NetworkSettings.profileNames.map { .string($0) })), minItems: 1)
         case .offline_chance: .number("Offline chance", "The chance that a session has one offline window, 1–8 s long, somewhere in its run. 0…1.", 0...1, default: d.offlineChance)
         case .determinism_every: .integer("Determinism sample", "Every n-th session (by index) is run a second time and must replay identically; 0 checks none. A whole number 0…100,000.", 0...100_000, default: d.determinismEvery)
-        case .shrink_runs: .integer("Shrink budget", "The most runs spent shrinking one failing session to a minimal scenario: a whole number 0…100,000; 0 keeps failures as found.", 0...100_000, default: d.shrinkRuns)
+        case .shrink_runs: .integer("Shrink budget", "The most runs spent shrinking one failing session of few steps to a minimal scenario (a session of n steps gets 8 × n when that is more): a whole number 0…100,000; 0 keeps failures as found.", 0...100_000, default: d.shrinkRuns)
         }
     }
 
