@@ -235,7 +235,30 @@ public struct Shrinker: Sendable {
     /// Ways to make a scenario simpler, each giving candidates simplest first.
     typealias Pass = @Sendable (Scenario) -> [Scenario]
 
-    static let passes: [Pass] = [simplerSteps, earlierSteps, shorterRun, smallerFeed, plainerFeed, plainerWorld]
+    static let passes: [Pass] = [mergedDrags, simplerSteps, earlierSteps, shorterRun, smallerFeed, plainerFeed, plainerWorld]
+
+    /// Two drags in a row made one, at the first's time, over the sum of
+    /// their distances and the longer duration: a long session's place is
+    /// often reached by many drags, each of which delta debugging finds
+    /// needed, where one drag to the same place would do.
+    static let mergedDrags: Pass = { scenario in
+        var candidates: [Scenario] = []
+        let steps = scenario.script
+        for index in steps.indices.dropLast() {
+            guard steps[index].repeatCount == 1, steps[index + 1].repeatCount == 1,
+                  case let .drag(first, _, _) = steps[index].action,
+                  case let .drag(second, secondRelease, secondDeceleration) = steps[index + 1].action,
+                  let a = first.last, let b = second.last
+            else { continue }
+            let merged = [TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                          TrajectoryPoint(timeNs: max(a.timeNs, b.timeNs), displacementPt: a.displacementPt + b.displacementPt)]
+            var candidate = scenario
+            candidate.script[index].action = .drag(trajectory: merged, release: secondRelease, deceleration: secondDeceleration)
+            candidate.script.remove(at: index + 1)
+            candidates.append(candidate)
+        }
+        return candidates
+    }
 
     /// Each step's action with simpler numbers.
     static let simplerSteps: Pass = { scenario in

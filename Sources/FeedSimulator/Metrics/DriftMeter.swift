@@ -73,7 +73,15 @@ struct DriftMeter {
     /// The change whose correction moved the fling's resting point and is
     /// judged when the motion ends (`motionEnded`).
     private var flight: PendingChange? {
-        didSet { hasFlight = flight != nil }
+        didSet { hasFlight = flight != nil || carriesUnjudgedFlight }
+    }
+    /// The fling's resting point was moved for a change no record judges
+    /// (the reader's own, or one that found no post on screen): the engine
+    /// carries that change's post to its place, so a row's height changing
+    /// on the way goes with that flight, as it goes with a judged one, and
+    /// is not judged on its own. A change that is judged replaces it.
+    private var carriesUnjudgedFlight = false {
+        didSet { hasFlight = flight != nil || carriesUnjudgedFlight }
     }
     /// Changes already measured whose frame has not been shown yet: a later
     /// change landed before it. They are stamped with that frame's time.
@@ -130,7 +138,10 @@ struct DriftMeter {
         // viewport of another size: the resting point a retargeted fling
         // aimed at belongs to a geometry that is gone. The relayout is
         // judged in its own frame; the flight no longer is.
-        if cause == .widthChange || cause == .textSizeChange { flight = nil }
+        if cause == .widthChange || cause == .textSizeChange {
+            flight = nil
+            carriesUnjudgedFlight = false
+        }
         measurePending(view: view, list: list, at: time)
         pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .motion(view)) }
     }
@@ -159,8 +170,15 @@ struct DriftMeter {
         // A change that removed its post (`committed` is kept only for a
         // post still there) is recorded lost in its frame, as under any
         // strategy: there is no post to carry to rest.
-        guard let pending, pending.committed != nil else { return }
-        if flight == nil || !DriftMeter.isRowHeight(pending.cause) { flight = pending }
+        guard let pending else {
+            if flight == nil { carriesUnjudgedFlight = true }
+            return
+        }
+        guard pending.committed != nil else { return }
+        if !DriftMeter.isRowHeight(pending.cause) || (flight == nil && !carriesUnjudgedFlight) {
+            flight = pending
+            carriesUnjudgedFlight = false
+        }
         self.pending?.excuse = .retargetedFling
     }
 
@@ -172,7 +190,10 @@ struct DriftMeter {
     /// fling), and the update is judged in its frame, as under any strategy.
     /// A row's own height changing on the way does not end it (above).
     mutating func changeWasNotRetargeted(_ cause: ChangeCause) {
-        if !DriftMeter.isRowHeight(cause) { flight = nil }
+        if !DriftMeter.isRowHeight(cause) {
+            flight = nil
+            carriesUnjudgedFlight = false
+        }
     }
 
     /// Whether `cause` is a row's own height changing (a cell measured, an
@@ -192,7 +213,9 @@ struct DriftMeter {
     /// post to rest. Nothing else is excused: the content's resting edges
     /// are the only reach.
     mutating func motionEnded(at time: SimTime, list: FeedListView, view: ScrollView) {
-        guard hasFlight, view.isResting, let flight else { return }
+        guard hasFlight, view.isResting else { return }
+        carriesUnjudgedFlight = false
+        guard let flight else { return }
         records.append(DriftMeter.settled(flight, at: time, list: list, view: view))
         self.flight = nil
     }
@@ -246,6 +269,7 @@ struct DriftMeter {
     /// they take it: it is not judged.
     mutating func readerWillMove(view: ScrollView, list: FeedListView, at time: SimTime) {
         flight = nil
+        carriesUnjudgedFlight = false
         measurePending(view: view, list: list, at: time)
     }
 
@@ -281,6 +305,7 @@ struct DriftMeter {
     mutating func discardUnshown() {
         pending = nil
         flight = nil
+        carriesUnjudgedFlight = false
         unshown.removeAll()
     }
 
