@@ -183,6 +183,12 @@ public final class FeedEngine {
     /// The post a retargeted fling is carrying to where it is held, while
     /// the fling lasts.
     @exclusivity(unchecked) var flightAnchorID: PostID?
+
+    /// Whether a fling this engine retargeted is still carrying a post to
+    /// where it is held: false once the fling is over, or once a height
+    /// changed on its way that it could no longer be retargeted for, and
+    /// the strategy corrected the content in the frame instead.
+    public var isCarryingFling: Bool { flightAnchorID != nil }
     /// How far past its edges the content was as the current commit began
     /// (a finger's stretch, a bounce): its corrections may keep that much
     /// past the edges the change moved (`correctOffset`).

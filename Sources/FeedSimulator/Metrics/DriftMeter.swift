@@ -189,8 +189,13 @@ struct DriftMeter {
     /// carries the post of the last update only while each update moves the
     /// fling), and the update is judged in its frame, as under any strategy.
     /// A row's own height changing on the way does not end it (above).
-    mutating func changeWasNotRetargeted(_ cause: ChangeCause) {
-        if !DriftMeter.isRowHeight(cause) {
+    ///
+    /// A row's height the engine no longer carries a fling for
+    /// (`engineCarriesFling` false: the fling could not be retargeted for it
+    /// and the strategy held the reader's post of now in the frame instead)
+    /// ends the judgement too: the engine holds that post, not the flight's.
+    mutating func changeWasNotRetargeted(_ cause: ChangeCause, engineCarriesFling: Bool) {
+        if !DriftMeter.isRowHeight(cause) || !engineCarriesFling {
             flight = nil
             carriesUnjudgedFlight = false
         }

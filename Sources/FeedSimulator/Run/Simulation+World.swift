@@ -70,7 +70,7 @@ extension Simulation: FeedViewport {
                 if scrollView.retargets != retargetsAtCommit {
                     driftMeter.changeWasRetargeted()
                 } else {
-                    driftMeter.changeWasNotRetargeted(cause)
+                    driftMeter.changeWasNotRetargeted(cause, engineCarriesFling: engine.isCarryingFling)
                 }
             }
             timeline?.noteDataCommit(cause)
