@@ -50,6 +50,9 @@ extension Simulation: FeedViewport {
             } else if !cause.isUserAction {
                 driftMeter.changeWillCommit(cause, anchor: captureAnchor(), view: scrollView, list: engine.listView, at: now)
             } else {
+                // The reader's own change (a like, held posts shown) moves
+                // their post as their gestures do: the held watch ends.
+                holdWatch = nil
                 driftMeter.readerChangeWillCommit(view: scrollView, list: engine.listView, at: now)
             }
         }
