@@ -40,7 +40,7 @@ func runSession(_ request: RunRequest) -> RunResult {
         // benchmark's malloc counter and jemalloc; a count of zero would mean
         // the requests went past it, and the numbers would not be the real
         // thing's.
-        precondition(result.allocations.requests > 0, "the allocation meter saw no engine allocation")
+        precondition((result.allocations?.requests ?? 0) > 0, "the allocation meter saw no engine allocation")
         return result
     } catch {
         fatalError("benchmark session failed: \(error)")

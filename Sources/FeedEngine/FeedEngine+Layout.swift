@@ -30,6 +30,7 @@ extension FeedEngine {
             apply(keeper.heightsChangedAbove(by: changeAbove), from: oldOffset)
             lastCompensation = viewport.contentOffset - oldOffset
         }
+        laidOutAtOffset = viewport.contentOffset
         return visible
     }
 

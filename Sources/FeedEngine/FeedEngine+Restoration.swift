@@ -4,7 +4,7 @@ extension FeedEngine {
         // The rows on screen as they are now: a scroll that just ended may
         // have brought rows no layout has measured yet (UIKit's
         // `layoutIfNeeded()` before reading the visible cells).
-        if list.needsLayout { layOutAndCompensate() }
+        if list.needsLayout || laidOutAtOffset != viewport.contentOffset { layOutAndCompensate() }
         let anchor = captureAnchor()
         return FeedSnapshot(
             posts: store.posts, threadContext: store.threadContext(), nextCursor: store.cursor, anchorID: anchor?.itemID,
