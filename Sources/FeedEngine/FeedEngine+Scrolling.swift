@@ -21,6 +21,14 @@ extension FeedEngine {
         }
     }
 
+    /// A finger touched the content (a drag, a pull, a flick): it takes the
+    /// content over, so a fling the engine retargeted to carry a post is
+    /// over, and the fling that may follow carries nothing of it
+    /// (UIKit's `scrollViewWillBeginDragging(_:)`).
+    public func scrollViewWillBeginDragging() {
+        flightAnchorID = nil
+    }
+
     /// The finger lifted. A pull past the trigger distance that has not
     /// started its refresh yet starts it now; an abandoned pull drops its anchor.
     public func scrollViewDidEndDragging() {

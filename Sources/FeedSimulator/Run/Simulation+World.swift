@@ -173,7 +173,11 @@ extension Simulation {
             break
         }
         switch action {
-        case .drag, .fling, .tapNewPosts, .scrollToTop, .scrollTo, .pull:
+        case .drag, .fling, .pull:
+            holdWatch = nil
+            meter.excluding { driftMeter.readerWillMove(view: scrollView, list: engine.listView, at: now) }
+            meter.measure { engine.scrollViewWillBeginDragging() }
+        case .tapNewPosts, .scrollToTop, .scrollTo:
             holdWatch = nil
             meter.excluding { driftMeter.readerWillMove(view: scrollView, list: engine.listView, at: now) }
         case .background, .terminate:
