@@ -30,7 +30,6 @@ extension FeedEngine {
             apply(keeper.heightsChangedAbove(by: changeAbove), from: oldOffset)
             lastCompensation = viewport.contentOffset - oldOffset
         }
-        laidOutAtOffset = viewport.contentOffset
         return visible
     }
 

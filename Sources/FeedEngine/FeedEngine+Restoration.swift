@@ -1,10 +1,6 @@
 extension FeedEngine {
     /// The state to persist now: the feed and the reader's anchor.
     public func snapshot() -> FeedSnapshot {
-        // The rows on screen as they are now: a scroll that just ended may
-        // have brought rows no layout has measured yet (UIKit's
-        // `layoutIfNeeded()` before reading the visible cells).
-        if list.needsLayout || laidOutAtOffset != viewport.contentOffset { layOutAndCompensate() }
         let anchor = captureAnchor()
         return FeedSnapshot(
             posts: store.posts, threadContext: store.threadContext(), nextCursor: store.cursor, anchorID: anchor?.itemID,

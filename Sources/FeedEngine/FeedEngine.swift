@@ -174,9 +174,6 @@ public final class FeedEngine {
     /// judged against, since the pass itself changes which post looks
     /// most visible.
     @exclusivity(unchecked) var layoutPassAnchor: ScrollAnchor?
-    /// The content offset the rows on screen were last laid out at (by a
-    /// layout pass or a commit's settling), or nil before the first.
-    @exclusivity(unchecked) var laidOutAtOffset: Double?
     /// The post a commit settles its layout around (`settleLayout`): while
     /// it settles, that is the reader's post, whatever its passes measure.
     @exclusivity(unchecked) var settlingAnchorID: PostID?
