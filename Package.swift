@@ -20,6 +20,13 @@ let staticRuntimeOnLinux: [LinkerSetting] = [
     .unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundationXML", "-l_CFXMLInterface", "-lFoundation", "-lCoreFoundation", "-lFoundationInternationalization", "-l_FoundationICU", "-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims", "-lswiftSynchronization", "-Xlinker", "--end-group", "-lxml2", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux])),
 ]
 
+// The tests are compiled without optimisation, file by file in parallel
+// rather than as one whole module, even in a release build: the test
+// command builds once, in release with testing enabled, and runs the tests
+// there; optimising the tests themselves would cost it a minute and gain
+// nothing. Test targets are in no product.
+let unoptimisedTests: [SwiftSetting] = [.unsafeFlags(["-Onone", "-no-whole-module-optimization"])]
+
 // FeedSim is built and tested on Linux only: workers re-execute
 // /proc/self/exe, allocations are counted by ELF symbol interposition and
 // jemalloc comes from the system's package. No other platform is claimed.
@@ -39,7 +46,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         // API documentation (`swift package generate-documentation`).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -125,8 +131,40 @@ let package = Package(
         .executableTarget(
             name: "feedsim", dependencies: ["FeedSimCLI"],
             linkerSettings: staticRuntimeOnLinux),
+        // The readers of user files driven by arbitrary bytes: libFuzzer's
+        // entry point, built with -sanitize=fuzzer,address by Fuzz/run, and
+        // by the tests on the corpus seeds and every crash found so far.
+        .target(name: "FeedSimFuzz", dependencies: ["FeedScenario", "FeedSimulator", "FeedReports"], path: "Fuzz/FeedSimFuzz"),
+        // What the tests share: the one way they run another program.
+        .target(name: "FeedSimTestSupport", path: "Tests/FeedSimTestSupport", swiftSettings: unoptimisedTests),
+        .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "Determinism"], swiftSettings: unoptimisedTests),
+        .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario", "FeedSimTestSupport"], exclude: ["Fixtures"], swiftSettings: unoptimisedTests),
+        .testTarget(name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz", "FeedScenario", "FeedSimulator"], swiftSettings: unoptimisedTests),
+        .testTarget(name: "CSVCodecTests", dependencies: ["CSVCodec"], swiftSettings: unoptimisedTests),
+        .testTarget(name: "FeedExploreTests", dependencies: ["FeedExplore", "FeedScenario", "FeedSimulator", "FeedEngine"], swiftSettings: unoptimisedTests),
+        .testTarget(
+            name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"],
+            exclude: ["Fixtures"], swiftSettings: unoptimisedTests
+        ),
+        .testTarget(
+            name: "FeedSimCLITests",
+            dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimCLI", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
+            exclude: ["Fixtures"], swiftSettings: unoptimisedTests
+        ),
+    ]
+)
+
+// The benchmarks (`scripts/benchmarks`), with package-benchmark, are part of
+// the package only when FEEDSIM_BENCHMARKS=1 is set: every other build, a
+// team's package depending on FeedSim among them, neither resolves
+// package-benchmark nor builds its plugin's tools (about 25 s of a fresh
+// build on 2 cores, before anything of ours compiles).
+if Context.environment["FEEDSIM_BENCHMARKS"] == "1" {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    package.targets += [
         // Speed and allocation goals with committed thresholds
-        // (`swift package benchmark thresholds check`).
+        // (`scripts/benchmarks`).
         .executableTarget(
             name: "EngineBenchmarks",
             dependencies: [
@@ -136,10 +174,6 @@ let package = Package(
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // The readers of user files driven by arbitrary bytes: libFuzzer's
-        // entry point, built with -sanitize=fuzzer,address by Fuzz/run, and
-        // by the tests on the corpus seeds and every crash found so far.
-        .target(name: "FeedSimFuzz", dependencies: ["FeedScenario", "FeedSimulator", "FeedReports"], path: "Fuzz/FeedSimFuzz"),
         // The simulator's speed and memory goals: the real simulator, jemalloc
         // and its allocation meter included.
         .executableTarget(
@@ -153,22 +187,6 @@ let package = Package(
             path: "Benchmarks/SimulatorBenchmarks",
             exclude: ["Scenarios"],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
-        // What the tests share: the one way they run another program.
-        .target(name: "FeedSimTestSupport", path: "Tests/FeedSimTestSupport"),
-        .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "Determinism"]),
-        .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario", "FeedSimTestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz", "FeedScenario", "FeedSimulator"]),
-        .testTarget(name: "CSVCodecTests", dependencies: ["CSVCodec"]),
-        .testTarget(name: "FeedExploreTests", dependencies: ["FeedExplore", "FeedScenario", "FeedSimulator", "FeedEngine"]),
-        .testTarget(
-            name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"],
-            exclude: ["Fixtures"]
-        ),
-        .testTarget(
-            name: "FeedSimCLITests",
-            dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimCLI", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
-            exclude: ["Fixtures"]
-        ),
+        )
     ]
-)
+}

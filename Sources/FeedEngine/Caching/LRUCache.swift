@@ -274,7 +274,6 @@ extension LRUCache {
     }
 }
 
-#if DEBUG
 extension LRUCache {
     /// Traps unless the list, the dictionary, the free list, the total cost
     /// and the limits agree.
@@ -318,13 +317,6 @@ extension LRUCache {
         precondition(listed + free == slots.count, "slots neither listed nor free")
     }
 }
-#else
-extension LRUCache {
-    /// Checks nothing: invariant checks are compiled into debug builds only.
-    @inline(__always)
-    internal func _checkInvariants() {}
-}
-#endif
 
 extension LRUCache: Sendable where Key: Sendable, Value: Sendable {}
 

@@ -246,7 +246,6 @@ struct FeedStore {
     /// Checks what must hold between the store's fields.
     /// - Complexity: O(n)
     func _checkInvariants() {
-        #if DEBUG
         precondition(feedIndex.count <= posts.count, "the feed index has \(feedIndex.count) ids for \(posts.count) posts")
         for (position, post) in posts.enumerated() {
             guard let first = feedPosition(of: post.id) else { preconditionFailure("post \(post.id) is in the feed but not indexed") }
@@ -254,6 +253,5 @@ struct FeedStore {
         }
         precondition(!reachedEnd || cursor == nil, "the end was reached but a cursor remains")
         precondition(feedMayHaveReplies || !posts.contains(where: FeedStore.isReply), "a reply is in the feed, which is marked as having none")
-        #endif
     }
 }

@@ -1,4 +1,3 @@
-#if DEBUG
 extension ImagePipeline {
     /// Traps unless the loads, queues, owners, prefetch set, slot count and
     /// caches agree.
@@ -59,10 +58,3 @@ extension ImagePipeline {
         diskCache._checkInvariants()
     }
 }
-#else
-extension ImagePipeline {
-    /// Checks nothing: invariant checks are compiled into debug builds only.
-    @inline(__always)
-    internal func _checkInvariants() {}
-}
-#endif

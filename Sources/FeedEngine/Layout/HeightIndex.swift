@@ -164,7 +164,6 @@ public struct HeightIndex: Sendable, Equatable {
         tree[0] = offset(of: heights.count)
     }
 
-    #if DEBUG
     /// Checks every prefix sum against a direct sum of the heights.
     public func _checkInvariants() {
         var sum = 0.0
@@ -174,5 +173,4 @@ public struct HeightIndex: Sendable, Equatable {
         }
         precondition(tree[0] == sum, "total \(tree[0]) != \(sum)")
     }
-    #endif
 }

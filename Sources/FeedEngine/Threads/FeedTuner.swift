@@ -247,7 +247,6 @@ public struct FeedTuner: Sendable {
     }
 }
 
-#if DEBUG
 extension FeedTuner.TunedFeed {
     /// Traps unless no post id repeats, only reply rows are marked
     /// incomplete, a root row is followed by its parent or reply and a parent
@@ -279,13 +278,6 @@ extension FeedTuner.TunedFeed {
         )
     }
 }
-#else
-extension FeedTuner.TunedFeed {
-    /// Checks nothing: invariant checks are compiled into debug builds only.
-    @inline(__always)
-    internal func _checkInvariants() {}
-}
-#endif
 
 /// What became of one feed post while tuning.
 internal enum _FeedPostDisposition {
