@@ -4,8 +4,9 @@ extension FeedEngine {
     /// Makes the Swift runtime instantiate the metadata of the generic
     /// types the engine uses on paths a session may take and the warm-up's
     /// small tour may not: the image pipeline's containers
-    /// (`ImagePipeline.instantiateRuntimeMetadata()`) and the diffs'
-    /// changesets with every kind of change, by every algorithm. The
+    /// (`ImagePipeline.instantiateRuntimeMetadata()`), `offset_adjust`'s
+    /// table of moved items and the diffs' changesets with every kind of
+    /// change, by every algorithm. The
     /// runtime allocates each generic type's metadata once per process, at
     /// its first use; a run that used one first would count those
     /// allocations as its own, and count fewer as a later run in the same
@@ -14,6 +15,7 @@ extension FeedEngine {
     /// - Complexity: O(1).
     public static func instantiateRuntimeMetadata() {
         ImagePipeline.instantiateRuntimeMetadata()
+        OffsetAdjustingKeeper.instantiateRuntimeMetadata()
         struct Row: Identifiable, Equatable {
             var id: PostID
             var version: Int
@@ -21,10 +23,18 @@ extension FeedEngine {
         let old = (0..<6).map { Row(id: PostID($0), version: 0) }
         // A delete, an insert, a move and an update.
         let new = [Row(id: 5, version: 0), Row(id: 0, version: 1), Row(id: 2, version: 0), Row(id: 3, version: 0), Row(id: 9, version: 0), Row(id: 4, version: 0)]
-        for algorithm in DiffAlgorithm.allCases {
-            let changes = algorithm.diff(from: old, to: new)
-            _ = changes.apply(to: old, newElements: new)
-            _ = changes.isConsistent(oldCount: old.count, newCount: new.count)
+        // And a large one: CollectionDifference sorts its changes, and a
+        // sort of more than a few elements takes a path (a merge through a
+        // buffer) that instantiates witness tables a small diff does not.
+        let many = (0..<64).map { Row(id: PostID($0), version: 0) }
+        let reordered = (0..<48).reversed().map { Row(id: PostID($0), version: $0 % 5 == 0 ? 1 : 0) }
+            + (100..<116).map { Row(id: PostID($0), version: 0) }
+        for (from, to) in [(old, new), (many, reordered)] {
+            for algorithm in DiffAlgorithm.allCases {
+                let changes = algorithm.diff(from: from, to: to)
+                _ = changes.apply(to: from, newElements: to)
+                _ = changes.isConsistent(oldCount: from.count, newCount: to.count)
+            }
         }
     }
 }

@@ -47,6 +47,44 @@ struct BatchWorkerTests {
     func batchCompositionChangesNothing(run: RunOrder) throws {
         let folder = try ScratchFolder(prefix: "feedsim-batch")
         defer { folder.remove() }
+        try BatchWorkerTests.checkComposition(of: run, in: folder)
+    }
+
+    /// Random sessions (explore/wide.json, seed 1) in which a run paid a
+    /// one-time cost of the Swift runtime that the warm-up left unpaid, so
+    /// it counted more allocations first in its worker than after other
+    /// runs, and `--jobs` or the files run beside it changed its summary
+    /// row:
+    /// - session 42: `offset_adjust` moves posts for the first time, and
+    ///   its table of moved items instantiates the metadata of its
+    ///   `(index: Int, height: Double)` values and of its storage: 4
+    ///   allocations, 560 bytes, alone in a worker;
+    /// - session 422: `anchor`'s diff (CollectionDifference) sorts more
+    ///   changes than the warm-up's small diff did, and the sort
+    ///   instantiates witness tables: 3 allocations, 112 bytes, in a
+    ///   worker of its own (`--jobs 8`), in five of its eight variants.
+    static let firstInWorker: [(session: String, variant: String)] = [
+        ("session-000042", "offset_adjust"), ("session-000422", "anchor"),
+    ]
+
+    @Test(
+        "a run that pays a rarer one-time cost of the runtime counts the same alone in its worker and after other runs",
+        arguments: firstInWorker.indices)
+    func rareFirstUseCosts(_ index: Int) throws {
+        let (session, variant) = BatchWorkerTests.firstInWorker[index]
+        let folder = try ScratchFolder(prefix: "feedsim-batch")
+        defer { folder.remove() }
+        try folder.copyDeviceProfiles()
+        let file = folder.appending("\(session).json")
+        try FileManager.default.copyItem(
+            at: FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/flags/\(session).json"), to: file)
+        let run = RunOrder(file: file.path, refreshHz: 60, seed: try BatchWorkerTests.seed(of: file.path), variant: variant, frames: false, trace: false)
+        try BatchWorkerTests.checkComposition(of: run, in: folder)
+    }
+
+    /// Runs `run` alone in a worker and in batches with other runs before
+    /// and after it, and expects the same result from each.
+    static func checkComposition(of run: RunOrder, in folder: ScratchFolder) throws {
         let missing = RunOrder(file: folder.appending("missing.json").path, refreshHz: 60, seed: 1, variant: "default", frames: false, trace: false)
         let batches: [(name: String, orders: [RunOrder], position: Int)] = [
             ("alone", [run], 0),
