@@ -4,8 +4,8 @@ extension FeedEngine {
     /// Makes the Swift runtime instantiate the metadata of the generic
     /// types the engine uses on paths a session may take and the warm-up's
     /// small tour may not: the image pipeline's containers
-    /// (`ImagePipeline.instantiateRuntimeMetadata()`), `offset_adjust`'s
-    /// table of moved items and the diffs' changesets with every kind of
+    /// (`ImagePipeline.instantiateRuntimeMetadata()`), the thread tuner's
+    /// containers for replies, `offset_adjust`'s table of moved items and the diffs' changesets with every kind of
     /// change, by every algorithm. The
     /// runtime allocates each generic type's metadata once per process, at
     /// its first use; a run that used one first would count those
@@ -16,6 +16,7 @@ extension FeedEngine {
     public static func instantiateRuntimeMetadata() {
         ImagePipeline.instantiateRuntimeMetadata()
         OffsetAdjustingKeeper.instantiateRuntimeMetadata()
+        FeedTuner.instantiateRuntimeMetadata()
         struct Row: Identifiable, Equatable {
             var id: PostID
             var version: Int

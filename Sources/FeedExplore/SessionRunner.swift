@@ -7,13 +7,16 @@ import FeedSimulator
 /// properties: one run per strategy, invariants checked as it goes.
 public struct SessionRunner: Sendable {
     public let device: DeviceProfile
-    /// Runs a session's variant in a new process, as `feedsim run` would,
-    /// with frames and a timeline recorded or not, and gives its allocation
-    /// counts (nil when it could not): how the determinism property checks
-    /// that `--frames` and `--trace` change no allocation count, which only
-    /// a process of its own can show (one-time costs of the Swift runtime
-    /// land where a process first pays them).
-    public typealias FreshRun = @Sendable (_ scenario: Scenario, _ variant: String, _ refreshHz: Int, _ recorded: Bool) -> AllocationMeter.Count?
+    /// Runs a session's variants, in the order given (a name may repeat),
+    /// one after another in a new process, as `feedsim run --jobs 1` would,
+    /// with frames and a timeline recorded or not, and gives each run's
+    /// allocation counts (nil for a run that stopped; nil for all when the
+    /// process failed): how the determinism property checks that neither
+    /// `--frames` and `--trace` nor the runs before a run in its worker
+    /// change an allocation count, which only a process of its own can show
+    /// (one-time costs of the Swift runtime land where a process first pays
+    /// them).
+    public typealias FreshRun = @Sendable (_ scenario: Scenario, _ variants: [String], _ refreshHz: Int, _ recorded: Bool) -> [AllocationMeter.Count?]?
     public let freshRun: FreshRun?
 
     public init(device: DeviceProfile, freshRun: FreshRun? = nil) {
@@ -35,11 +38,17 @@ public struct SessionRunner: Sendable {
     /// timeline recorded (as `--frames` and `--trace` ask) and must agree,
     /// allocation counts included (`replayDifference`).
     ///
-    /// With `checkFlagsAlone` too (and a `freshRun`), the first variant
-    /// runs twice more, each alone in a process of its own, without and
-    /// with frames and a timeline recorded: their allocation counts must
-    /// agree. Processes cost a few milliseconds each, so explore asks this
-    /// of one determinism-checked session in `ExploreJob.flagsCheckEvery`.
+    /// With `checkFlagsAlone` too (and a `freshRun`), the session's
+    /// variants run again in a process of their own, each twice in a row
+    /// (`feedsim run` makes each run's warm-up first), and the first variant
+    /// once more alone in another, with frames and a timeline recorded:
+    /// each variant's two runs must count the same allocations (a one-time
+    /// cost of the runtime that the warm-up leaves unpaid lands in the first
+    /// run of a worker that takes that path, so `--jobs` would change the
+    /// counts), and the recorded run must count what the first plain run
+    /// did (`--frames` and `--trace` change no count). Processes cost a few
+    /// milliseconds each, so explore asks this of one determinism-checked
+    /// session in `ExploreJob.flagsCheckEvery`.
     public func run(_ scenario: Scenario, checkDeterminism: Bool, checkFlagsAlone: Bool = false) -> [StrategyRun] {
         let loaded = LoadedScenario(file: "\(scenario.name).json", scenario: scenario, device: device)
         var runs = scenario.variants.map { variant in
@@ -64,16 +73,32 @@ public struct SessionRunner: Sendable {
             }
             return StrategyRun(strategy: variant.name, row: ExploreReport.row(first, violations: violations.count), violations: violations)
         }
-        // A file's first variant is the first run of its worker: where a
-        // flag could move the runtime's one-time costs into a measured run.
-        if checkFlagsAlone, let freshRun, let first = scenario.variants.first, runs.first?.row != nil,
-           let plain = freshRun(scenario, first.name, loaded.refreshRates[0], false),
-           let recorded = freshRun(scenario, first.name, loaded.refreshRates[0], true), plain != recorded {
-            runs[0].violations.append(Violation(
-                property: .determinism, session: scenario.name, strategy: first.name, timeNs: 0,
-                detail: "allocation counts differ with --frames and --trace, each run alone in a process of its own: "
-                    + "\(plain.requests) allocations, \(plain.bytes) bytes without, \(recorded.requests) and \(recorded.bytes) with"))
-            if let row = runs[0].row { runs[0].row = ExploreReport.row(replacingViolations: row, with: runs[0].violations.count) }
+        if checkFlagsAlone, let freshRun {
+            let refreshHz = loaded.refreshRates[0]
+            let names = scenario.variants.map(\.name)
+            if let paired = freshRun(scenario, names.flatMap { [$0, $0] }, refreshHz, false), paired.count == 2 * names.count {
+                for (index, name) in names.enumerated() where runs[index].row != nil {
+                    guard let first = paired[2 * index], let again = paired[2 * index + 1], first != again else { continue }
+                    runs[index].violations.append(Violation(
+                        property: .determinism, session: scenario.name, strategy: name, timeNs: 0,
+                        detail: "allocation counts differ between the first run in a worker and the same run again: "
+                            + "\(first.requests) allocations, \(first.bytes) bytes first, \(again.requests) and \(again.bytes) again "
+                            + "(a one-time cost the warm-up does not pay)"))
+                }
+                // A file's first variant is the first run of its worker:
+                // where a flag could move the runtime's one-time costs into
+                // a measured run.
+                if runs.first?.row != nil, let plain = paired[0], let recorded = freshRun(scenario, [names[0]], refreshHz, true)?.first ?? nil,
+                   plain != recorded {
+                    runs[0].violations.append(Violation(
+                        property: .determinism, session: scenario.name, strategy: names[0], timeNs: 0,
+                        detail: "allocation counts differ with --frames and --trace, each run first in a process of its own: "
+                            + "\(plain.requests) allocations, \(plain.bytes) bytes without, \(recorded.requests) and \(recorded.bytes) with"))
+                }
+            }
+            for index in runs.indices {
+                if let row = runs[index].row { runs[index].row = ExploreReport.row(replacingViolations: row, with: runs[index].violations.count) }
+            }
         }
         return runs
     }

@@ -174,7 +174,7 @@ public struct Shrinker: Sendable {
             guard hasBudget else { return nil }
             runs += 1
             let checkDeterminism = identity.property == .determinism
-            for run in shrinker.runner.run(candidate, checkDeterminism: checkDeterminism) {
+            for run in shrinker.runner.run(candidate, checkDeterminism: checkDeterminism, checkFlagsAlone: checkDeterminism) {
                 if let match = run.violations.first(where: { $0.identity == identity && $0.excessPt >= leastExcessPt }) { return match }
             }
             return nil

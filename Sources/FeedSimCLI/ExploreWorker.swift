@@ -43,24 +43,28 @@ extension FeedSim {
 }
 
 extension FeedSim.ExploreWorker {
-    /// Runs a session's variant as `feedsim run` runs a file's first, in a
-    /// `_run-batch` worker of its own: the session written beside the
-    /// device profile's folder, so that its `devices/` is found.
+    /// Runs a session's variants, in order, as `feedsim run --jobs 1` runs
+    /// a file's, in one `_run-batch` worker of its own: the session written
+    /// beside the device profile's folder, so that its `devices/` is found.
     static func freshRun(deviceFile: String) -> SessionRunner.FreshRun {
         let folder = URL(fileURLWithPath: deviceFile).deletingLastPathComponent().deletingLastPathComponent()
         let launch = WorkerLaunch(
             executable: WorkerLaunch.thisExecutable, arguments: ["_run-batch"] + RegisteredParts.workerArguments,
             interruption: Interruption.shared)
-        return { scenario, variant, refreshHz, recorded in
-            let order = RunOrder(
-                file: folder.appendingPathComponent("\(scenario.name).json").path, scenarioText: scenario.fileText,
-                refreshHz: refreshHz, seed: scenario.seed, variant: variant, frames: recorded, trace: recorded)
-            guard let line = try? order.line() else { return nil }
-            let finished = launch.run(input: line)
-            guard finished.problem == nil, let reply = RunReply.decode(line: finished.output.prefix { $0 != UInt8(ascii: "\n") }) else {
-                return nil
+        return { scenario, variants, refreshHz, recorded in
+            var input = Data()
+            for variant in variants {
+                let order = RunOrder(
+                    file: folder.appendingPathComponent("\(scenario.name).json").path, scenarioText: scenario.fileText,
+                    refreshHz: refreshHz, seed: scenario.seed, variant: variant, frames: recorded, trace: recorded)
+                guard let line = try? order.line() else { return nil }
+                input.append(line)
             }
-            return reply.result?.allocations ?? nil
+            let finished = launch.run(input: input)
+            guard finished.problem == nil else { return nil }
+            let replies = finished.output.split(separator: UInt8(ascii: "\n")).map { RunReply.decode(line: Data($0)) }
+            guard replies.count == variants.count else { return nil }
+            return replies.map { $0?.result?.allocations ?? nil }
         }
     }
 }

@@ -62,23 +62,29 @@ struct BatchWorkerTests {
     /// - session 422: `anchor`'s diff (CollectionDifference) sorts more
     ///   changes than the warm-up's small diff did, and the sort
     ///   instantiates witness tables: 3 allocations, 112 bytes, in a
-    ///   worker of its own (`--jobs 8`), in five of its eight variants.
-    static let firstInWorker: [(session: String, variant: String)] = [
-        ("session-000042", "offset_adjust"), ("session-000422", "anchor"),
+    ///   worker of its own (`--jobs 8`), in five of its eight variants;
+    /// - ci session 1400 (explore/ci.json, shrunk to one step): the first
+    ///   reply a worker's tuner meets grows its list of replies, whose
+    ///   storage's metadata the runtime instantiates: 1 allocation, 80
+    ///   bytes. The determinism property found it, as it found the two
+    ///   above with the warm-up taken back.
+    static let firstInWorker: [(session: String, variant: String, refreshHz: Int)] = [
+        ("session-000042", "offset_adjust", 60), ("session-000422", "anchor", 60), ("ci-session-001400", "none", 120),
     ]
 
     @Test(
         "a run that pays a rarer one-time cost of the runtime counts the same alone in its worker and after other runs",
         arguments: firstInWorker.indices)
     func rareFirstUseCosts(_ index: Int) throws {
-        let (session, variant) = BatchWorkerTests.firstInWorker[index]
+        let (session, variant, refreshHz) = BatchWorkerTests.firstInWorker[index]
         let folder = try ScratchFolder(prefix: "feedsim-batch")
         defer { folder.remove() }
         try folder.copyDeviceProfiles()
         let file = folder.appending("\(session).json")
         try FileManager.default.copyItem(
             at: FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/flags/\(session).json"), to: file)
-        let run = RunOrder(file: file.path, refreshHz: 60, seed: try BatchWorkerTests.seed(of: file.path), variant: variant, frames: false, trace: false)
+        let run = RunOrder(
+            file: file.path, refreshHz: refreshHz, seed: try BatchWorkerTests.seed(of: file.path), variant: variant, frames: false, trace: false)
         try BatchWorkerTests.checkComposition(of: run, in: folder)
     }
 
