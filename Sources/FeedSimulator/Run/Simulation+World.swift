@@ -285,7 +285,13 @@ extension Simulation {
             engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
             engine.scrollViewDidEndDragging()
         }
-        noteRest()
+        // A finger that moved the content since the last frame comes to
+        // rest in the next one: UIKit lays out the final touch move's
+        // offset before the lift reaches the app, so the app saves a place
+        // measured at that offset. Noted now, the save would capture rows
+        // the drag brought on screen at their estimates, and the frame that
+        // measures them would move the saved post before the reader sees it.
+        if scrollView.contentOffset == lastRenderedOffset { noteRest() }
     }
 
     /// The app saves the reader's place whenever a scroll comes to rest.
