@@ -162,9 +162,14 @@ extension FeedEngine {
     /// Returns how far the move fell short of `target`.
     @discardableResult
     func correctOffset(from oldOffset: Double, to target: Double) -> Double {
-        guard target != oldOffset else { return 0 }
         let clamped = clampedTarget(from: oldOffset, to: target)
-        if clamped != oldOffset { viewport.adjustContentOffset(by: clamped - oldOffset) }
+        // From where the content is now, not from `oldOffset`: laying out
+        // between the capture and the correction can itself move the
+        // content (a cell configured from the memory cache delivers an
+        // image size, and the rows above are compensated), and a move
+        // computed from the stale offset would add that twice.
+        let current = viewport.contentOffset
+        if clamped != current { viewport.adjustContentOffset(by: clamped - current) }
         return target - clamped
     }
 
