@@ -100,8 +100,12 @@ extension FeedEngine {
         }
         settleLayout(around: anchorID)
         if shortfall != 0 {
+            // What the content's estimated end kept the correction from is
+            // tried again now that the rows are measured, allowed as far past
+            // an edge as the content was before the change (a finger holding
+            // it there), not only as far as the first move left it.
             let offset = viewport.contentOffset
-            if correctOffset(from: offset, to: offset + shortfall) != shortfall {
+            if correctOffset(from: oldOffset, to: offset + shortfall) != shortfall {
                 settleLayout(around: anchorID)
             }
         }
