@@ -5,12 +5,12 @@ extension FeedEngine {
     /// types the engine uses on paths a session may take and the warm-up's
     /// small tour may not: the image pipeline's containers
     /// (`ImagePipeline.instantiateRuntimeMetadata()`), the thread tuner's
-    /// containers for replies, `offset_adjust`'s table of moved items and the diffs' changesets with every kind of
-    /// change, by every algorithm. The
-    /// runtime allocates each generic type's metadata once per process, at
-    /// its first use; a run that used one first would count those
-    /// allocations as its own, and count fewer as a later run in the same
-    /// worker (at another `--jobs`). `Simulation.warmUpRuntime` calls this.
+    /// containers for replies, `offset_adjust`'s table of moved items and
+    /// the diffs' changesets with every kind of change, by every algorithm,
+    /// small and large. The runtime allocates each generic type's metadata
+    /// once per process, at its first use; a run that used one first would
+    /// count those allocations as its own, and count fewer as a later run
+    /// in the same worker (at another `--jobs`). `Simulation.warmUpRuntime` calls this.
     ///
     /// - Complexity: O(1).
     public static func instantiateRuntimeMetadata() {

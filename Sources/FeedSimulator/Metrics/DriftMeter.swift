@@ -139,8 +139,7 @@ struct DriftMeter {
         // aimed at belongs to a geometry that is gone. The relayout is
         // judged in its own frame; the flight no longer is.
         if cause == .widthChange || cause == .textSizeChange {
-            flight = nil
-            carriesUnjudgedFlight = false
+            endFlight()
         }
         measurePending(view: view, list: list, at: time)
         pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .motion(view)) }
@@ -196,8 +195,7 @@ struct DriftMeter {
     /// ends the judgement too: the engine holds that post, not the flight's.
     mutating func changeWasNotRetargeted(_ cause: ChangeCause, engineCarriesFling: Bool) {
         if !DriftMeter.isRowHeight(cause) || !engineCarriesFling {
-            flight = nil
-            carriesUnjudgedFlight = false
+            endFlight()
         }
     }
 
@@ -217,6 +215,12 @@ struct DriftMeter {
     /// was, over the content as the change left it) would have brought that
     /// post to rest. Nothing else is excused: the content's resting edges
     /// are the only reach.
+    /// No fling carries a change's post any more, judged or not.
+    private mutating func endFlight() {
+        flight = nil
+        carriesUnjudgedFlight = false
+    }
+
     mutating func motionEnded(at time: SimTime, list: FeedListView, view: ScrollView) {
         guard hasFlight, view.isResting else { return }
         carriesUnjudgedFlight = false
@@ -273,8 +277,7 @@ struct DriftMeter {
     /// and not the reader's. A retargeted fling the reader stops lands where
     /// they take it: it is not judged.
     mutating func readerWillMove(view: ScrollView, list: FeedListView, at time: SimTime) {
-        flight = nil
-        carriesUnjudgedFlight = false
+        endFlight()
         measurePending(view: view, list: list, at: time)
     }
 
@@ -309,8 +312,7 @@ struct DriftMeter {
     /// The app was killed: what it had not shown, the reader never saw.
     mutating func discardUnshown() {
         pending = nil
-        flight = nil
-        carriesUnjudgedFlight = false
+        endFlight()
         unshown.removeAll()
     }
 

@@ -173,13 +173,13 @@ extension Simulation {
             break
         }
         switch action {
-        case .drag, .fling, .pull:
+        case .drag, .fling, .pull, .tapNewPosts, .scrollToTop, .scrollTo:
             holdWatch = nil
             meter.excluding { driftMeter.readerWillMove(view: scrollView, list: engine.listView, at: now) }
-            meter.measure { engine.scrollViewWillBeginDragging() }
-        case .tapNewPosts, .scrollToTop, .scrollTo:
-            holdWatch = nil
-            meter.excluding { driftMeter.readerWillMove(view: scrollView, list: engine.listView, at: now) }
+            switch action {
+            case .drag, .fling, .pull: meter.measure { engine.scrollViewWillBeginDragging() }
+            default: break
+            }
         case .background, .terminate:
             holdWatch = nil
         default:
