@@ -148,8 +148,16 @@ let package = Package(
         ),
         .testTarget(
             name: "FeedSimCLITests",
-            dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimCLI", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
+            dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
             exclude: ["Fixtures"], swiftSettings: unoptimisedTests
+        ),
+        // The few tests that call FeedSimCLI's code in process, apart from
+        // the end-to-end ones above (which run the built `feedsim`): the
+        // larger target then compiles beside FeedExplore and FeedSimCLI
+        // instead of after them, about 20 s sooner in a fresh build.
+        .testTarget(
+            name: "FeedSimCLIWorkerTests", dependencies: ["FeedSimCLI", "FeedReports", "FeedSimTestSupport"],
+            swiftSettings: unoptimisedTests
         ),
     ]
 )

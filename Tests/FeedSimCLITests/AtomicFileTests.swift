@@ -1,4 +1,5 @@
 import FeedReports
+import FeedSimTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import FeedReports
 import FeedScenario
 import FeedSimulator
+import FeedSimTestSupport
 import Foundation
 import Testing
 

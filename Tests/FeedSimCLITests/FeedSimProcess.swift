@@ -92,39 +92,11 @@ extension RunningChild {
     func wait() -> ProcessOutcome { wait(timeout: FeedSimProcess.defaultTimeout) }
 }
 
-/// A fresh, empty folder under the system's temporary directory, removed by `remove()`.
-struct ScratchFolder {
-    let url: URL
-
-    init(prefix: String = "feedsim-cli") throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// `relative` inside the folder.
-    func appending(_ relative: String) -> URL { url.appendingPathComponent(relative) }
-
-    /// Writes `text` to `relative`, creating folders on the way.
-    func write(_ text: String, to relative: String) throws {
-        let file = appending(relative)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
-    }
-
+extension ScratchFolder {
     /// Copies the package's `scenarios/devices/` to `devices/` here.
     func copyDeviceProfiles(to relative: String = "devices") throws {
         try FileManager.default.copyItem(
             at: FeedSimProcess.packageRoot.appendingPathComponent("scenarios/devices", isDirectory: true),
             to: appending(relative))
-    }
-
-    /// Names of the entries directly in `relative`, sorted; nil when it does not exist.
-    func entries(in relative: String) -> [String]? {
-        (try? FileManager.default.contentsOfDirectory(atPath: appending(relative).path))?.sorted()
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
     }
 }

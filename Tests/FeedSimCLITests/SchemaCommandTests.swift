@@ -1,3 +1,4 @@
+import FeedSimTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 @testable import FeedSimCLI
 import FeedReports
+import FeedSimTestSupport
 import Foundation
 import Testing
 
