@@ -50,11 +50,13 @@ struct MeasuredRun: Sendable, CustomStringConvertible {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         let signaled = (status & 0x7F) != 0
+        // GNU time's peak of feedsim, in KiB; getrusage's when it wrote none.
+        let peakText: String? = try? String(contentsOfFile: peak, encoding: .utf8)
+        let lastLine: String = peakText?.split(separator: "\n").last.map(String.init) ?? ""
+        let peakKiB: Double = Double(lastLine) ?? Double(usage.ru_maxrss)
+        let exitStatus: Int32 = signaled ? status & 0x7F : (status >> 8) & 0xFF
         return MeasuredRun(
-            status: signaled ? status & 0x7F : (status >> 8) & 0xFF, exitedBySignal: signaled, seconds: seconds,
-            peakMiB: (try? String(contentsOfFile: peak, encoding: .utf8))
-                .flatMap { Double($0.split(separator: "\n").last.map(String.init) ?? "") }.map { $0 / 1024 }  // KiB
-                ?? Double(usage.ru_maxrss) / 1024,
+            status: exitStatus, exitedBySignal: signaled, seconds: seconds, peakMiB: peakKiB / 1024,
             stderr: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
     }
 }

@@ -19,7 +19,8 @@ struct AllocationMeterTests {
         }
         let count = meter.total()
         #expect(count.requests == 10)
-        #expect(count.bytes >= UInt64((1...10).reduce(0) { $0 + 16 * $1 * 8 }))
+        let requested: Int = (1...10).reduce(0) { (sum: Int, n: Int) in sum + 16 * n * 8 }
+        #expect(count.bytes >= UInt64(requested))
         for n in 1...5 { keep.append([Int](repeating: n, count: 100)) }
         #expect(meter.total().requests == 10)
         #expect(keep.count == 20)

@@ -90,7 +90,9 @@ struct FrameAccountantTests {
         #expect(summary.commitHitches == 3 && summary.renderHitches == 0)
         #expect(summary.renderingTime == SimTime(1 + 1 + 2 + 3 + 4) * 16_666_667)
         let ratio = (Double(hitch) / 1e6) / (Double(11 * 16_666_667) / 1e9)
-        #expect(accountant.records.map { $0.presented - $0.time } == [2, 2, 3, 4, 5].map { display.vsyncTime($0) })
+        let latencies: [SimTime] = accountant.records.map { (record) -> SimTime in record.presented - record.time }
+        let vsyncs: [SimTime] = [2, 2, 3, 4, 5].map { (n: Int64) -> SimTime in display.vsyncTime(n) }
+        #expect(latencies == vsyncs)
         #expect(abs(summary.hitchRatioMsPerS - ratio) < 1e-9)
         #expect(summary.workP50 == 20_000_000)
         #expect(summary.workP90 == 50_000_002)
