@@ -103,6 +103,18 @@ public struct SessionRunner: Sendable {
         return runs
     }
 
+    /// The frames of the session's first variant, recorded (nil when the run
+    /// stops at a limit): where the reader was over time, which the shrinker
+    /// asks to replace the way to a place with a jump to it.
+    public func frames(of scenario: Scenario) -> [FrameRecord]? {
+        guard let variant = scenario.variants.first else { return nil }
+        let loaded = LoadedScenario(file: "\(scenario.name).json", scenario: scenario, device: device)
+        var request = RunRequest(
+            loaded: loaded, refreshHz: loaded.refreshRates[0], seed: scenario.seed, variant: variant.name, recordFrames: true)
+        request.checkInvariants = true
+        return try? Simulation(request: request).run().frames
+    }
+
     /// Runs `request` again, with frames and a timeline recorded, and says
     /// where the replay first differs from `first`, if it does: in its
     /// numbers or its drift (allocation counts aside: the first run may

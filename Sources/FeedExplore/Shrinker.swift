@@ -75,7 +75,12 @@ public struct Shrinker: Sendable {
             found = cut.1
         }
         // Steps first: every later run is shorter for each step gone, and a
-        // step removed needs no simplifying.
+        // step removed needs no simplifying. The way to the reader's place
+        // first, when a jump there keeps the failure.
+        if let jumped = state.jumps(current) {
+            current = jumped.0
+            found = jumped.1
+        }
         if let smaller = state.deltaDebugSteps(current) {
             current = smaller.0
             found = smaller.1
@@ -83,6 +88,11 @@ public struct Shrinker: Sendable {
         var progress = true
         while progress, state.hasBudget {
             progress = false
+            if let jumped = state.jumps(current) {
+                current = jumped.0
+                found = jumped.1
+                progress = true
+            }
             for pass in Shrinker.passes {
                 for candidate in pass(current) where Shrinker.size(of: candidate) < Shrinker.size(of: current) {
                     guard state.hasBudget else { break }
@@ -216,6 +226,48 @@ public struct Shrinker: Sendable {
             return found.map { (current, $0) }
         }
 
+        /// The reader's way to a place made one jump: the steps that only
+        /// move the content (drags, flings, scrolls) up to one of them, or
+        /// two of them in a row, are replaced by a `scroll_to` the post at
+        /// the top of the screen when the last of them was done, at the
+        /// first one's time. Between a
+        /// long session's first step and its failure, dozens of flings often
+        /// matter only for where they leave the reader, and for the pages
+        /// loaded on the way: the jump is repeated once a second until the
+        /// next step kept, so that each repetition goes on past a page the
+        /// one before loaded (a jump past the content clamps at its end).
+        /// Other steps keep their times. The longest prefix is tried first;
+        /// one recorded run finds the places, and the first jump that keeps
+        /// the failure is taken.
+        mutating func jumps(_ scenario: Scenario) -> (Scenario, Violation)? {
+            let motions = scenario.script.indices.filter { Shrinker.isMotion(scenario.script[$0].action) }
+            guard motions.count >= 2, hasBudget else { return nil }
+            runs += 1
+            guard let frames = shrinker.runner.frames(of: scenario) else { return nil }
+            let second: Int64 = 1_000_000_000
+            // Every prefix of the motions, longest first, then each two in a row.
+            let prefixes = (1..<motions.count).reversed().map { 0...$0 }
+            let pairs = (1..<motions.count - 1).map { $0...($0 + 1) }
+            for span in prefixes + pairs {
+                guard hasBudget else { break }
+                let replaced = Array(motions[span])
+                let last = replaced[replaced.count - 1]
+                let from = scenario.script[replaced[0]].atNs
+                let until = last + 1 < scenario.script.count ? scenario.script[last + 1].atNs : scenario.durationNs
+                guard let place = frames.last(where: { $0.time < until }), let post = place.visible.first else { continue }
+                let repeats = Int(min(8, max(1, (until - from) / second)))
+                let jump = ScriptStep(
+                    atNs: from, action: .scrollTo(target: .post(index: post), animated: false),
+                    repeatCount: repeats, repeatEveryNs: repeats > 1 ? second : 0)
+                var candidate = scenario
+                candidate.script = scenario.script.indices.filter { !replaced.contains($0) }.map { scenario.script[$0] }
+                candidate.script.insert(jump, at: replaced[0])
+                guard Shrinker.size(of: candidate) < Shrinker.size(of: scenario) else { continue }
+                if let failure = failure(candidate) { return (candidate, failure) }
+            }
+            return nil
+        }
+
         /// The script without the steps after the failure and the run ended
         /// a second after it: a deterministic run's failure cannot depend on
         /// what happens after it, so one run usually removes a share of a
@@ -235,7 +287,38 @@ public struct Shrinker: Sendable {
     /// Ways to make a scenario simpler, each giving candidates simplest first.
     typealias Pass = @Sendable (Scenario) -> [Scenario]
 
-    static let passes: [Pass] = [mergedDrags, simplerSteps, earlierSteps, shorterRun, smallerFeed, plainerFeed, plainerWorld]
+    static let passes: [Pass] = [mergedDrags, mergedNewPosts, simplerSteps, earlierSteps, shorterRun, smallerFeed, plainerFeed, plainerWorld]
+
+    /// Steps that only move the content: the reader's way to a place.
+    static func isMotion(_ action: ScriptAction) -> Bool {
+        switch action {
+        case .drag, .fling, .scrollTo, .scrollToTop: true
+        default: false
+        }
+    }
+
+    /// Two batches of new posts delivered the same way, with no other such
+    /// batch between them, made one at the later one's time, of both
+    /// counts: a feed grown by many pushes through a long session often
+    /// needs only its size when it fails.
+    static let mergedNewPosts: Pass = { scenario in
+        var candidates: [Scenario] = []
+        let steps = scenario.script
+        for push in [true, false] {
+            let batches = steps.indices.filter {
+                if case .newPosts(_, push) = steps[$0].action { steps[$0].repeatCount == 1 } else { false }
+            }
+            for (earlier, later) in zip(batches, batches.dropFirst()) {
+                guard case let .newPosts(first, _) = steps[earlier].action, case let .newPosts(second, _) = steps[later].action
+                else { continue }
+                var candidate = scenario
+                candidate.script[later].action = .newPosts(count: min(100_000, first + second), push: push)
+                candidate.script.remove(at: earlier)
+                candidates.append(candidate)
+            }
+        }
+        return candidates
+    }
 
     /// Two drags in a row made one, at the first's time, over the sum of
     /// their distances and the longer duration: a long session's place is

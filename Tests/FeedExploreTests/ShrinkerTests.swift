@@ -14,6 +14,21 @@ struct PromisesEverythingKeeper: PositionKeeper {
     func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection { .keepOffset }
 }
 
+/// `anchor`, but for a relayout of a post deep in the feed (index 45 or
+/// more), whose place it forgets: a failure that needs the reader far down,
+/// where a long session's many flings bring them.
+struct ForgetsDeepPostsKeeper: PositionKeeper {
+    static let name = "forgets_deep_posts"
+    static let heldCauses = AnchorKeeper.heldCauses
+    var anchor = AnchorKeeper()
+    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) { anchor.batchWillApply(batch, list: list) }
+    func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { anchor.batchDidApply(batch, list: list) }
+    func heightsChangedAbove(by delta: Double) -> PlaceCorrection { anchor.heightsChangedAbove(by: delta) }
+    func afterRelayout(anchor scrollAnchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+        scrollAnchor.index >= 45 ? .keepOffset : anchor.afterRelayout(anchor: scrollAnchor, list: list)
+    }
+}
+
 @Suite("Shrinker")
 struct ShrinkerTests {
     static let strategy = PositionStrategy(PromisesEverythingKeeper.self)
@@ -95,6 +110,47 @@ struct ShrinkerTests {
         #expect(result.violation.identity == violation.identity)
         #expect(result.scenario.variants.map(\.name) == ["promises_everything-velocity_prefetch"])
         #expect(result.scenario.script.count < session.script.count, "\(session.script.count) → \(result.scenario.script.count)")
+    }
+
+    /// The shrinker's own goal for long sessions (docs/explore.md, "The
+    /// shrinker on long sessions"): a failure that needs the reader's place
+    /// keeps little of the way there. Twelve flings, with likes
+    /// between them that delta debugging removes, bring the reader past
+    /// post 45; a rotation there breaks the strategy's claim. No fling can
+    /// go alone (each is needed to get that far) and flings do not merge:
+    /// without the jump the repro keeps ten or more.
+    @Test("The way to a place deep in the feed shrinks to a jump there")
+    func wayToAPlaceBecomesAJump() throws {
+        let strategy = PositionStrategy(ForgetsDeepPostsKeeper.self)
+        PositionStrategy.register(strategy)
+        let flings = (0..<12).map { index in
+            """
+            {"at_ms": \(1000 + index * 2500), "action": "fling", "velocity_pt_s": 2500}, \
+            {"at_ms": \(2000 + index * 2500), "action": "like"}
+            """
+        }
+        let json = """
+            {"schema_version": 1, "name": "deep", "description": "d", "device": "iphone-pro-120hz", "seed": 1, "duration_s": 40,
+             "feed": {"post_count": 400},
+             "variants": [{"name": "forgets_deep_posts", "position_strategy": "forgets_deep_posts"}],
+             "script": [\(flings.joined(separator: ", ")), {"at_ms": 32000, "action": "rotate", "width_pt": 852, "height_pt": 393}]}
+            """
+        let device = try ExploreFixtures.device()
+        let loaded = try ScenarioLoader.load(data: Data(json.utf8), file: "deep.json", deviceDirectories: [ExploreFixtures.devicesFolder])
+        let runner = SessionRunner(device: device)
+        let violation = try #require(runner.run(loaded.scenario, checkDeterminism: false).flatMap(\.violations).first)
+        #expect(violation.cause == ChangeCause.widthChange.rawValue, "\(violation.sentence)")
+        let result = Shrinker(runner: runner, budget: 400).shrink(loaded.scenario, keeping: violation)
+        #expect(result.violation.identity == violation.identity)
+        let actions = result.scenario.script.map(\.action)
+        // A jump to where the flings went, then as few flings as measure
+        // enough rows above the reader to keep the failure's size (a jump
+        // leaves the rows it passes estimated), then the rotation.
+        #expect(actions.count <= 5, "shrunk to \(actions)")
+        guard case .scrollTo(.post, false) = actions.first, case .rotate = actions.last else {
+            Issue.record("expected a jump first and the rotation last, found \(actions)")
+            return
+        }
     }
 
     @Test("Shrinking never accepts a failure of another identity")
