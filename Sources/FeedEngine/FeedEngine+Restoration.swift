@@ -15,6 +15,12 @@ extension FeedEngine {
         let tuned = tuner.tuneWithStats(store.posts) { [store] id in store.post(id) }
         viewport.feedWillCommit(.restore)
         list.replaceAll(with: tuned.items)
+        // The anchor is measured first, as a relayout measures it, so its
+        // restored place uses its real height and the content's end is not
+        // estimated below it: a move clamped at an end estimated short
+        // lands below the anchor, whose rows then measure the end shorter
+        // still, and the anchor taller than the screen is put back lower.
+        if let anchorID = snapshot.anchorID, let index = list.index(of: anchorID) { list.measure(index) }
         place(
             keeper.afterRestore(anchorID: snapshot.anchorID, viewportY: snapshot.anchorViewportY, list: list, top: offsetRange.lowerBound),
             from: viewport.contentOffset, settlingAround: snapshot.anchorID)
