@@ -117,6 +117,23 @@ struct EnginePrefetchTests {
         return (engine.counters.pagesRequested, engine.scrollVelocity)
     }
 
+    /// Apple's own pattern for pagination in a SwiftUI feed: a view after
+    /// the last row asks for the next page from its `onAppear`, which runs
+    /// when the view is placed, not when a lazy stack prefetches it
+    /// ("Dive into lazy stacks and scrolling with SwiftUI", WWDC26 session
+    /// 321, 15:07–15:41).
+    @Test("on_appear asks for the next page only once the last post is on screen, where threshold asked earlier")
+    func onAppearWaitsForTheEnd() {
+        // 3,000 pt into a first page of 40 posts: within 3 posts of its end
+        // (threshold asks), short of its last post (on_appear does not).
+        #expect(Self.scroll(.threshold, at: 1_000, distance: 3_000).pages == 2)
+        #expect(Self.scroll(.onAppear, at: 1_000, distance: 3_000).pages == 1)
+        // 3,600 pt: the last post is on screen.
+        #expect(Self.scroll(.onAppear, at: 1_000, distance: 3_600).pages == 2)
+        // However fast the reader goes, nothing is asked for ahead of the end.
+        #expect(Self.scroll(.onAppear, at: 8_000, distance: 3_000).pages == 1)
+    }
+
     @Test("the engine measures the reader's speed between layout passes")
     func measuredSpeed() {
         #expect(abs(Self.scroll(.threshold, at: 5_000).velocity - 5_000) < 1e-6)

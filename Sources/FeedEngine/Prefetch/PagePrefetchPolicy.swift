@@ -33,6 +33,9 @@ public struct PagePrefetch: RegisteredPart {
     /// page is on its way.
     public static let velocity = PagePrefetch(VelocityPrefetch.self)
 
-    public static let builtIn: [PagePrefetch] = [.threshold, .velocity]
+    /// The next page once the last post is on screen: a SwiftUI feed's
+    /// `onAppear` on a view after its last row.
+    public static let onAppear = PagePrefetch(OnAppearPagePrefetch.self)
+    public static let builtIn: [PagePrefetch] = [.threshold, .velocity, .onAppear]
     public static let registry = PartRegistry(builtIn: builtIn)
 }
