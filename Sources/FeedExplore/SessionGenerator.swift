@@ -43,7 +43,7 @@ public struct SessionGenerator: Sendable {
         let durationNs = Int64((config.durationS * 1e9).rounded())
         let feed = drawFeed(&random)
         var engine = drawEngine(&random)
-        engine.positionStrategy = config.strategies[0]
+        engine = engine.with(strategy: config.strategies[0])
         let network = drawNetwork(&random, durationNs: durationNs)
         let enabled = drawSwarm(&random)
         let steps = drawScript(&random, enabled: enabled, feed: feed, durationNs: durationNs)
@@ -53,8 +53,7 @@ public struct SessionGenerator: Sendable {
             device: config.device, seed: random.next() & SessionGenerator.runSeedMask, durationNs: durationNs, feed: feed,
             engine: engine,
             variants: config.strategies.flatMap { strategy in
-                var settings = engine
-                settings.positionStrategy = strategy
+                let settings = engine.with(strategy: strategy)
                 guard !config.prefetchPolicies.isEmpty else { return [EngineVariant(name: strategy.name, engine: settings)] }
                 return config.prefetchPolicies.map { policy in
                     EngineVariant(name: "\(strategy.name)-\(policy)", engine: ExploreConfig.engine(settings, prefetch: policy))

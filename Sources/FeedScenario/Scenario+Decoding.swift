@@ -330,7 +330,7 @@ extension ServerSettings: Decodable {
 extension EngineSettings {
     enum Keys: String, CodingKey, CaseIterable {
         case name
-        case estimated_item_height_pt, position_strategy, diff_algorithm, debounce_ms
+        case estimated_item_height_pt, host, position_strategy, diff_algorithm, debounce_ms
         case viewmodel_cache_count, viewmodel_cache_cost_bytes, new_posts_policy
         case hide_replies, hide_reposts, refresh_trigger_pt, memory_warning_policy
         case image_decode, image_memory_cache_mb, image_disk_cache_mb, image_prefetch_window
@@ -359,7 +359,22 @@ extension EngineSettings {
         var s = base
         s.estimatedItemHeightPt = try c.decode(
             Double.self, forKey: .estimated_item_height_pt, per: EngineSettings.schema, default: base.estimatedItemHeightPt)
+        s.host = try c.decode(FeedHost.self, forKey: .host, default: base.host)
         s.positionStrategy = try c.decodePart(forKey: .position_strategy, default: base.positionStrategy)
+        if !s.positionStrategy.hosts.contains(s.host) {
+            // A SwiftUI host named without a strategy gets SwiftUI's own
+            // behaviour; a strategy named that cannot exist there is refused.
+            if !c.contains(.position_strategy), s.host.isSwiftUI {
+                s.positionStrategy = .swiftUIDefault
+            } else {
+                let possible = PositionStrategy.known.filter { $0.hosts.contains(s.host) }.map { "`\($0.name)`" }
+                throw c.failure(
+                    c.contains(.position_strategy) ? .position_strategy : .host,
+                    "position strategy `\(s.positionStrategy.name)` cannot exist in host `\(s.host.rawValue)`, only in "
+                        + s.positionStrategy.hosts.map { "`\($0.rawValue)`" }.joined(separator: ", ")
+                        + "; in `\(s.host.rawValue)` use one of: \(possible.joined(separator: ", "))")
+            }
+        }
         s.diffAlgorithm = try c.decode(DiffAlgorithm.self, forKey: .diff_algorithm, default: base.diffAlgorithm)
         let debounceMs = try c.decode(
             Double.self, forKey: .debounce_ms, per: EngineSettings.schema, default: Double(base.debounceNs) / nanosecondsPerMillisecond)

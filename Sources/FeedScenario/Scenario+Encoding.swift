@@ -96,6 +96,7 @@ extension EngineSettings {
             if differs { members.append((key.rawValue, value)) }
         }
         add(.estimated_item_height_pt, .number(estimatedItemHeightPt), if: estimatedItemHeightPt != base.estimatedItemHeightPt)
+        add(.host, .string(host.rawValue), if: host != base.host)
         add(.position_strategy, .string(positionStrategy.name), if: positionStrategy != base.positionStrategy)
         add(.diff_algorithm, .string(diffAlgorithm.rawValue), if: diffAlgorithm != base.diffAlgorithm)
         add(.debounce_ms, .number(milliseconds(debounceNs)), if: debounceNs != base.debounceNs)

@@ -137,6 +137,9 @@ public struct EngineVariant: Sendable, Equatable {
 public struct EngineSettings: Sendable, Equatable {
     /// The height a cell is assumed to have before it is measured, in points.
     public var estimatedItemHeightPt: Double = FeedEngineConfiguration.defaultEstimatedItemHeight
+    /// The view that hosts the feed: `collection_view` (UIKit) or one of
+    /// SwiftUI's (docs/swiftui-hosts.md).
+    public var host: FeedHost = .collectionView
     public var positionStrategy: PositionStrategy = .none
     public var diffAlgorithm: DiffAlgorithm = .heckel
     /// Debounce interval for data changes, in nanoseconds.
@@ -169,6 +172,16 @@ public struct EngineSettings: Sendable, Equatable {
 
     public init(estimatedItemHeightPt: Double = FeedEngineConfiguration.defaultEstimatedItemHeight) {
         self.estimatedItemHeightPt = estimatedItemHeightPt
+    }
+
+    /// These settings under `strategy`, in a host it can exist in: this
+    /// host if it can, else the strategy's first (a SwiftUI strategy moves
+    /// a collection view's settings to `lazy_vstack`).
+    public func with(strategy: PositionStrategy) -> EngineSettings {
+        var settings = self
+        settings.positionStrategy = strategy
+        if !strategy.hosts.contains(host), let first = strategy.hosts.first { settings.host = first }
+        return settings
     }
 }
 

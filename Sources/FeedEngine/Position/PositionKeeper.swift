@@ -17,6 +17,11 @@ public protocol PositionKeeper {
     /// declares only what it keeps. Default: none.
     static var heldCauses: Set<ChangeCause> { get }
 
+    /// The hosts this strategy can exist in (`FeedHost`): a scenario that
+    /// names the strategy in another host is refused. Default: the
+    /// collection view only.
+    static var hosts: [FeedHost] { get }
+
     /// The coordinate space the list must lay out in, or `nil` for the one
     /// the engine was configured with.
     var coordinateSpace: CoordinateSpace? { get }
@@ -36,6 +41,13 @@ public protocol PositionKeeper {
     /// Cells above the reader changed height by `delta` points in total
     /// (measured for the first time, or an image whose size was unknown arrived).
     func heightsChangedAbove(by delta: Double) -> PlaceCorrection
+
+    /// A cell above the reader that was already laid out changed height by
+    /// `delta` points (an image whose size was unknown arrived). Default:
+    /// `heightsChangedAbove(by:)`, as UIKit's self-sizing treats both alike;
+    /// a SwiftUI lazy stack compensates only rows it measures for the first
+    /// time.
+    func loadedRowResizedAbove(by delta: Double) -> PlaceCorrection
 
     /// Every cell was invalidated (a width or text size change) and the
     /// cells around `anchor`, captured before, were measured again.
@@ -104,6 +116,8 @@ public struct PlaceOutcome: Equatable, Sendable {
 
 extension PositionKeeper {
     public static var heldCauses: Set<ChangeCause> { [] }
+    public static var hosts: [FeedHost] { [.collectionView] }
+    public func loadedRowResizedAbove(by delta: Double) -> PlaceCorrection { heightsChangedAbove(by: delta) }
     public var coordinateSpace: CoordinateSpace? { nil }
     public var usesPullAnchor: Bool { false }
     public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {}

@@ -10,12 +10,15 @@ public struct PositionStrategy: RegisteredPart {
     /// The changes the strategy promises to hold the reader through
     /// (`PositionKeeper.heldCauses`).
     public let heldCauses: Set<ChangeCause>
+    /// The hosts the strategy can exist in (`PositionKeeper.hosts`).
+    public let hosts: [FeedHost]
     private let makeKeeper: @Sendable () -> any PositionKeeper
 
     /// The strategy that `Keeper` implements, named `Keeper.name`.
     public init<Keeper: PositionKeeper & SendableMetatype>(_: Keeper.Type) {
         name = Keeper.name
         heldCauses = Keeper.heldCauses
+        hosts = Keeper.hosts
         makeKeeper = { Keeper() }
     }
 
@@ -47,14 +50,27 @@ public struct PositionStrategy: RegisteredPart {
     /// `anchor`, holding a post whose height is final.
     public static let contentAnchor = PositionStrategy(ContentAnchorKeeper.self)
 
-    /// The strategies every engine knows, in the order reports list them.
+    /// SwiftUI's default in a lazy stack or a list: no anchoring of data
+    /// changes; rows measured for the first time above the screen are
+    /// absorbed into the offset.
+    public static let swiftUIDefault = PositionStrategy(SwiftUIDefaultKeeper.self)
+
+    /// SwiftUI's `scrollPosition(id:)` with `scrollTargetLayout()`: the
+    /// top-most row keeps its place through data changes.
+    public static let scrollPositionID = PositionStrategy(ScrollPositionKeeper.self)
+
+    /// The strategies every engine knows for the collection view, in the
+    /// order reports list them: what explore runs unless told otherwise.
     public static let builtIn: [PositionStrategy] = [
         .none, .indexRestore, .offsetAdjust, .anchor, .virtualSpace, .multiAnchor, .velocityRestore, .contentAnchor,
     ]
 
-    /// The built-ins and the strategies registered by whoever embeds the
-    /// engine (`register(_:)`, `known`, `named(_:)`).
-    public static let registry = PartRegistry(builtIn: builtIn)
+    /// The strategies of the SwiftUI hosts (`FeedHost.lazyVStack`, `.list`).
+    public static let swiftUI: [PositionStrategy] = [.swiftUIDefault, .scrollPositionID]
+
+    /// The built-ins of every host and the strategies registered by whoever
+    /// embeds the engine (`register(_:)`, `known`, `named(_:)`).
+    public static let registry = PartRegistry(builtIn: builtIn + swiftUI)
 }
 
 extension PositionStrategy: CaseIterable {

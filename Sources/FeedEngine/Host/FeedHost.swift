@@ -1,0 +1,19 @@
+/// The view that hosts the feed: UIKit's collection view, or one of the
+/// SwiftUI containers teams move feeds to. A host decides which position
+/// strategies can exist in it (a SwiftUI feed cannot set `contentOffset` in
+/// the middle of a batch update, so UIKit's strategies are not available
+/// there) and the defaults a scenario gets when it names the host but not a
+/// strategy or a page prefetch policy. What each SwiftUI behaviour modelled
+/// rests on is in docs/swiftui-hosts.md, with its source.
+public enum FeedHost: String, Sendable, CaseIterable {
+    /// `UICollectionView` with batch updates, self-sizing cells and a
+    /// settable `contentOffset`: every strategy before the SwiftUI hosts.
+    case collectionView = "collection_view"
+    /// A `ScrollView` with a `LazyVStack` and `ForEach`.
+    case lazyVStack = "lazy_vstack"
+    /// SwiftUI's `List`.
+    case list
+
+    /// Whether the host is one of SwiftUI's.
+    public var isSwiftUI: Bool { self != .collectionView }
+}

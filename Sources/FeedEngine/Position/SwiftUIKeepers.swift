@@ -1,0 +1,71 @@
+/// `swiftui_default`: what a SwiftUI `ScrollView` with a `LazyVStack` (or a
+/// `List`) does by itself, with no scroll position bound. Sources, with the
+/// times in "Dive into lazy stacks and scrolling with SwiftUI" (WWDC26
+/// session 321), are in docs/swiftui-hosts.md:
+/// - a batch of data changes keeps the absolute offset, so rows inserted or
+///   removed above the reader move the content under them (reported by
+///   developers; Apple does not say);
+/// - rows measured for the first time above the screen, as the reader
+///   scrolls back up, correct the estimate of the space above, and the
+///   offset absorbs the correction: the rows on screen stay still (4:14–4:57);
+/// - a row already laid out that changes height (an image whose size
+///   arrives late) is not compensated: it pushes what is below it, the
+///   reader included (19:24–19:41);
+/// - after a width or text size change the top-most visible row stays
+///   where it was and the offset absorbs the new estimates (4:14–4:42).
+public struct SwiftUIDefaultKeeper: PositionKeeper {
+    public static let name = "swiftui_default"
+    public static let heldCauses: Set<ChangeCause> = [.widthChange, .textSizeChange]
+    public static let hosts: [FeedHost] = [.lazyVStack, .list]
+    public init() {}
+
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { PlaceOutcome(.keepOffset) }
+
+    public func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .adjustOffset(by: delta) }
+
+    public func loadedRowResizedAbove(by delta: Double) -> PlaceCorrection { .keepOffset }
+
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+        AnchorKeeper().afterRelayout(anchor: anchor, list: list)
+    }
+}
+
+/// `scroll_position_id`: SwiftUI's `scrollPosition(id:)` on a lazy stack
+/// marked `scrollTargetLayout()` (iOS 17; `ScrollPosition` from iOS 18).
+/// The binding follows the top-most row while the reader scrolls, and
+/// SwiftUI keeps that row in place when the data changes under it (Apple's
+/// `ScrollPosition` documentation names re-ordered data and a change of
+/// the scroll view's size; developers use it to keep rows inserted above
+/// the reader from moving them). A row that disappears hands its place to
+/// the next that stays, as the binding then names it. What it does not
+/// cover is a row already laid out that changes height above the reader:
+/// that pushes the content, as under `swiftui_default` (session 321,
+/// 19:24–19:41).
+public struct ScrollPositionKeeper: PositionKeeper {
+    public static let name = "scroll_position_id"
+    public static let heldCauses: Set<ChangeCause> = [
+        .newPosts, .append, .contentUpdate, .removal, .widthChange, .textSizeChange, .likeRollback,
+    ]
+    public static let hosts: [FeedHost] = [.lazyVStack, .list]
+    public init() {}
+
+    private var identified = AnchorKeeper()
+
+    public var usesPullAnchor: Bool { true }
+
+    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+        identified.batchWillApply(batch, list: list)
+    }
+
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+        identified.batchDidApply(batch, list: list)
+    }
+
+    public func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .adjustOffset(by: delta) }
+
+    public func loadedRowResizedAbove(by delta: Double) -> PlaceCorrection { .keepOffset }
+
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+        identified.afterRelayout(anchor: anchor, list: list)
+    }
+}
