@@ -27,9 +27,20 @@ public struct ScrollView: Sendable {
     /// The simulated time `contentOffset` is for: the last `advance`.
     public private(set) var time: SimTime = 0
     /// The viewport's height, which is also the rubber band's dimension.
+    /// A new height (a rotation) moves the largest resting offset with it
+    /// (the content is where it was, its end now that much nearer the
+    /// viewport's top), and a finger holding the content past an edge keeps
+    /// it where it is, stretched against the new edge.
     public var viewportHeight: Double {
-        didSet { keepContentUnderFinger() }
+        didSet {
+            setEdges(contentMinY: contentMinY, contentMaxY: contentMaxY)
+            keepContentUnderFinger()
+        }
     }
+    /// Where the content lies, as last set: the edges follow from it and the
+    /// viewport's height.
+    private var contentMinY: Double
+    private var contentMaxY: Double
     public var insetTop: Double
     public var insetBottom: Double
     /// The smallest resting offset: the top of the content under the top inset.
@@ -43,6 +54,8 @@ public struct ScrollView: Sendable {
         self.viewportHeight = viewportHeight
         self.insetTop = insetTop
         self.insetBottom = insetBottom
+        self.contentMinY = contentMinY
+        self.contentMaxY = contentMinY + contentHeight
         self.minOffset = contentMinY - insetTop
         self.maxOffset = max(minOffset, contentMinY + contentHeight + insetBottom - viewportHeight)
         self.contentOffset = minOffset
@@ -60,6 +73,7 @@ public struct ScrollView: Sendable {
 
     /// The resting range for content over `[contentMinY, contentMaxY)`.
     private mutating func setEdges(contentMinY: Double, contentMaxY: Double) {
+        (self.contentMinY, self.contentMaxY) = (contentMinY, contentMaxY)
         (minOffset, maxOffset) = edges(contentMinY: contentMinY, contentMaxY: contentMaxY)
     }
 

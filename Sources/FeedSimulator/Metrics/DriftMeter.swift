@@ -348,7 +348,7 @@ struct DriftMeter {
 
     private func measure(_ change: PendingChange, at time: SimTime, list: FeedListView, view: ScrollView) -> DriftRecord {
         let beforeY: Double
-        let reach: ClosedRange<Double>
+        var reach: ClosedRange<Double>
         var excuse = change.excuse
         var change = change
         // How far the change moved the anchor in the content, and the edges
@@ -435,6 +435,15 @@ struct DriftMeter {
                     let moved = unchanged.contentOffset - atCommit.contentOffset
                     let carried = DriftMeter.reach(of: view, holdingAt: held, overscroll: stretched)
                     reach = (carried.lowerBound + moved)...(carried.upperBound + moved)
+                }
+                // The reader's motion carries the reach only while it goes on:
+                // a view at rest in the frame (the finger lifted in between)
+                // can be nowhere but between its edges as they are now, which
+                // a measured end may have moved towards it.
+                if view.isResting {
+                    let low = min(max(reach.lowerBound, view.minOffset), view.maxOffset)
+                    let high = max(min(reach.upperBound, view.maxOffset), view.minOffset)
+                    reach = low...max(low, high)
                 }
             }
         case .screen:
