@@ -9,6 +9,10 @@ public struct FeedListConfiguration: Hashable, Sendable {
     public var typeScale: Double
     public var metrics: CellLayoutMetrics
     public var coordinateSpace: CoordinateSpace
+    /// Whether rows not yet measured are estimated at the mean height of the
+    /// rows measured so far (a SwiftUI lazy stack) instead of at
+    /// `estimatedItemHeight`, which is then only the first estimate.
+    public var estimatesFromMeasured = false
 
     public init(
         estimatedItemHeight: Double,
@@ -84,10 +88,6 @@ public final class FeedList {
     @exclusivity(unchecked) private var isDisplayed: [Bool] = []
     /// Work done since the last `drainWork()`.
     @exclusivity(unchecked) public private(set) var pendingWork = WorkCounters()
-    /// Whether the data or geometry changed since the last visible-rect
-    /// update, so the cells on screen must be laid out again even if the
-    /// rect did not move (UIView's `setNeedsLayout`).
-    @exclusivity(unchecked) public private(set) var needsLayout = false
     /// The item whose position measuring must not move: the first item
     /// displayed, carried across updates by id. Height changes of items
     /// before it are "above" the reader.
@@ -96,10 +96,16 @@ public final class FeedList {
     /// Whether the last visible-rect update measured an item above
     /// `layoutAnchor` whose height changed.
     @exclusivity(unchecked) public private(set) var measuredAboveAnchorInLastPass = false
+    /// Whether the data or geometry changed since the last visible-rect
+    /// update, so the cells on screen must be laid out again even if the
+    /// rect did not move (UIView's `setNeedsLayout`).
+    @exclusivity(unchecked) public private(set) var needsLayout = false
     /// Changes whenever `items` does: a reader that kept a revision knows,
     /// by comparing it, whether the rows it read are still the rows. 32 bits
-    /// (wrapping), in the padding after the flag above, so that the list
-    /// takes no more memory than before it had one.
+    /// (wrapping), in the padding after the two flags above, so that the
+    /// list takes no more memory than before it had one. (The flags sit
+    /// together for the same reason: the layout's estimator took the 8
+    /// bytes `needsLayout` had on its own.)
     @exclusivity(unchecked) public private(set) var itemsRevision: UInt32 = 0
     /// Called for each cell that becomes visible, after it is measured: the
     /// place to configure it (view models, image requests).
@@ -114,6 +120,7 @@ public final class FeedList {
     public init(configuration: FeedListConfiguration) {
         self.configuration = configuration
         self.layout = ListLayout(count: 0, estimatedHeight: configuration.estimatedItemHeight)
+        self.layout.estimatesFromMeasured = configuration.estimatesFromMeasured
         self.originY = configuration.coordinateSpace.initialOriginY
         cellWork.reserveCapacity(FeedList.cellWorkCapacity)
     }
@@ -176,7 +183,7 @@ public final class FeedList {
         endDisplayOfAll()
         items = newItems
         isDisplayed = [Bool](repeating: false, count: newItems.count)
-        layout = ListLayout(count: newItems.count, estimatedHeight: configuration.estimatedItemHeight)
+        layout = layout.emptied(count: newItems.count)
         originY = configuration.coordinateSpace.initialOriginY
         layoutAnchor = nil
         needsLayout = true

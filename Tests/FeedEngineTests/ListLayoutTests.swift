@@ -94,3 +94,56 @@ struct ListLayoutTests {
         #expect(checked > 200)
     }
 }
+
+/// How a SwiftUI lazy stack estimates the rows it has not loaded: "the
+/// average size of the views already placed", WWDC26 session 321, "Dive
+/// into lazy stacks and scrolling with SwiftUI", 2:42–3:42
+/// (docs/swiftui-hosts.md). UIKit's self-sizing keeps one estimate.
+@Suite("Estimates from the rows placed")
+struct MeanEstimateTests {
+    @Test("with a mean estimate, rows inserted later start at the mean height of the rows measured so far; without, at the one estimate")
+    func insertedRowsTakeTheMean() {
+        var lazy = ListLayout(count: 4, estimatedHeight: 100)
+        lazy.estimatesFromMeasured = true
+        var uikit = ListLayout(count: 4, estimatedHeight: 100)
+        for layout in [0, 1] {
+            for (index, height) in [(0, 300.0), (1, 100.0), (2, 350.0)] {
+                if layout == 0 { lazy.setMeasuredHeight(height, at: index) } else { uikit.setMeasuredHeight(height, at: index) }
+            }
+        }
+        #expect(lazy.estimatedHeight == 250)
+        #expect(uikit.estimatedHeight == 100)
+        lazy.insertEstimated(count: 2, at: 4)
+        uikit.insertEstimated(count: 2, at: 4)
+        #expect(lazy.height(of: 4) == 250 && lazy.height(of: 5) == 250)
+        #expect(uikit.height(of: 4) == 100)
+        // The row still estimated keeps the estimate it had.
+        #expect(lazy.height(of: 3) == 100)
+        // Rows measured while laying out a range count too.
+        _ = lazy.measureUnmeasured(in: 3..<6) { _ in 50 }
+        #expect(abs(lazy.estimatedHeight - (300 + 100 + 350 + 50 * 3) / 6) <= 3 * HeightIndex.quantum)
+    }
+
+    @Test("after every row is invalidated (a rotation) the mean starts again from the rows measured next, from the estimate it had")
+    func invalidationStartsAgain() {
+        var layout = ListLayout(count: 3, estimatedHeight: 100)
+        layout.estimatesFromMeasured = true
+        layout.setMeasuredHeight(400, at: 0)
+        layout.resetToEstimates()
+        #expect(layout.estimatedHeight == 400 && layout.height(of: 0) == 400 && !layout.isMeasured(0))
+        layout.setMeasuredHeight(200, at: 1)
+        #expect(layout.estimatedHeight == 200)
+    }
+
+    @Test("a lazy_vstack engine estimates by the mean, a list and a collection view by the one estimate")
+    func hostsEstimate() {
+        #expect(FeedHost.lazyVStack.estimatesFromPlacedRows)
+        #expect(!FeedHost.list.estimatesFromPlacedRows)
+        #expect(!FeedHost.collectionView.estimatesFromPlacedRows)
+        var configuration = FeedListConfiguration(estimatedItemHeight: 100, width: 390)
+        configuration.estimatesFromMeasured = true
+        let list = FeedList(configuration: configuration)
+        #expect(list.layout.estimatesFromMeasured)
+        #expect(!FeedList(configuration: FeedListConfiguration(estimatedItemHeight: 100, width: 390)).layout.estimatesFromMeasured)
+    }
+}

@@ -16,4 +16,11 @@ public enum FeedHost: String, Sendable, CaseIterable {
 
     /// Whether the host is one of SwiftUI's.
     public var isSwiftUI: Bool { self != .collectionView }
+
+    /// Whether rows not yet loaded are estimated at the mean height of the
+    /// rows placed so far (`FeedListConfiguration.estimatesFromMeasured`):
+    /// a lazy stack does (WWDC26 session 321, 2:42–3:42). A list does not:
+    /// on iOS 16 and later it is a collection view with self-sizing cells
+    /// and one estimate (reported by developers; Apple does not say).
+    public var estimatesFromPlacedRows: Bool { self == .lazyVStack }
 }

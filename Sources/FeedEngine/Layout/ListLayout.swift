@@ -5,6 +5,22 @@ public struct ListLayout: Sendable, Equatable {
     public var estimatedHeight: Double
     private(set) var heights: HeightIndex
     private(set) var measured: [Bool]
+    /// How many rows the estimate is the mean height of, when it follows
+    /// the rows measured so far (`estimatesFromMeasured`): the rows placed
+    /// since the layout was last invalidated, as a SwiftUI lazy stack
+    /// estimates the rows it has not loaded ("Dive into lazy stacks and
+    /// scrolling with SwiftUI", WWDC26 session 321, 2:42–3:42). Items
+    /// inserted later start at that mean; items already estimated keep their
+    /// estimate until they are measured. −1 when the estimate is fixed (one
+    /// for every row, as UIKit's self-sizing has): 4 bytes, so that a list
+    /// takes no more memory than before it could estimate either way.
+    private(set) var meanSamples: Int32 = -1
+
+    /// Whether the estimate is the running mean of the rows measured.
+    public var estimatesFromMeasured: Bool {
+        get { meanSamples >= 0 }
+        set { meanSamples = newValue ? max(0, meanSamples) : -1 }
+    }
 
     /// Creates a layout of `count` items, all at the estimated height.
     /// - Complexity: O(n)
@@ -105,7 +121,18 @@ public struct ListLayout: Sendable, Equatable {
     @discardableResult
     public mutating func setMeasuredHeight(_ height: Double, at index: Int) -> Double {
         measured[index] = true
-        return heights.setHeight(height, at: index)
+        let delta = heights.setHeight(height, at: index)
+        noteMeasured(index)
+        return delta
+    }
+
+    /// Adds item `index`'s measured height to the mean the estimate follows.
+    /// The running mean moves by the new row's share, snapped to the layout
+    /// unit: the same arithmetic, in the same order, on every platform.
+    private mutating func noteMeasured(_ index: Int) {
+        guard meanSamples >= 0, meanSamples < Int32.max else { return }
+        meanSamples += 1
+        estimatedHeight = HeightIndex.snap(estimatedHeight + (heights[index] - estimatedHeight) / Double(meanSamples))
     }
 
     /// Measures every item of `range` that still has an estimated height,
@@ -120,6 +147,7 @@ public struct ListLayout: Sendable, Equatable {
             if !measured[index] {
                 measured[index] = true
                 let delta = heights.setHeight(measure(index), at: index)
+                noteMeasured(index)
                 if delta != 0 { onChange(index, delta) }
                 count += 1
             }
@@ -132,7 +160,17 @@ public struct ListLayout: Sendable, Equatable {
     /// or type-size change invalidates every cached size).
     /// - Complexity: O(n)
     public mutating func resetToEstimates() {
-        self = ListLayout(count: count, estimatedHeight: estimatedHeight)
+        self = emptied(count: count)
+    }
+
+    /// A layout of `count` items at the estimated height, estimating as
+    /// this one does: a mean the measured rows made stays the estimate, and
+    /// the rows measured from now on make the next.
+    /// - Complexity: O(n)
+    public func emptied(count: Int) -> ListLayout {
+        var layout = ListLayout(count: count, estimatedHeight: estimatedHeight)
+        layout.estimatesFromMeasured = estimatesFromMeasured
+        return layout
     }
 
     /// Inserts `count` estimated items at `index`.

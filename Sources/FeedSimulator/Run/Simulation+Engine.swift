@@ -31,10 +31,10 @@ extension Simulation {
     ) -> FeedEngineConfiguration {
         let decode: ImageDecodeMode = settings.imageDecode == .main
             ? .mainThread : .background(nanosecondsPerMegapixel: Int64(decodePerMegapixel.rounded()))
+        var list = FeedListConfiguration(estimatedItemHeight: settings.estimatedItemHeightPt, width: width, coordinateSpace: .ordinary)
+        list.estimatesFromMeasured = settings.host.estimatesFromPlacedRows
         return FeedEngineConfiguration(
-            list: FeedListConfiguration(
-                estimatedItemHeight: settings.estimatedItemHeightPt, width: width,
-                coordinateSpace: .ordinary),
+            list: list,
             positionStrategy: settings.positionStrategy,
             diffAlgorithm: settings.diffAlgorithm,
             debounceInterval: settings.debounceNs,
