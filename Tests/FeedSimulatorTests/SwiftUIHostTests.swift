@@ -29,7 +29,7 @@ struct SwiftUIHostTests {
             """
         let loaded = try ScenarioLoader.load(data: Data(json.utf8), file: "hosts.json", deviceDirectories: [CustomStrategyTests.devices])
         var records: [String: [DriftRecord]] = [:]
-        for request in try RunRequest.expand(loaded, seedOverride: nil, recordFrames: false) {
+        for request in RunRequest.expand(loaded, seedOverride: nil, recordFrames: false) {
             records[request.variant] = try Simulation(request: request).run().drift
         }
         return records
