@@ -43,7 +43,7 @@ public struct SessionGenerator: Sendable {
         let durationNs = Int64((config.durationS * 1e9).rounded())
         let feed = drawFeed(&random)
         var engine = drawEngine(&random)
-        engine = engine.with(strategy: config.strategies[0])
+        engine = config.placements(over: engine)[0].engine
         let network = drawNetwork(&random, durationNs: durationNs)
         let enabled = drawSwarm(&random)
         let steps = drawScript(&random, enabled: enabled, feed: feed, durationNs: durationNs)
@@ -52,11 +52,10 @@ public struct SessionGenerator: Sendable {
             description: "A random session of feedsim explore (seed \(seed), session \(index)); actions enabled: \(enabled.map(\.name).joined(separator: ", ")).",
             device: config.device, seed: random.next() & SessionGenerator.runSeedMask, durationNs: durationNs, feed: feed,
             engine: engine,
-            variants: config.strategies.flatMap { strategy in
-                let settings = engine.with(strategy: strategy)
-                guard !config.prefetchPolicies.isEmpty else { return [EngineVariant(name: strategy.name, engine: settings)] }
+            variants: config.placements(over: engine).flatMap { name, settings in
+                guard !config.prefetchPolicies.isEmpty else { return [EngineVariant(name: name, engine: settings)] }
                 return config.prefetchPolicies.map { policy in
-                    EngineVariant(name: "\(strategy.name)-\(policy)", engine: ExploreConfig.engine(settings, prefetch: policy))
+                    EngineVariant(name: "\(name)-\(policy)", engine: ExploreConfig.engine(settings, prefetch: policy))
                 }
             },
             script: steps)

@@ -61,6 +61,33 @@ struct SessionGeneratorTests {
         #expect(loaded.scenario == session)
     }
 
+    @Test("hosts: each strategy also runs in each listed host it can exist in, paired, as <host>-<strategy>; a strategy that can exist in none of them is refused")
+    func hosts() throws {
+        let device = try ExploreFixtures.device()
+        let config = try JSONDecoder().decode(
+            ExploreConfig.self,
+            from: Data(#"{"strategies": ["anchor", "scroll_position_id"], "hosts": ["collection_view", "lazy_vstack", "list"]}"#.utf8))
+        #expect(config.variantNames == ["collection_view-anchor", "lazy_vstack-scroll_position_id", "list-scroll_position_id"])
+        let session = SessionGenerator(config: config, device: device, seed: 5).session(3)
+        #expect(session.variants.map(\.name) == config.variantNames)
+        #expect(session.variants.map(\.engine.host) == [.collectionView, .lazyVStack, .list])
+        // Paired: the two SwiftUI variants differ in their host alone.
+        var lazy = session.variants[1].engine, list = session.variants[2].engine
+        lazy.host = .list
+        #expect(lazy == list)
+        let loaded = try ScenarioLoader.load(
+            data: Data(session.fileText.utf8), file: "\(session.name).json", deviceDirectories: [ExploreFixtures.devicesFolder])
+        #expect(loaded.scenario == session)
+        // Without hosts, a SwiftUI strategy runs in lazy_vstack under its own name.
+        let plain = try JSONDecoder().decode(ExploreConfig.self, from: Data(#"{"strategies": ["anchor", "swiftui_default"]}"#.utf8))
+        #expect(plain.variantNames == ["anchor", "swiftui_default"])
+        #expect(SessionGenerator(config: plain, device: device, seed: 5).session(3).variants.map(\.engine.host) == [.collectionView, .lazyVStack])
+        let refused = #expect(throws: (any Error).self) {
+            try JSONDecoder().decode(ExploreConfig.self, from: Data(#"{"strategies": ["anchor", "swiftui_default"], "hosts": ["list"]}"#.utf8))
+        }
+        #expect("\(String(describing: refused))".contains("anchor"))
+    }
+
     @Test("prefetch_policies: an unknown or repeated name is refused at its place")
     func prefetchPolicyErrors() {
         #expect(throws: (any Error).self) {

@@ -11,6 +11,11 @@ public struct ExploreConfig: Sendable, Equatable {
     public var device: String
     /// The position strategies every session runs under, paired.
     public var strategies: [PositionStrategy]
+    /// The hosts every session also runs in, paired: each strategy in each
+    /// of them it can exist in, as the variant `<host>-<strategy>`. Empty:
+    /// each strategy in its own host (the collection view, or `lazy_vstack`
+    /// for a SwiftUI strategy), as the variant `<strategy>`.
+    public var hosts: [FeedHost] = []
     /// The prefetch policies every session also runs under, paired, each
     /// name setting the image and the page prefetch policy it names (the
     /// default one of a seam that lacks it); empty runs the drawn engine's.
@@ -72,10 +77,27 @@ public struct ExploreConfig: Sendable, Equatable {
     /// The variants each session runs as, in order: a strategy's name, or
     /// `<strategy>-<policy>` for each prefetch policy when there are any.
     public var variantNames: [String] {
-        strategies.flatMap { strategy in
-            prefetchPolicies.isEmpty ? [strategy.name] : prefetchPolicies.map { "\(strategy.name)-\($0)" }
+        placements.flatMap { name, _ in
+            prefetchPolicies.isEmpty ? [name] : prefetchPolicies.map { "\(name)-\($0)" }
         }
     }
+
+    /// Each strategy in each host it runs in, with the name its variant
+    /// starts with: the strategy's alone when `hosts` is empty.
+    public func placements(over engine: EngineSettings = .defaults) -> [(name: String, engine: EngineSettings)] {
+        strategies.flatMap { strategy in
+            let settings = engine.with(strategy: strategy)
+            guard !hosts.isEmpty else { return [(strategy.name, settings)] }
+            return hosts.filter(strategy.hosts.contains).map { host in
+                var placed = settings
+                placed.host = host
+                return ("\(host.rawValue)-\(strategy.name)", placed)
+            }
+        }
+    }
+
+    /// `placements(over:)` of the defaults.
+    var placements: [(name: String, engine: EngineSettings)] { placements() }
 
     /// Every name a prefetch policy can have here: the image prefetch
     /// policies, then the page prefetch policies not already among them.
@@ -101,7 +123,7 @@ public struct ExploreConfig: Sendable, Equatable {
 
 extension ExploreConfig: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
-        case device, strategies, prefetch_policies, duration_s, post_count, steps, swarm_fraction, weights, network_profiles
+        case device, strategies, hosts, prefetch_policies, duration_s, post_count, steps, swarm_fraction, weights, network_profiles
         case offline_chance, determinism_every, shrink_runs
     }
 
@@ -128,6 +150,23 @@ extension ExploreConfig: Decodable {
                 return strategy
             }
             guard Set(names).count == names.count else { throw c.failure(.strategies, "expected each strategy once") }
+        }
+        if c.contains(.hosts) {
+            let names = try c.decode([String].self, forKey: .hosts)
+            guard !names.isEmpty else { throw c.failure(.hosts, "expected at least one host") }
+            hosts = try names.enumerated().map { index, name in
+                guard let host = FeedHost(rawValue: name) else {
+                    throw DecodingFailure(
+                        codingPath: c.codingPath + [Keys.hosts, AnyCodingKey(intValue: index)],
+                        expected: "expected one of \(FeedHost.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \"\(name)\"")
+                }
+                return host
+            }
+            guard Set(names).count == names.count else { throw c.failure(.hosts, "expected each host once") }
+            for strategy in strategies where !strategy.hosts.contains(where: hosts.contains) {
+                throw c.failure(
+                    .hosts, "expected a host strategy `\(strategy.name)` can exist in (\(strategy.hosts.map { "`\($0.rawValue)`" }.joined(separator: ", "))), found none of them")
+            }
         }
         if c.contains(.prefetch_policies) {
             let names = try c.decode([String].self, forKey: .prefetch_policies)
