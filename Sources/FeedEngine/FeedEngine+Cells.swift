@@ -46,7 +46,7 @@ extension FeedEngine {
             let belowFlight = flightIndex.map { $0 <= index } ?? false
             if !belowFlight || !keepFlightTarget(whileAdjustingBy: delta) {
                 if belowFlight { flightAnchorID = nil }
-                apply(keeper.loadedRowResizedAbove(by: delta), from: viewport.contentOffset)
+                apply(keeper.loadedRowResizedAbove(by: delta, inUpdate: settlingAnchorID != nil), from: viewport.contentOffset)
             }
         } else if delta != 0, let flightIndex, index < flightIndex {
             // Between the screen and the post a retargeted fling carries:

@@ -83,12 +83,17 @@ struct SwiftUIHostTests {
         for strategy in PositionStrategy.swiftUI {
             let keeper = strategy.makePositionKeeper()
             #expect(keeper.heightsChangedAbove(by: 120) == .adjustOffset(by: 120), "\(strategy.name)")
-            #expect(keeper.loadedRowResizedAbove(by: 120) == .keepOffset, "\(strategy.name)")
+            #expect(keeper.loadedRowResizedAbove(by: 120, inUpdate: false) == .keepOffset, "\(strategy.name)")
             #expect(strategy.hosts == [.lazyVStack, .list])
         }
         // UIKit's strategies treat both alike, as self-sizing cells do.
         let anchor = PositionStrategy.anchor.makePositionKeeper()
-        #expect(anchor.loadedRowResizedAbove(by: 120) == anchor.heightsChangedAbove(by: 120))
+        #expect(anchor.loadedRowResizedAbove(by: 120, inUpdate: false) == anchor.heightsChangedAbove(by: 120))
+        #expect(anchor.loadedRowResizedAbove(by: 120, inUpdate: true) == anchor.heightsChangedAbove(by: 120))
+        // Inside an update, scrollPosition(id:) keeps its row through the
+        // whole update's layout; SwiftUI's default anchors nothing.
+        #expect(PositionStrategy.scrollPositionID.makePositionKeeper().loadedRowResizedAbove(by: 120, inUpdate: true) == .adjustOffset(by: 120))
+        #expect(PositionStrategy.swiftUIDefault.makePositionKeeper().loadedRowResizedAbove(by: 120, inUpdate: true) == .keepOffset)
         #expect(PositionStrategy.anchor.hosts == [.collectionView])
     }
 

@@ -43,11 +43,12 @@ public protocol PositionKeeper {
     func heightsChangedAbove(by delta: Double) -> PlaceCorrection
 
     /// A cell above the reader that was already laid out changed height by
-    /// `delta` points (an image whose size was unknown arrived). Default:
-    /// `heightsChangedAbove(by:)`, as UIKit's self-sizing treats both alike;
-    /// a SwiftUI lazy stack compensates only rows it measures for the first
-    /// time.
-    func loadedRowResizedAbove(by delta: Double) -> PlaceCorrection
+    /// `delta` points (an image whose size was unknown arrived), on its own
+    /// or, with `inUpdate`, inside the layout of a data update the engine
+    /// is committing. Default: `heightsChangedAbove(by:)`, as UIKit's
+    /// self-sizing treats both alike; a SwiftUI lazy stack compensates only
+    /// rows it measures for the first time.
+    func loadedRowResizedAbove(by delta: Double, inUpdate: Bool) -> PlaceCorrection
 
     /// Every cell was invalidated (a width or text size change) and the
     /// cells around `anchor`, captured before, were measured again.
@@ -117,7 +118,7 @@ public struct PlaceOutcome: Equatable, Sendable {
 extension PositionKeeper {
     public static var heldCauses: Set<ChangeCause> { [] }
     public static var hosts: [FeedHost] { [.collectionView] }
-    public func loadedRowResizedAbove(by delta: Double) -> PlaceCorrection { heightsChangedAbove(by: delta) }
+    public func loadedRowResizedAbove(by delta: Double, inUpdate: Bool) -> PlaceCorrection { heightsChangedAbove(by: delta) }
     public var coordinateSpace: CoordinateSpace? { nil }
     public var usesPullAnchor: Bool { false }
     public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {}

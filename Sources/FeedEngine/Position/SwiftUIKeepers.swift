@@ -23,7 +23,7 @@ public struct SwiftUIDefaultKeeper: PositionKeeper {
 
     public func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .adjustOffset(by: delta) }
 
-    public func loadedRowResizedAbove(by delta: Double) -> PlaceCorrection { .keepOffset }
+    public func loadedRowResizedAbove(by delta: Double, inUpdate: Bool) -> PlaceCorrection { .keepOffset }
 
     public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
         AnchorKeeper().afterRelayout(anchor: anchor, list: list)
@@ -38,9 +38,9 @@ public struct SwiftUIDefaultKeeper: PositionKeeper {
 /// the scroll view's size; developers use it to keep rows inserted above
 /// the reader from moving them). A row that disappears hands its place to
 /// the next that stays, as the binding then names it. What it does not
-/// cover is a row already laid out that changes height above the reader:
-/// that pushes the content, as under `swiftui_default` (session 321,
-/// 19:24–19:41).
+/// cover is a row already laid out that changes height above the reader
+/// on its own, outside an update: that pushes the content, as under
+/// `swiftui_default` (session 321, 19:24–19:41).
 public struct ScrollPositionKeeper: PositionKeeper {
     public static let name = "scroll_position_id"
     public static let heldCauses: Set<ChangeCause> = [
@@ -63,7 +63,12 @@ public struct ScrollPositionKeeper: PositionKeeper {
 
     public func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .adjustOffset(by: delta) }
 
-    public func loadedRowResizedAbove(by delta: Double) -> PlaceCorrection { .keepOffset }
+    /// On its own, the resize pushes the reader (session 321, 19:24–19:41);
+    /// inside an update, the identified row is kept in place in the layout
+    /// of the whole update, the resize with the update's other changes.
+    public func loadedRowResizedAbove(by delta: Double, inUpdate: Bool) -> PlaceCorrection {
+        inUpdate ? .adjustOffset(by: delta) : .keepOffset
+    }
 
     public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
         identified.afterRelayout(anchor: anchor, list: list)
