@@ -230,21 +230,20 @@ public struct Shrinker: Sendable {
         /// move the content (drags, flings, scrolls) up to one of them, or
         /// two of them in a row, are replaced by a `scroll_to` the post at
         /// the top of the screen when the last of them was done, at the
-        /// first one's time. Between a
-        /// long session's first step and its failure, dozens of flings often
-        /// matter only for where they leave the reader, and for the pages
-        /// loaded on the way: the jump is repeated once a second until the
-        /// next step kept, so that each repetition goes on past a page the
-        /// one before loaded (a jump past the content clamps at its end).
-        /// Other steps keep their times. The longest prefix is tried first;
-        /// one recorded run finds the places, and the first jump that keeps
-        /// the failure is taken.
+        /// first one's time. Between a long session's first step and its
+        /// failure, dozens of flings often matter only for where they leave
+        /// the reader, and for the pages loaded on the way: the jump is
+        /// repeated every `jumpEveryNs` until the next step kept (at most
+        /// `jumpRepeats` times), so that each repetition goes on past a page
+        /// the one before loaded (a jump past the content clamps at its
+        /// end). Other steps keep their times. The longest prefix is tried
+        /// first; one recorded run finds the places, and the first jump
+        /// that keeps the failure is taken.
         mutating func jumps(_ scenario: Scenario) -> (Scenario, Violation)? {
             let motions = scenario.script.indices.filter { Shrinker.isMotion(scenario.script[$0].action) }
             guard motions.count >= 2, hasBudget else { return nil }
             runs += 1
             guard let frames = shrinker.runner.frames(of: scenario) else { return nil }
-            let second: Int64 = 1_000_000_000
             // Every prefix of the motions, longest first, then each two in a row.
             let prefixes = (1..<motions.count).reversed().map { 0...$0 }
             let pairs = (1..<motions.count - 1).map { $0...($0 + 1) }
@@ -255,10 +254,10 @@ public struct Shrinker: Sendable {
                 let from = scenario.script[replaced[0]].atNs
                 let until = last + 1 < scenario.script.count ? scenario.script[last + 1].atNs : scenario.durationNs
                 guard let place = frames.last(where: { $0.time < until }), let post = place.visible.first else { continue }
-                let repeats = Int(min(8, max(1, (until - from) / second)))
+                let repeats = Int(min(Int64(Shrinker.jumpRepeats), max(1, (until - from) / Shrinker.jumpEveryNs)))
                 let jump = ScriptStep(
                     atNs: from, action: .scrollTo(target: .post(index: post), animated: false),
-                    repeatCount: repeats, repeatEveryNs: repeats > 1 ? second : 0)
+                    repeatCount: repeats, repeatEveryNs: repeats > 1 ? Shrinker.jumpEveryNs : 0)
                 var candidate = scenario
                 candidate.script = scenario.script.indices.filter { !replaced.contains($0) }.map { scenario.script[$0] }
                 candidate.script.insert(jump, at: replaced[0])
@@ -288,6 +287,12 @@ public struct Shrinker: Sendable {
     typealias Pass = @Sendable (Scenario) -> [Scenario]
 
     static let passes: [Pass] = [mergedDrags, mergedNewPosts, simplerSteps, earlierSteps, shorterRun, smallerFeed, plainerFeed, plainerWorld]
+
+    /// The most repetitions of a jump (`State.jumps`), and the time between
+    /// them: long enough for a page asked for at the content's end to land
+    /// on a fast link, few enough that a jump stays one small step.
+    static let jumpRepeats = 8
+    static let jumpEveryNs: Int64 = 1_000_000_000
 
     /// Steps that only move the content: the reader's way to a place.
     static func isMotion(_ action: ScriptAction) -> Bool {

@@ -7,7 +7,9 @@
 ///   developers; Apple does not say);
 /// - rows measured for the first time above the screen, as the reader
 ///   scrolls back up, correct the estimate of the space above, and the
-///   offset absorbs the correction: the rows on screen stay still (4:14–4:57);
+///   offset absorbs the correction: the rows on screen stay still (4:14–4:57;
+///   `PositionKeeper`'s default `heightsChangedAbove(by:)`, as under
+///   `scroll_position_id`);
 /// - a row already laid out that changes height (an image whose size
 ///   arrives late) is not compensated: it pushes what is below it, the
 ///   reader included (19:24–19:41);
@@ -20,8 +22,6 @@ public struct SwiftUIDefaultKeeper: PositionKeeper {
     public init() {}
 
     public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { PlaceOutcome(.keepOffset) }
-
-    public func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .adjustOffset(by: delta) }
 
     public func loadedRowResizedAbove(by delta: Double, inUpdate: Bool) -> PlaceCorrection { .keepOffset }
 
@@ -60,8 +60,6 @@ public struct ScrollPositionKeeper: PositionKeeper {
     public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
         identified.batchDidApply(batch, list: list)
     }
-
-    public func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .adjustOffset(by: delta) }
 
     /// On its own, the resize pushes the reader (session 321, 19:24–19:41);
     /// inside an update, the identified row is kept in place in the layout

@@ -209,18 +209,18 @@ struct DriftMeter {
     /// Kept as `flight` changes, as `hasPendingChange` is.
     private(set) var hasFlight = false
 
-    /// The content is at rest in a frame at `time`: each retargeted change
-    /// is judged here, the post the reader looked at as it committed
-    /// against where the reader's own motion at the commit (the fling as it
-    /// was, over the content as the change left it) would have brought that
-    /// post to rest. Nothing else is excused: the content's resting edges
-    /// are the only reach.
     /// No fling carries a change's post any more, judged or not.
     private mutating func endFlight() {
         flight = nil
         carriesUnjudgedFlight = false
     }
 
+    /// The content is at rest in a frame at `time`: each retargeted change
+    /// is judged here, the post the reader looked at as it committed
+    /// against where the reader's own motion at the commit (the fling as it
+    /// was, over the content as the change left it) would have brought that
+    /// post to rest. Nothing else is excused: the content's resting edges
+    /// are the only reach.
     mutating func motionEnded(at time: SimTime, list: FeedListView, view: ScrollView) {
         guard hasFlight, view.isResting else { return }
         carriesUnjudgedFlight = false
