@@ -64,6 +64,21 @@ enum ProcessTable {
         return (ppid, String(fields[0]))
     }
 
+    /// The names of this process's threads that `child` counts as its
+    /// parent (/proc/self/task/TID/children). Linux keeps a process's parent
+    /// per thread: when that thread ends, the child moves to another thread
+    /// and gets its parent-death signal.
+    static func parentThreadNames(of child: pid_t) -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.sorted().compactMap { tid in
+            guard let children = try? String(contentsOfFile: "/proc/self/task/\(tid)/children", encoding: .utf8),
+                  children.split(separator: " ").contains(Substring(String(child))),
+                  let name = try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8)
+            else { return nil }
+            return name.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
     private static func commandLine(_ pid: pid_t) -> String {
         let data = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
         return String(decoding: data.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
@@ -166,6 +181,22 @@ struct InterruptTests {
         #expect(next.status == 0, "\(next)")
         // The earlier frames.csv goes (this run has no --frames); the user's file stays.
         #expect(folder.entries(in: "out") == ["drift.csv", "notes.txt", "provenance.json", "summary.csv"])
+    }
+
+    /// A worker asks for SIGKILL when its parent goes, and Linux sends it
+    /// when the *thread* that started the worker ends: a child started from
+    /// a thread that ends at launch was killed whenever that thread ended
+    /// after the worker had asked (a busy machine), as "A worker whose
+    /// parent is already gone" once saw in CI.
+    @Test("A child's parent thread lives until the child exits, so a worker's parent-death signal waits for the test process")
+    func launcherOutlivesChild() throws {
+        let child = try ChildProcess.start(URL(fileURLWithPath: "/bin/sleep"), ["1"])
+        // Long enough for a launcher that ended at launch to be gone.
+        Thread.sleep(forTimeInterval: 0.3)
+        let parents = ProcessTable.parentThreadNames(of: child.pid)
+        let outcome = child.wait(timeout: 30)
+        #expect(parents == [ChildProcess.launcherThreadName], "the child's parent threads: \(parents)")
+        #expect(outcome.status == 0 && !outcome.exitedBySignal, "\(outcome)")
     }
 
     @Test("A worker whose parent is already gone exits at once instead of running")

@@ -30,6 +30,9 @@ public enum ChildProcess {
     /// Time a child gets to exit after SIGTERM before it gets SIGKILL.
     public static let terminationGrace: TimeInterval = 5
 
+    /// The name of the thread each child is started from.
+    public static let launcherThreadName = "child-launcher"
+
     /// Runs `executable arguments...` in `directory` and waits for it to exit;
     /// a child still running after `timeout` seconds gets SIGTERM, then SIGKILL.
     public static func run(
@@ -156,24 +159,46 @@ private enum OutputCapture {
     }
 }
 
-/// Starts `process` from a thread with no signals blocked.
+/// Starts `process` from a thread with no signals blocked, which then waits
+/// for the child to exit: Linux counts that thread, not the process, as the
+/// child's parent, so a child that asks for a signal when its parent goes
+/// (a `feedsim` worker) would get it as soon as a launching thread ended.
 private func launchWithSignalsUnblocked(_ process: Process) throws {
     final class Launch: @unchecked Sendable {
         let process: Process
         var error: (any Error)?
-        let done = DispatchSemaphore(value: 0)
+        let launched = DispatchSemaphore(value: 0)
+        let exited = DispatchSemaphore(value: 0)
         init(_ process: Process) { self.process = process }
     }
     let launch = Launch(process)
+    let handler = process.terminationHandler
+    process.terminationHandler = { process in
+        handler?(process)
+        launch.exited.signal()
+    }
     Thread {
+        nameThisThread(ChildProcess.launcherThreadName)
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
         do { try launch.process.run() } catch { launch.error = error }
-        launch.done.signal()
+        let started = launch.error == nil
+        launch.launched.signal()
+        if started { launch.exited.wait() }
     }.start()
-    launch.done.wait()
+    launch.launched.wait()
     if let error = launch.error { throw error }
+}
+
+/// Names the calling thread as Linux shows it (`comm`, at most 15 bytes):
+/// a new thread otherwise takes its creator's name, and Foundation's
+/// `Thread.name` does not reach the kernel.
+private func nameThisThread(_ name: String) {
+    let file = open("/proc/thread-self/comm", O_WRONLY)
+    guard file >= 0 else { return }
+    defer { close(file) }
+    _ = name.utf8CString.withUnsafeBufferPointer { write(file, $0.baseAddress, $0.count - 1) }
 }
 
 /// Reads a pipe to end-of-file on its own thread, so a full pipe never
