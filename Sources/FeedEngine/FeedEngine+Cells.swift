@@ -60,6 +60,7 @@ extension FeedEngine {
 
     func configureCell(at index: Int) {
         let item = list.items[index]
+        rowViews.appeared(item.id)
         requestImage(for: item)
         if let cached = viewModels.value(forKey: PostKey(item.id)),
            cached.contentVersion == PostViewModel.contentVersion(of: item.post) {

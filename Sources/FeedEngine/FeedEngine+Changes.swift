@@ -77,6 +77,7 @@ extension FeedEngine {
         } else {
             list.apply(changes, newItems: newItems, anchorIndex: anchor?.index)
         }
+        if configuration.diffAlgorithm == .reloadAll || !changes.deletes.isEmpty { rowViews.keepOnly(rowsIn: newItems) }
         let outcome = keeper.batchDidApply(batch, list: list)
         if outcome.anchorLost { counters.anchorsLost += 1 }
         let survivor = anchor.flatMap { list.index(of: $0.itemID) != nil ? $0.itemID : nil }

@@ -13,6 +13,7 @@ extension FeedEngine {
         measureScrollVelocity()
         loadMoreIfNeeded(visible: visible)
         updatePrefetching(visible: visible)
+        rowViews.endUpdate()
         return visible
     }
 
@@ -96,6 +97,10 @@ extension FeedEngine {
 
     /// The Dynamic Type size changed.
     public func textSizeDidChange(scale: Double) {
+        // The text size is an environment value: the bodies of rows a lazy
+        // stack pins off screen run again (their cells are not on screen,
+        // so nothing is measured).
+        for index in rowViews.rowsUpdatedByEnvironment(in: list.items) { list.recordBodyUpdate(at: index) }
         relayout(cause: .textSizeChange) { list.setTypeScale(scale) }
     }
 

@@ -53,6 +53,7 @@ extension FeedEngine {
                 let tuned = self.tuner.tuneWithStats(self.store.posts) { [store = self.store] id in store.post(id) }
                 self.viewport.feedWillCommit(.refresh)
                 self.list.replaceAll(with: tuned.items)
+                self.rowViews.keepOnly(rowsIn: tuned.items)
                 self.correctOffset(from: self.viewport.contentOffset, to: self.offsetRange.lowerBound)
                 self.settleLayout(around: nil)
                 self.viewport.feedDidCommit(.refresh)

@@ -33,6 +33,9 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
     /// When the next page is asked for (`loadMoreThreshold` is the threshold
     /// it works with).
     public var pagePrefetch: PagePrefetch
+    /// The row views kept off screen, in a lazy stack; `nil` in a host that
+    /// reuses its cells (a collection view, `List`).
+    public var rowViews: RowViewSettings?
 
     public init(
         list: FeedListConfiguration,
@@ -48,7 +51,8 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
         tuner: FeedTuner.Options = FeedTuner.Options(),
         images: ImagePipeline.Configuration = ImagePipeline.Configuration(decodeMode: .mainThread, diskReadLatency: 0),
         imagePrefetch: ImagePrefetch = .window,
-        pagePrefetch: PagePrefetch = .threshold
+        pagePrefetch: PagePrefetch = .threshold,
+        rowViews: RowViewSettings? = nil
     ) {
         self.list = list
         self.positionStrategy = positionStrategy
@@ -64,6 +68,7 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
         self.images = images
         self.imagePrefetch = imagePrefetch
         self.pagePrefetch = pagePrefetch
+        self.rowViews = rowViews
     }
 }
 
@@ -167,6 +172,8 @@ public final class FeedEngine {
     @exclusivity(unchecked) var offlineActions = OfflineActionQueue()
     /// Keeps the reader's place per the configured strategy.
     @exclusivity(unchecked) var keeper: any PositionKeeper
+    /// The row views a lazy stack keeps off screen.
+    @exclusivity(unchecked) var rowViews: RowViewRetention
     /// How far the last layout pass moved the content to compensate heights.
     @exclusivity(unchecked) var lastCompensation = 0.0
     /// The reader's anchor as the current layout pass began: what changes
@@ -237,12 +244,16 @@ public final class FeedEngine {
         self.viewport = viewport
         self.transport = transport
         self.scheduler = scheduler
+        self.rowViews = RowViewRetention(configuration.rowViews)
         self.viewModels = LRUCache(countLimit: configuration.viewModelCacheCount, costLimit: configuration.viewModelCacheCost)
         self.tuner = FeedTuner(options: configuration.tuner)
         self.images = ImagePipeline(configuration: configuration.images, transport: imageTransport, scheduler: scheduler)
         // The list belongs to the engine and never calls back after it.
         list.onConfigure = { [unowned self] index in self.configureCell(at: index) }
-        list.onEndDisplay = { [unowned self] id in self.images.cancel(for: FeedEngine.imageOwner(id)) }
+        list.onEndDisplay = { [unowned self] id in
+            self.images.cancel(for: FeedEngine.imageOwner(id))
+            self.rowViews.disappeared(id)
+        }
         // Made now, with the engine, rather than inside the first call that needs them.
         _ = debouncer
         _ = imageCompletion
@@ -288,6 +299,13 @@ public final class FeedEngine {
 
     /// Bytes held in memory by the engine's caches: view models and decoded images.
     public var cacheMemoryBytes: Int { viewModels.totalCost + images.memoryCacheCost }
+
+    /// Row views a lazy stack keeps alive off screen (0 in a host that
+    /// reuses its cells).
+    public var keptRowViews: Int { rowViews.keptCount }
+
+    /// Bytes those row views hold.
+    public var keptRowViewBytes: Int { rowViews.bytes }
 
     /// Starts the feed: requests the first page.
     public func start() {

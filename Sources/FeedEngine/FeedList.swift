@@ -171,6 +171,13 @@ public final class FeedList {
         }
     }
 
+    /// Records that the body of item `index`'s row ran again off screen (a
+    /// lazy stack's kept row on an environment change): the work of
+    /// configuring its cell, which a cost model charges as one.
+    public func recordBodyUpdate(at index: Int) {
+        record(.configure, index)
+    }
+
     /// Records work done on the list's behalf by its owner.
     public func addWork(_ work: WorkCounters) {
         pendingWork += work

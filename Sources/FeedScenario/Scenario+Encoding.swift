@@ -114,6 +114,9 @@ extension EngineSettings {
         add(.image_prefetch, .string(imagePrefetch.name), if: imagePrefetch != base.imagePrefetch)
         add(.page_prefetch, .string(pagePrefetch.name), if: pagePrefetch != base.pagePrefetch)
         if let loadMoreThreshold { add(.load_more_threshold, .int(loadMoreThreshold), if: loadMoreThreshold != base.loadMoreThreshold) }
+        add(.row_retention, .string(rowRetention.rawValue), if: rowRetention != base.rowRetention)
+        add(.row_kept_updates, .int(rowKeptUpdates), if: rowKeptUpdates != base.rowKeptUpdates)
+        add(.row_view_kb, .int(rowViewBytes >> 10), if: rowViewBytes != base.rowViewBytes)
         return members
     }
 }

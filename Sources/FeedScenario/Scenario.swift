@@ -169,6 +169,24 @@ public struct EngineSettings: Sendable, Equatable {
     /// The page threshold, in posts from the end; `nil` for the feed's
     /// (`feed.load_more_threshold`, where older files set it).
     public var loadMoreThreshold: Int?
+    /// What a lazy stack does with row views that leave the screen (only
+    /// `lazy_vstack` keeps any: docs/swiftui-hosts.md).
+    public var rowRetention: RowRetention = .released
+    /// Updates (layout passes) a released row view is kept off screen.
+    public var rowKeptUpdates: Int = EngineSettings.defaultRowKeptUpdates
+    /// Memory one kept row view holds, in bytes.
+    public var rowViewBytes: Int = EngineSettings.defaultRowViewBytes
+
+    /// Session 321 says only "a number of updates": an assumption.
+    public static let defaultRowKeptUpdates = 30
+    /// No source gives a kept row view's size: an assumption, 16 KiB.
+    public static let defaultRowViewBytes = 16 << 10
+
+    /// The row view settings the engine gets: `nil` in a host that reuses
+    /// its cells.
+    public var rowViews: RowViewSettings? {
+        host.keepsRowViews ? RowViewSettings(policy: rowRetention, keptUpdates: rowKeptUpdates, rowViewBytes: rowViewBytes) : nil
+    }
 
     public init(estimatedItemHeightPt: Double = FeedEngineConfiguration.defaultEstimatedItemHeight) {
         self.estimatedItemHeightPt = estimatedItemHeightPt

@@ -23,4 +23,9 @@ public enum FeedHost: String, Sendable, CaseIterable {
     /// on iOS 16 and later it is a collection view with self-sizing cells
     /// and one estimate (reported by developers; Apple does not say).
     public var estimatesFromPlacedRows: Bool { self == .lazyVStack }
+
+    /// Whether row views that leave the screen are kept (`RowRetention`)
+    /// rather than their cells reused: a lazy stack's are (WWDC26 session
+    /// 321, 16:59–17:13). A list, built on a collection view, reuses cells.
+    public var keepsRowViews: Bool { self == .lazyVStack }
 }

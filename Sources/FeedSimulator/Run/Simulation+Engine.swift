@@ -50,6 +50,7 @@ extension Simulation {
                 memoryCacheCostLimit: settings.imageMemoryCacheBytes, diskCacheSizeLimit: settings.imageDiskCacheBytes,
                 prefetchWindow: settings.imagePrefetchWindow),
             imagePrefetch: settings.imagePrefetch,
-            pagePrefetch: settings.pagePrefetch)
+            pagePrefetch: settings.pagePrefetch,
+            rowViews: settings.rowViews)
     }
 }

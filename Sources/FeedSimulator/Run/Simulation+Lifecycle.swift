@@ -14,7 +14,7 @@ extension Simulation {
     func checkMemory() {
         guard appState != .terminated else { return }
         let engine = self.engine
-        let bytes = memory.footprint(posts: engine.postCount, cacheBytes: Int64(engine.cacheMemoryBytes))
+        let bytes = memory.footprint(posts: engine.postCount, cacheBytes: Int64(engine.cacheMemoryBytes + engine.keptRowViewBytes))
         switch memory.sample(bytes) {
         case .fine:
             break

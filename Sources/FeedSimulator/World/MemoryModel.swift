@@ -24,7 +24,8 @@ struct MemoryModel {
     }
 
     /// The footprint of an app holding `posts` feed posts and `cacheBytes`
-    /// of caches (view models, decoded images).
+    /// of caches (view models, decoded images) and of row views a lazy
+    /// stack keeps off screen.
     func footprint(posts: Int, cacheBytes: Int64) -> Int64 {
         settings.baselineBytes + Int64(posts) * settings.bytesPerPost + cacheBytes
     }
