@@ -10,7 +10,8 @@ import FeedScenario
 /// identity the same way). A drift failure also keeps its size: at least
 /// `keptExcessFraction` of the points it moved the reader beyond what the
 /// edges forced, so a jump of thousands of points does not shrink into an
-/// overshoot of a few, which is another bug.
+/// overshoot of a few, which is another bug. The size is asked of the
+/// result, not of every step on the way to it (`shrink(_:keeping:)`).
 ///
 /// First the steps after the failure, and the time after it, go (one run);
 /// then script steps, by delta debugging (Zeller and Hildebrandt,
@@ -34,6 +35,9 @@ public struct Shrinker: Sendable {
     /// The share of a failure's excess (`Violation.excessPt`) a candidate
     /// must keep to count as the same failure.
     public static let keptExcessFraction = 0.5
+    /// Steps a repro may keep and still be read at a glance: a first round
+    /// that leaves more gets a second (`shrink(_:keeping:)`).
+    public static let readableSteps = 5
 
     public init(runner: SessionRunner, budget: Int) {
         self.runner = runner
@@ -56,61 +60,54 @@ public struct Shrinker: Sendable {
 
     /// Shrinks `scenario` keeping `violation`'s identity. The scenario keeps
     /// only the failing strategy's variant.
+    ///
+    /// Up to three rounds. The first accepts only candidates that keep
+    /// `keptExcessFraction` of the failure's size. Its greedy path can stop
+    /// where every removal takes the size below that, although a smaller
+    /// session further on fails by as much again: a restore's miss depends
+    /// on where the reader is, to the post, and shrinks and grows back as
+    /// the steps that built the feed go. So when the first round leaves
+    /// more than `readableSteps` steps, a second starts again from the
+    /// session as found with a budget of its own, taking any failure of the
+    /// same identity as a way through; the result is the smallest scenario
+    /// either round saw that keeps the size. A third round, from there and
+    /// with the same budget, also jumps to the posts near the reader's
+    /// (`State.jumps`) while more than `readableSteps` steps are left.
     public func shrink(_ scenario: Scenario, keeping violation: Violation) -> Result {
-        var state = State(
-            shrinker: self, identity: violation.identity, leastExcessPt: violation.excessPt * Shrinker.keptExcessFraction,
-            limit: budget(forSteps: scenario.script.count))
+        let keptExcessPt = violation.excessPt * Shrinker.keptExcessFraction
+        let limit = budget(forSteps: scenario.script.count)
+        var strict = State(
+            shrinker: self, identity: violation.identity, leastExcessPt: keptExcessPt, keptExcessPt: keptExcessPt, limit: limit)
         var current = scenario
         current.variants = scenario.variants.filter { $0.name == violation.strategy }
-        var found = violation
-        if let again = state.failure(current) {
-            found = again
-        } else {
+        guard let again = strict.failure(current) else {
             // The failure needs the other variants' company (it cannot: runs
             // are independent) or is not reproducible; keep it as found.
-            return Result(scenario: current, violation: violation, stepsBefore: scenario.script.count, runs: state.runs)
+            return Result(scenario: current, violation: violation, stepsBefore: scenario.script.count, runs: strict.runs)
         }
-        if let cut = state.cutAfterFailure(current, failingAt: found.timeNs) {
-            current = cut.0
-            found = cut.1
+        strict.shrink(current, found: again)
+        guard var smallest = strict.smallest else {
+            return Result(scenario: current, violation: again, stepsBefore: scenario.script.count, runs: strict.runs)
         }
-        // Steps first: every later run is shorter for each step gone, and a
-        // step removed needs no simplifying. The way to the reader's place
-        // first, when a jump there keeps the failure.
-        if let jumped = state.jumps(current) {
-            current = jumped.0
-            found = jumped.1
+        var runs = strict.runs
+        if smallest.scenario.script.count > Shrinker.readableSteps {
+            var through = State(
+                shrinker: self, identity: violation.identity, leastExcessPt: 0, keptExcessPt: keptExcessPt, limit: limit)
+            through.smallest = smallest
+            through.shrink(current, found: again)
+            smallest = through.smallest ?? smallest
+            runs += through.runs
         }
-        if let smaller = state.deltaDebugSteps(current) {
-            current = smaller.0
-            found = smaller.1
+        if smallest.scenario.script.count > Shrinker.readableSteps {
+            var nearby = State(
+                shrinker: self, identity: violation.identity, leastExcessPt: 0, keptExcessPt: keptExcessPt, limit: limit,
+                jumpsNearby: true)
+            nearby.smallest = smallest
+            nearby.shrink(smallest.scenario, found: smallest.violation)
+            smallest = nearby.smallest ?? smallest
+            runs += nearby.runs
         }
-        var progress = true
-        while progress, state.hasBudget {
-            progress = false
-            if let jumped = state.jumps(current) {
-                current = jumped.0
-                found = jumped.1
-                progress = true
-            }
-            for pass in Shrinker.passes {
-                for candidate in pass(current) where Shrinker.size(of: candidate) < Shrinker.size(of: current) {
-                    guard state.hasBudget else { break }
-                    if let failure = state.failure(candidate) {
-                        current = candidate
-                        found = failure
-                        progress = true
-                        break
-                    }
-                }
-            }
-            if let smaller = state.deltaDebugSteps(current) {
-                current = smaller.0
-                found = smaller.1
-                progress = true
-            }
-        }
-        return Result(scenario: current, violation: found, stepsBefore: scenario.script.count, runs: state.runs)
+        return Result(scenario: smallest.scenario, violation: smallest.violation, stepsBefore: scenario.script.count, runs: runs)
     }
 
     /// How big a scenario is, compared lexicographically: steps first, then
@@ -170,24 +167,76 @@ public struct Shrinker: Sendable {
     struct State {
         let shrinker: Shrinker
         let identity: Violation.Identity
-        /// The excess a candidate's violation must reach.
+        /// The excess a candidate's violation must reach to be taken.
         let leastExcessPt: Double
+        /// The excess a candidate's violation must reach to be the result.
+        let keptExcessPt: Double
         /// The runs this shrink may make.
         let limit: Int
+        /// Whether a jump is also tried to the posts near the top one
+        /// (`jumps`).
+        var jumpsNearby = false
         var runs = 0
+        /// The smallest failing candidate seen whose violation keeps
+        /// `keptExcessPt`.
+        var smallest: (scenario: Scenario, violation: Violation)?
 
         var hasBudget: Bool { runs < limit }
 
-        /// The violation of the same identity and at least the excess kept
-        /// that `candidate` shows, if any.
+        /// The largest violation of the same identity, at least
+        /// `leastExcessPt`, that `candidate` shows, if any; a candidate
+        /// whose violation keeps `keptExcessPt` and is smaller than any
+        /// before becomes `smallest`.
         mutating func failure(_ candidate: Scenario) -> Violation? {
             guard hasBudget else { return nil }
             runs += 1
             let checkDeterminism = identity.property == .determinism
+            var match: Violation?
             for run in shrinker.runner.run(candidate, checkDeterminism: checkDeterminism, checkFlagsAlone: checkDeterminism) {
-                if let match = run.violations.first(where: { $0.identity == identity && $0.excessPt >= leastExcessPt }) { return match }
+                for violation in run.violations where violation.identity == identity && violation.excessPt >= leastExcessPt {
+                    if match.map({ violation.excessPt > $0.excessPt }) ?? true { match = violation }
+                }
             }
-            return nil
+            if let match, match.excessPt >= keptExcessPt,
+               smallest.map({ Shrinker.size(of: candidate) < Shrinker.size(of: $0.scenario) }) ?? true {
+                smallest = (candidate, match)
+            }
+            return match
+        }
+
+        /// The rounds of one shrink from `scenario`, which fails with
+        /// `found`: first the steps after the failure, then steps, by delta
+        /// debugging, and the passes until a whole round changes nothing or
+        /// the budget is spent.
+        mutating func shrink(_ scenario: Scenario, found: Violation) {
+            var current = cutAfterFailure(scenario, failingAt: found.timeNs)?.0 ?? scenario
+            // Steps first: every later run is shorter for each step gone, and a
+            // step removed needs no simplifying. The way to the reader's place
+            // first, when a jump there keeps the failure.
+            current = jumps(current)?.0 ?? current
+            current = deltaDebugSteps(current)?.0 ?? current
+            var progress = true
+            while progress, hasBudget {
+                progress = false
+                if let jumped = jumps(current) {
+                    current = jumped.0
+                    progress = true
+                }
+                for pass in Shrinker.passes {
+                    for candidate in pass(current) where Shrinker.size(of: candidate) < Shrinker.size(of: current) {
+                        guard hasBudget else { break }
+                        if failure(candidate) != nil {
+                            current = candidate
+                            progress = true
+                            break
+                        }
+                    }
+                }
+                if let smaller = deltaDebugSteps(current) {
+                    current = smaller.0
+                    progress = true
+                }
+            }
         }
 
         /// Delta debugging over the script: chunks of half the script, then
@@ -247,22 +296,31 @@ public struct Shrinker: Sendable {
             // Every prefix of the motions, longest first, then each two in a row.
             let prefixes = (1..<motions.count).reversed().map { 0...$0 }
             let pairs = (1..<motions.count - 1).map { $0...($0 + 1) }
-            for span in prefixes + pairs {
-                guard hasBudget else { break }
-                let replaced = Array(motions[span])
-                let last = replaced[replaced.count - 1]
-                let from = scenario.script[replaced[0]].atNs
-                let until = last + 1 < scenario.script.count ? scenario.script[last + 1].atNs : scenario.durationNs
-                guard let place = frames.last(where: { $0.time < until }), let post = place.visible.first else { continue }
-                let repeats = Int(min(Int64(Shrinker.jumpRepeats), max(1, (until - from) / Shrinker.jumpEveryNs)))
-                let jump = ScriptStep(
-                    atNs: from, action: .scrollTo(target: .post(index: post), animated: false),
-                    repeatCount: repeats, repeatEveryNs: repeats > 1 ? Shrinker.jumpEveryNs : 0)
-                var candidate = scenario
-                candidate.script = scenario.script.indices.filter { !replaced.contains($0) }.map { scenario.script[$0] }
-                candidate.script.insert(jump, at: replaced[0])
-                guard Shrinker.size(of: candidate) < Shrinker.size(of: scenario) else { continue }
-                if let failure = failure(candidate) { return (candidate, failure) }
+            // A failure that rests on where the reader is (a restore's miss)
+            // can need the place to the post: in the last round, among a few
+            // motions, a span whose jump to the top post lost the failure is
+            // tried again with the posts nearest it, nearest first.
+            let nearby = jumpsNearby && motions.count <= Shrinker.nearbyJumpMotions
+                ? [0] + (1...Shrinker.nearbyJumpPosts).flatMap { [$0, -$0] } : [0]
+            for offset in nearby {
+                for span in prefixes + pairs {
+                    guard hasBudget else { return nil }
+                    let replaced = Array(motions[span])
+                    let last = replaced[replaced.count - 1]
+                    let from = scenario.script[replaced[0]].atNs
+                    let until = last + 1 < scenario.script.count ? scenario.script[last + 1].atNs : scenario.durationNs
+                    guard let place = frames.last(where: { $0.time < until }), let top = place.visible.first,
+                          top + offset >= 0 else { continue }
+                    let repeats = Int(min(Int64(Shrinker.jumpRepeats), max(1, (until - from) / Shrinker.jumpEveryNs)))
+                    let jump = ScriptStep(
+                        atNs: from, action: .scrollTo(target: .post(index: top + offset), animated: false),
+                        repeatCount: repeats, repeatEveryNs: repeats > 1 ? Shrinker.jumpEveryNs : 0)
+                    var candidate = scenario
+                    candidate.script = scenario.script.indices.filter { !replaced.contains($0) }.map { scenario.script[$0] }
+                    candidate.script.insert(jump, at: replaced[0])
+                    guard Shrinker.size(of: candidate) < Shrinker.size(of: scenario) else { continue }
+                    if let failure = failure(candidate) { return (candidate, failure) }
+                }
             }
             return nil
         }
@@ -293,6 +351,11 @@ public struct Shrinker: Sendable {
     /// on a fast link, few enough that a jump stays one small step.
     static let jumpRepeats = 8
     static let jumpEveryNs: Int64 = 1_000_000_000
+    /// In a shrink's last round, a jump is also tried to the
+    /// `nearbyJumpPosts` posts either side of the top one when the script
+    /// has at most `nearbyJumpMotions` motions.
+    static let nearbyJumpMotions = 8
+    static let nearbyJumpPosts = 16
 
     /// Steps that only move the content: the reader's way to a place.
     static func isMotion(_ action: ScriptAction) -> Bool {

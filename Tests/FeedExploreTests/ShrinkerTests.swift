@@ -29,6 +29,26 @@ struct ForgetsDeepPostsKeeper: PositionKeeper {
     }
 }
 
+/// `anchor`, but a relayout misplaces the reader by 300 pt after no data
+/// change or after ten or more, and by 30 pt after one to nine: a failure
+/// whose size dips as the changes before it are removed, and comes back
+/// once they are all gone.
+struct DipsWithChangesKeeper: PositionKeeper {
+    static let name = "dips_with_changes"
+    static let heldCauses = AnchorKeeper.heldCauses
+    var anchor = AnchorKeeper()
+    var batches = 0
+    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+        batches += 1
+        anchor.batchWillApply(batch, list: list)
+    }
+    func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { anchor.batchDidApply(batch, list: list) }
+    func heightsChangedAbove(by delta: Double) -> PlaceCorrection { anchor.heightsChangedAbove(by: delta) }
+    func afterRelayout(anchor scrollAnchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+        .adjustOffset(by: batches == 0 || batches >= 10 ? 300 : 30)
+    }
+}
+
 @Suite("Shrinker")
 struct ShrinkerTests {
     static let strategy = PositionStrategy(PromisesEverythingKeeper.self)
@@ -151,6 +171,34 @@ struct ShrinkerTests {
             Issue.record("expected a jump first and the rotation last, found \(actions)")
             return
         }
+    }
+
+    /// Twelve likes, then a rotation, under a strategy that misplaces the
+    /// reader by 300 pt after ten changes or none and by 30 pt after one to
+    /// nine. Removing likes while keeping half the size stops at ten of
+    /// them; the second round passes through the smaller failures to the
+    /// rotation alone, which fails by 300 pt again.
+    @Test("A failure whose size dips as steps go and comes back shrinks past the dip")
+    func shrinksPastADip() throws {
+        let strategy = PositionStrategy(DipsWithChangesKeeper.self)
+        PositionStrategy.register(strategy)
+        let likes = (0..<12).map { #"{"at_ms": \#(1000 + $0 * 1000), "action": "like"}"# }
+        let json = """
+            {"schema_version": 1, "name": "dip", "description": "d", "device": "iphone-pro-120hz", "seed": 1, "duration_s": 16,
+             "feed": {"post_count": 100},
+             "variants": [{"name": "dips_with_changes", "position_strategy": "dips_with_changes"}],
+             "script": [\(likes.joined(separator: ", ")), {"at_ms": 14000, "action": "rotate", "width_pt": 852, "height_pt": 393}]}
+            """
+        let device = try ExploreFixtures.device()
+        let loaded = try ScenarioLoader.load(data: Data(json.utf8), file: "dip.json", deviceDirectories: [ExploreFixtures.devicesFolder])
+        let runner = SessionRunner(device: device)
+        let violation = try #require(runner.run(loaded.scenario, checkDeterminism: false).flatMap(\.violations).first)
+        #expect(violation.cause == ChangeCause.widthChange.rawValue && violation.excessPt > 250, "\(violation.sentence)")
+        let result = Shrinker(runner: runner, budget: 400).shrink(loaded.scenario, keeping: violation)
+        #expect(result.violation.identity == violation.identity)
+        #expect(result.violation.excessPt >= violation.excessPt * Shrinker.keptExcessFraction, "\(result.violation.sentence)")
+        let actions = result.scenario.script.map(\.action)
+        #expect(actions.count == 1, "shrunk to \(actions)")
     }
 
     @Test("Shrinking never accepts a failure of another identity")
