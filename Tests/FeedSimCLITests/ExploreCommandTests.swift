@@ -9,6 +9,7 @@ struct ExploreCommandTests {
     @Test("The same seed writes byte-identical files and output for any --jobs")
     func deterministicAcrossJobs() throws {
         let folder = try ScratchFolder()
+        defer { folder.remove() }
         var outputs: [String] = []
         for jobs in ["1", "2"] {
             let outcome = try FeedSimProcess.run(
@@ -83,6 +84,7 @@ struct ExploreCommandTests {
     @Test("A bad configuration is refused with its file, JSON path and what was expected (exit 65), and nothing is written")
     func badConfiguration() throws {
         let folder = try ScratchFolder()
+        defer { folder.remove() }
         let cases: [(String, String)] = [
             (#"{"weights": {"dragg": 1}}"#, "$.weights.dragg"),
             (#"{"strategies": ["anchor", "nope"]}"#, "$.strategies[1]"),
@@ -106,6 +108,7 @@ struct ExploreCommandTests {
     @Test("schema --explore prints explore/schema.json exactly, and explore/ci.json is valid under it")
     func schema() throws {
         let folder = try ScratchFolder()
+        defer { folder.remove() }
         let outcome = try FeedSimProcess.run(["schema", "--explore"], in: folder.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let committed = try String(contentsOf: FeedSimProcess.packageRoot.appendingPathComponent("explore/schema.json"), encoding: .utf8)
@@ -122,6 +125,7 @@ struct ExploreShardTests {
     @Test("Parts merged are byte-identical to one whole exploration; parts of another exploration are refused")
     func shardsMergeToTheWhole() throws {
         let folder = try ScratchFolder()
+        defer { folder.remove() }
         let common = ["explore", "--sessions", "9", "--seed", "3", "--devices", ExploreCommandTests.devices, "--quiet"]
         let whole = try FeedSimProcess.run(common + ["--out", "whole"], in: folder.url)
         #expect(whole.status == 0 || whole.status == 2, "\(whole)")

@@ -7,6 +7,7 @@ struct SchemaCommandTests {
     @Test("prints scenarios/schema.json exactly and exits 0")
     func printsTheCommittedSchema() throws {
         let folder = try ScratchFolder()
+        defer { folder.remove() }
         let outcome = try FeedSimProcess.run(["schema"], in: folder.url)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let committed = try String(
