@@ -116,3 +116,23 @@ struct SwiftUIHostTests {
         #expect(try load(#""host": "lazy_vstack""#).scenario.engine.host == .lazyVStack)
     }
 }
+
+/// The bundled migration scenario answers its question only if the reader
+/// really reads down a feed under every variant.
+@Suite("The bundled SwiftUI migration scenario")
+struct SwiftUIMigrationScenarioTests {
+    @Test("every variant shows posts within 5 s and reads down past post 60: the feed loads page by page, not in one response the link takes most of the session to bring")
+    func readsDownALoadedFeed() throws {
+        let url = CustomStrategyTests.devices.deletingLastPathComponent().appendingPathComponent("swiftui-migration.json")
+        let loaded = try ScenarioLoader.load(data: Data(contentsOf: url), file: "swiftui-migration.json", deviceDirectories: [CustomStrategyTests.devices])
+        let requests = RunRequest.expand(loaded, seedOverride: nil, recordFrames: true)
+        #expect(requests.count == 5)
+        for request in requests {
+            let frames = try Simulation(request: request).run().frames
+            let firstShown = frames.first { !$0.visible.isEmpty }?.time ?? .max
+            let deepest = frames.map { $0.visible.upperBound }.max() ?? 0
+            #expect(firstShown <= 5_000_000_000, "\(request.variant): the first post shows at \(Double(firstShown) / 1e9) s")
+            #expect(deepest > 60, "\(request.variant): the reader gets no further than post \(deepest)")
+        }
+    }
+}
