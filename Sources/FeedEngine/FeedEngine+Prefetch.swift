@@ -22,3 +22,32 @@ extension FeedEngine {
         lastLayoutTime = now
     }
 }
+
+extension FeedEngine {
+    /// Rows laid out ahead in a frame's spare time. A lazy stack does it
+    /// (WWDC26 session 321, 13:27–14:57): while the reader scrolls towards
+    /// the rows past the screen, it checks at each frame whether time is
+    /// left before the deadline and, if so, lays out the next rows it has
+    /// not placed, in the direction of the scroll. A collection view with
+    /// prefetching on asks for cells before they are displayed, "spreading
+    /// the rendering over multiple layout passes" (UIKit's
+    /// `isPrefetchingEnabled`); that it sizes them then too is an
+    /// assumption. Rows below the screen only: FeedSim does not yet
+    /// prefetch above it (the reader scrolling back up). `affordable` is asked with each row's
+    /// measure, in order, and says whether the frame's spare time still
+    /// covers it. Returns how many rows were laid out.
+    public func prefetchRowsInSpareTime(after visible: Range<Int>, affordable: (CellWork) -> Bool) -> Int {
+        let limit = configuration.spareTimePrefetchRows
+        guard limit > 0, !visible.isEmpty else { return 0 }
+        var laidOut = 0
+        var index = visible.upperBound
+        while index < list.items.count, index < visible.upperBound + limit {
+            if !list.layout.isMeasured(index) {
+                guard affordable(CellWork(.measure, list.items[index])) else { break }
+                if list.measureInSpareTime(index) { laidOut += 1 }
+            }
+            index += 1
+        }
+        return laidOut
+    }
+}

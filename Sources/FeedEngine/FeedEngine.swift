@@ -36,6 +36,10 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
     /// The row views kept off screen, in a lazy stack; `nil` in a host that
     /// reuses its cells (a collection view, `List`).
     public var rowViews: RowViewSettings?
+    /// Rows past the screen the host lays out in a frame's spare time while
+    /// the reader scrolls towards them (`prefetchRowsInSpareTime`); 0 turns
+    /// it off.
+    public var spareTimePrefetchRows: Int
 
     public init(
         list: FeedListConfiguration,
@@ -52,7 +56,8 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
         images: ImagePipeline.Configuration = ImagePipeline.Configuration(decodeMode: .mainThread, diskReadLatency: 0),
         imagePrefetch: ImagePrefetch = .window,
         pagePrefetch: PagePrefetch = .threshold,
-        rowViews: RowViewSettings? = nil
+        rowViews: RowViewSettings? = nil,
+        spareTimePrefetchRows: Int = 0
     ) {
         self.list = list
         self.positionStrategy = positionStrategy
@@ -69,6 +74,7 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
         self.imagePrefetch = imagePrefetch
         self.pagePrefetch = pagePrefetch
         self.rowViews = rowViews
+        self.spareTimePrefetchRows = spareTimePrefetchRows
     }
 }
 

@@ -495,6 +495,17 @@ public final class FeedList {
         record(.measure, index)
     }
 
+    /// Measures item `index` in time a frame had to spare (a lazy stack's
+    /// prefetch): its work is not charged to a frame, since it delays
+    /// nothing. Returns whether it measured anything.
+    /// - Complexity: O(log n)
+    @discardableResult
+    public func measureInSpareTime(_ index: Int) -> Bool {
+        guard index >= 0, index < items.count, !layout.isMeasured(index) else { return false }
+        layout.setMeasuredHeight(measuredHeight(of: items[index]), at: index)
+        return true
+    }
+
     /// Moves the virtual content's origin (used to keep an anchor item's y
     /// when heights above it change); no effect in the ordinary space.
     public func shiftOrigin(by delta: Double) {

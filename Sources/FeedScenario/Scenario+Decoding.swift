@@ -335,7 +335,7 @@ extension EngineSettings {
         case hide_replies, hide_reposts, refresh_trigger_pt, memory_warning_policy
         case image_decode, image_memory_cache_mb, image_disk_cache_mb, image_prefetch_window
         case image_prefetch, page_prefetch, load_more_threshold
-        case row_retention, row_kept_updates, row_view_kb
+        case row_retention, row_kept_updates, row_view_kb, spare_time_prefetch_rows
         case network
     }
 
@@ -403,6 +403,8 @@ extension EngineSettings {
         s.rowRetention = try c.decode(RowRetention.self, forKey: .row_retention, default: base.rowRetention)
         s.rowKeptUpdates = try c.decode(Int.self, forKey: .row_kept_updates, per: EngineSettings.schema, default: base.rowKeptUpdates)
         s.rowViewBytes = try c.decode(Int.self, forKey: .row_view_kb, per: EngineSettings.schema, default: base.rowViewBytes >> 10) << 10
+        s.spareTimePrefetchRows = try c.decode(
+            Int.self, forKey: .spare_time_prefetch_rows, per: EngineSettings.schema, default: base.spareTimePrefetchRows)
         return (name, s, network)
     }
 }

@@ -117,6 +117,7 @@ extension EngineSettings {
         add(.row_retention, .string(rowRetention.rawValue), if: rowRetention != base.rowRetention)
         add(.row_kept_updates, .int(rowKeptUpdates), if: rowKeptUpdates != base.rowKeptUpdates)
         add(.row_view_kb, .int(rowViewBytes >> 10), if: rowViewBytes != base.rowViewBytes)
+        add(.spare_time_prefetch_rows, .int(spareTimePrefetchRows), if: spareTimePrefetchRows != base.spareTimePrefetchRows)
         return members
     }
 }

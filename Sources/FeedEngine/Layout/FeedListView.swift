@@ -36,6 +36,9 @@ public struct FeedListView {
     /// - Complexity: O(1)
     public func height(of index: Int) -> Double { list.layout.height(of: index) }
 
+    /// Whether item `index` has been measured (laid out), not estimated.
+    public func isMeasured(_ index: Int) -> Bool { list.layout.isMeasured(index) }
+
     /// The rows intersecting `[minY, maxY)` in content coordinates.
     /// - Complexity: O(log n)
     public func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {

@@ -51,6 +51,7 @@ extension Simulation {
                 prefetchWindow: settings.imagePrefetchWindow),
             imagePrefetch: settings.imagePrefetch,
             pagePrefetch: settings.pagePrefetch,
-            rowViews: settings.rowViews)
+            rowViews: settings.rowViews,
+            spareTimePrefetchRows: settings.spareTimePrefetchRows)
     }
 }

@@ -130,6 +130,21 @@ extension Simulation {
         let record = accountant.recordFrame(
             at: now, work: frameWork, render: render, contentOffset: offset, visible: visible,
             allocations: requests &- requestsAtLastFrame, rate: rate)
+        // A lazy stack scrolled down lays out the rows coming next in the
+        // time this frame leaves before its deadline.
+        if offset > lastRenderedOffset {
+            var spare = Double(record.budget - frameWork)
+            let laidOut = engine.prefetchRowsInSpareTime(after: visible) { cell in
+                let time = costModel.time(of: cell, vsync: index)
+                guard time <= spare else { return false }
+                spare -= time
+                return true
+            }
+            if laidOut > 0 {
+                meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
+                digest.combine(UInt64(laidOut))
+            }
+        }
         if !lastRenderedOffset.isNaN, now > lastFrameTime {
             let speed = abs(offset - lastRenderedOffset) / (Double(now - lastFrameTime) / 1e9)
             refreshRate.frameRendered(speed: speed, touching: scrollView.isDragging)
