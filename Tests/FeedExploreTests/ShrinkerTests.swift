@@ -74,6 +74,25 @@ struct ShrinkerTests {
         return found
     }
 
+    /// The first violation of a session of `posts` posts and `seconds`
+    /// under the strategy `strategy`, whose script is `steps` (JSON) and a
+    /// rotation at `rotatingAtMs`, and its shrink with a budget of 400 runs.
+    static func shrinkFirstViolation(
+        under strategy: String, posts: Int, seconds: Int, steps: [String], rotatingAtMs: Int
+    ) throws -> (Violation, Shrinker.Result) {
+        let json = """
+            {"schema_version": 1, "name": "planted", "description": "d", "device": "iphone-pro-120hz", "seed": 1,
+             "duration_s": \(seconds), "feed": {"post_count": \(posts)},
+             "variants": [{"name": "\(strategy)", "position_strategy": "\(strategy)"}],
+             "script": [\(steps.joined(separator: ", ")), {"at_ms": \(rotatingAtMs), "action": "rotate", "width_pt": 852, "height_pt": 393}]}
+            """
+        let device = try ExploreFixtures.device()
+        let loaded = try ScenarioLoader.load(data: Data(json.utf8), file: "planted.json", deviceDirectories: [ExploreFixtures.devicesFolder])
+        let runner = SessionRunner(device: device)
+        let violation = try #require(runner.run(loaded.scenario, checkDeterminism: false).flatMap(\.violations).first)
+        return (violation, Shrinker(runner: runner, budget: 400).shrink(loaded.scenario, keeping: violation))
+    }
+
     @Test("A shrunk session is smaller, still fails the same way, and reproduces from its file")
     func shrinksKeepingIdentity() throws {
         let device = try ExploreFixtures.device()
@@ -149,18 +168,9 @@ struct ShrinkerTests {
             {"at_ms": \(2000 + index * 2500), "action": "like"}
             """
         }
-        let json = """
-            {"schema_version": 1, "name": "deep", "description": "d", "device": "iphone-pro-120hz", "seed": 1, "duration_s": 40,
-             "feed": {"post_count": 400},
-             "variants": [{"name": "forgets_deep_posts", "position_strategy": "forgets_deep_posts"}],
-             "script": [\(flings.joined(separator: ", ")), {"at_ms": 32000, "action": "rotate", "width_pt": 852, "height_pt": 393}]}
-            """
-        let device = try ExploreFixtures.device()
-        let loaded = try ScenarioLoader.load(data: Data(json.utf8), file: "deep.json", deviceDirectories: [ExploreFixtures.devicesFolder])
-        let runner = SessionRunner(device: device)
-        let violation = try #require(runner.run(loaded.scenario, checkDeterminism: false).flatMap(\.violations).first)
+        let (violation, result) = try Self.shrinkFirstViolation(
+            under: "forgets_deep_posts", posts: 400, seconds: 40, steps: flings, rotatingAtMs: 32000)
         #expect(violation.cause == ChangeCause.widthChange.rawValue, "\(violation.sentence)")
-        let result = Shrinker(runner: runner, budget: 400).shrink(loaded.scenario, keeping: violation)
         #expect(result.violation.identity == violation.identity)
         let actions = result.scenario.script.map(\.action)
         // A jump to where the flings went, then as few flings as measure
@@ -183,18 +193,9 @@ struct ShrinkerTests {
         let strategy = PositionStrategy(DipsWithChangesKeeper.self)
         PositionStrategy.register(strategy)
         let likes = (0..<12).map { #"{"at_ms": \#(1000 + $0 * 1000), "action": "like"}"# }
-        let json = """
-            {"schema_version": 1, "name": "dip", "description": "d", "device": "iphone-pro-120hz", "seed": 1, "duration_s": 16,
-             "feed": {"post_count": 100},
-             "variants": [{"name": "dips_with_changes", "position_strategy": "dips_with_changes"}],
-             "script": [\(likes.joined(separator: ", ")), {"at_ms": 14000, "action": "rotate", "width_pt": 852, "height_pt": 393}]}
-            """
-        let device = try ExploreFixtures.device()
-        let loaded = try ScenarioLoader.load(data: Data(json.utf8), file: "dip.json", deviceDirectories: [ExploreFixtures.devicesFolder])
-        let runner = SessionRunner(device: device)
-        let violation = try #require(runner.run(loaded.scenario, checkDeterminism: false).flatMap(\.violations).first)
+        let (violation, result) = try Self.shrinkFirstViolation(
+            under: "dips_with_changes", posts: 100, seconds: 16, steps: likes, rotatingAtMs: 14000)
         #expect(violation.cause == ChangeCause.widthChange.rawValue && violation.excessPt > 250, "\(violation.sentence)")
-        let result = Shrinker(runner: runner, budget: 400).shrink(loaded.scenario, keeping: violation)
         #expect(result.violation.identity == violation.identity)
         #expect(result.violation.excessPt >= violation.excessPt * Shrinker.keptExcessFraction, "\(result.violation.sentence)")
         let actions = result.scenario.script.map(\.action)
