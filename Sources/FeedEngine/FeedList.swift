@@ -13,6 +13,10 @@ public struct FeedListConfiguration: Hashable, Sendable {
     /// rows measured so far (a SwiftUI lazy stack) instead of at
     /// `estimatedItemHeight`, which is then only the first estimate.
     public var estimatesFromMeasured = false
+    /// Whether an update of the rows costs only the rows on screen (a
+    /// SwiftUI lazy stack) instead of laying out and comparing every row
+    /// (a collection view).
+    public var updatesVisibleRowsOnly = false
 
     public init(
         estimatedItemHeight: Double,
@@ -194,7 +198,8 @@ public final class FeedList {
         originY = configuration.coordinateSpace.initialOriginY
         layoutAnchor = nil
         needsLayout = true
-        pendingWork.itemsLaidOut += newItems.count
+        // A lazy stack places no row until it lays out the screen.
+        if !configuration.updatesVisibleRowsOnly { pendingWork.itemsLaidOut += newItems.count }
     }
 
     /// The measured height of `item` at the current width and type size.
@@ -434,8 +439,14 @@ public final class FeedList {
         displayedRange = displayedLow <= displayedHigh ? displayedLow..<(displayedHigh + 1) : 0..<0
         items = newItems
         layout.replaceAll(heights: heights, measured: measured)
-        pendingWork.itemsLaidOut += newItems.count
-        pendingWork.diffElements += changes.elementsCompared
+        if configuration.updatesVisibleRowsOnly {
+            // A lazy stack checks the rows on screen and lays out nothing
+            // else (WWDC26 session 321, 2:09, 13:03).
+            pendingWork.diffElements += min(changes.elementsCompared, displayedRange.count)
+        } else {
+            pendingWork.itemsLaidOut += newItems.count
+            pendingWork.diffElements += changes.elementsCompared
+        }
         pendingWork.changesApplied += changes.changeCount
 
         let oldLayoutAnchorID = layoutAnchor.flatMap { $0 < oldItems.count ? oldItems[$0].id : nil }

@@ -28,4 +28,13 @@ public enum FeedHost: String, Sendable, CaseIterable {
     /// rather than their cells reused: a lazy stack's are (WWDC26 session
     /// 321, 16:59–17:13). A list, built on a collection view, reuses cells.
     public var keepsRowViews: Bool { self == .lazyVStack }
+
+    /// Whether an update of the rows costs only the rows on screen
+    /// (`FeedListConfiguration.updatesVisibleRowsOnly`): a lazy stack lays
+    /// out until the visible rect is filled and checks only the visible
+    /// views instead of diffing its whole content (WWDC26 session 321,
+    /// 2:09–2:17 and 13:03–13:10). A list gathers every row's id on each
+    /// update (WWDC23 session 10160, 14:18), as a collection view's diff
+    /// compares every row.
+    public var updatesVisibleRowsOnly: Bool { self == .lazyVStack }
 }

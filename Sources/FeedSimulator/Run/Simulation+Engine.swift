@@ -33,6 +33,7 @@ extension Simulation {
             ? .mainThread : .background(nanosecondsPerMegapixel: Int64(decodePerMegapixel.rounded()))
         var list = FeedListConfiguration(estimatedItemHeight: settings.estimatedItemHeightPt, width: width, coordinateSpace: .ordinary)
         list.estimatesFromMeasured = settings.host.estimatesFromPlacedRows
+        list.updatesVisibleRowsOnly = settings.host.updatesVisibleRowsOnly
         return FeedEngineConfiguration(
             list: list,
             positionStrategy: settings.positionStrategy,
