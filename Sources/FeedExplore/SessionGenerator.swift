@@ -42,7 +42,7 @@ public struct SessionGenerator: Sendable {
         var random = Xoshiro256StarStar(seed: mix.next())
         let durationNs = Int64((config.durationS * 1e9).rounded())
         let feed = drawFeed(&random)
-        var engine = drawEngine(&random)
+        var engine = config.engine(over: drawEngine(&random))
         engine = config.placements(over: engine)[0].engine
         let network = drawNetwork(&random, durationNs: durationNs)
         let enabled = drawSwarm(&random)

@@ -88,6 +88,43 @@ struct SessionGeneratorTests {
         #expect("\(String(describing: refused))".contains("anchor"))
     }
 
+    @Test("engine: the fields it names are every session's, over the options drawn, in every variant; the rest is drawn as without it; host and position_strategy are refused")
+    func engineFields() throws {
+        let device = try ExploreFixtures.device()
+        let plain = try JSONDecoder().decode(
+            ExploreConfig.self, from: Data(#"{"strategies": ["anchor", "scroll_position_id"], "hosts": ["collection_view", "lazy_vstack"]}"#.utf8))
+        let set = try JSONDecoder().decode(
+            ExploreConfig.self,
+            from: Data(#"{"strategies": ["anchor", "scroll_position_id"], "hosts": ["collection_view", "lazy_vstack"], "engine": {"row_retention": "pinned", "spare_time_prefetch_rows": 6, "debounce_ms": 150}}"#.utf8))
+        for index in 0..<20 {
+            let drawn = SessionGenerator(config: plain, device: device, seed: 5).session(index)
+            let session = SessionGenerator(config: set, device: device, seed: 5).session(index)
+            #expect(session.feed == drawn.feed && session.script == drawn.script && session.network == drawn.network)
+            for (variant, drawnVariant) in zip(session.variants, drawn.variants) {
+                #expect(variant.engine.rowRetention == .pinned && variant.engine.spareTimePrefetchRows == 6)
+                #expect(variant.engine.debounceNs == 150_000_000)
+                var rest = variant.engine
+                rest.rowRetention = drawnVariant.engine.rowRetention
+                rest.spareTimePrefetchRows = drawnVariant.engine.spareTimePrefetchRows
+                rest.debounceNs = drawnVariant.engine.debounceNs
+                #expect(rest == drawnVariant.engine, "session \(index), \(variant.name)")
+            }
+            // A session is a scenario: written as a file, it reads back as itself.
+            let loaded = try ScenarioLoader.load(
+                data: Data(session.fileText.utf8), file: "\(session.name).json", deviceDirectories: [ExploreFixtures.devicesFolder])
+            #expect(loaded.scenario == session)
+        }
+        for field in [#""host": "list""#, #""position_strategy": "anchor""#] {
+            let refused = #expect(throws: (any Error).self) {
+                try ScenarioLoader.exploreConfig(from: Data(#"{"engine": {\#(field)}}"#.utf8), file: "x.json")
+            }
+            #expect("\(String(describing: refused))".contains("strategies"), "\(String(describing: refused))")
+        }
+        #expect(throws: (any Error).self) {
+            try ScenarioLoader.exploreConfig(from: Data(#"{"engine": {"row_kept_updates": -1}}"#.utf8), file: "x.json")
+        }
+    }
+
     @Test("prefetch_policies: an unknown or repeated name is refused at its place")
     func prefetchPolicyErrors() {
         #expect(throws: (any Error).self) {

@@ -18,6 +18,7 @@ extension ExploreConfig {
         case .offline_chance: .number("Offline chance", "The chance that a session has one offline window, 1–8 s long, somewhere in its run. 0…1.", 0...1, default: d.offlineChance)
         case .determinism_every: .integer("Determinism sample", "Every n-th session (by index) is run a second time and must replay identically; 0 checks none. A whole number 0…100,000.", 0...100_000, default: d.determinismEvery)
         case .shrink_runs: .integer("Shrink budget", "The most runs spent shrinking one failing session of few steps to a minimal scenario (a session of n steps gets 8 × n when that is more): a whole number 0…100,000; 0 keeps failures as found.", 0...100_000, default: d.shrinkRuns)
+        case .engine: .object("Engine settings", "Engine fields every session gets, over the options it draws (its estimated height, new-posts policy, debounce, memory-warning policy, image decode and diff algorithm are drawn at random): any field of a scenario's `engine` but `host` and `position_strategy`, which `strategies` and `hosts` set. For example `{\"row_retention\": \"pinned\", \"spare_time_prefetch_rows\": 6}` explores a lazy stack whose rows are pinned, with prefetch in spare time in every host. Absent: the drawn options alone.", EngineSettings.schema)
         }
     }
 

@@ -38,6 +38,11 @@ public struct ExploreConfig: Sendable, Equatable {
     public var determinismEvery: Int
     /// The most runs spent shrinking one failing session.
     public var shrinkRuns: Int
+    /// Engine fields every session gets over the options it draws (`engine`
+    /// in the file): the fields the file names, read from these settings.
+    public var engine: EngineSettings = .defaults
+    /// The fields of `engine` the file names, in the engine's field order.
+    var engineFields: [EngineSettings.Keys] = []
 
     /// The script actions sessions draw from, in the scenario format's order.
     public static let actions: [String] = ScriptAction.fileNames
@@ -124,7 +129,7 @@ public struct ExploreConfig: Sendable, Equatable {
 extension ExploreConfig: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case device, strategies, hosts, prefetch_policies, duration_s, post_count, steps, swarm_fraction, weights, network_profiles
-        case offline_chance, determinism_every, shrink_runs
+        case offline_chance, determinism_every, shrink_runs, engine
     }
 
     enum RangeKeys: String, CodingKey, CaseIterable {
@@ -210,6 +215,48 @@ extension ExploreConfig: Decodable {
         offlineChance = try c.decode(Double.self, forKey: .offline_chance, per: ExploreConfig.schema, default: d.offlineChance)
         determinismEvery = try c.decode(Int.self, forKey: .determinism_every, per: ExploreConfig.schema, default: d.determinismEvery)
         shrinkRuns = try c.decode(Int.self, forKey: .shrink_runs, per: ExploreConfig.schema, default: d.shrinkRuns)
+        if c.contains(.engine) {
+            let e = try c.superDecoder(forKey: .engine)
+            engine = try EngineSettings.decode(from: e, base: .defaults, named: false).settings
+            let named = try e.container(keyedBy: EngineSettings.Keys.self)
+            engineFields = EngineSettings.Keys.allCases.filter(named.contains)
+            for key in [EngineSettings.Keys.host, .position_strategy] where named.contains(key) {
+                throw named.failure(key, "`\(key.rawValue)` is set by the configuration's `strategies` and `hosts`, not in its engine")
+            }
+        }
+    }
+
+    /// `drawn`, a session's engine, with the fields the configuration's
+    /// `engine` names.
+    public func engine(over drawn: EngineSettings) -> EngineSettings {
+        var s = drawn
+        for key in engineFields {
+            switch key {
+            case .name, .network, .host, .position_strategy: break
+            case .estimated_item_height_pt: s.estimatedItemHeightPt = engine.estimatedItemHeightPt
+            case .diff_algorithm: s.diffAlgorithm = engine.diffAlgorithm
+            case .debounce_ms: s.debounceNs = engine.debounceNs
+            case .viewmodel_cache_count: s.viewModelCacheCount = engine.viewModelCacheCount
+            case .viewmodel_cache_cost_bytes: s.viewModelCacheCostBytes = engine.viewModelCacheCostBytes
+            case .new_posts_policy: s.newPostsPolicy = engine.newPostsPolicy
+            case .hide_replies: s.hideReplies = engine.hideReplies
+            case .hide_reposts: s.hideReposts = engine.hideReposts
+            case .refresh_trigger_pt: s.refreshTriggerPt = engine.refreshTriggerPt
+            case .memory_warning_policy: s.memoryWarningPolicy = engine.memoryWarningPolicy
+            case .image_decode: s.imageDecode = engine.imageDecode
+            case .image_memory_cache_mb: s.imageMemoryCacheBytes = engine.imageMemoryCacheBytes
+            case .image_disk_cache_mb: s.imageDiskCacheBytes = engine.imageDiskCacheBytes
+            case .image_prefetch_window: s.imagePrefetchWindow = engine.imagePrefetchWindow
+            case .image_prefetch: s.imagePrefetch = engine.imagePrefetch
+            case .page_prefetch: s.pagePrefetch = engine.pagePrefetch
+            case .load_more_threshold: s.loadMoreThreshold = engine.loadMoreThreshold
+            case .row_retention: s.rowRetention = engine.rowRetention
+            case .row_kept_updates: s.rowKeptUpdates = engine.rowKeptUpdates
+            case .row_view_kb: s.rowViewBytes = engine.rowViewBytes
+            case .spare_time_prefetch_rows: s.spareTimePrefetchRows = engine.spareTimePrefetchRows
+            }
+        }
+        return s
     }
 
     private static func decodeRange(_ c: KeyedDecodingContainer<Keys>, _ key: Keys, schema: ObjectSchema) throws -> ClosedRange<Int>? {
