@@ -33,9 +33,10 @@ extension FeedEngine {
     /// the rendering over multiple layout passes" (UIKit's
     /// `isPrefetchingEnabled`); that it sizes them then too is an
     /// assumption. Rows below the screen only: FeedSim does not yet
-    /// prefetch above it (the reader scrolling back up). `affordable` is asked with each row's
-    /// measure, in order, and says whether the frame's spare time still
-    /// covers it. Returns how many rows were laid out.
+    /// prefetch above it (the reader scrolling back up). `affordable` is
+    /// asked with each row's measure, in order, and says whether the
+    /// frame's spare time still covers it. Returns how many rows were laid
+    /// out.
     public func prefetchRowsInSpareTime(after visible: Range<Int>, affordable: (CellWork) -> Bool) -> Int {
         let limit = configuration.spareTimePrefetchRows
         guard limit > 0, !visible.isEmpty else { return 0 }
@@ -44,7 +45,8 @@ extension FeedEngine {
         while index < list.items.count, index < visible.upperBound + limit {
             if !list.layout.isMeasured(index) {
                 guard affordable(CellWork(.measure, list.items[index])) else { break }
-                if list.measureInSpareTime(index) { laidOut += 1 }
+                list.measureInSpareTime(index)
+                laidOut += 1
             }
             index += 1
         }

@@ -501,12 +501,11 @@ public final class FeedList {
     /// Measures item `index` now if it still has an estimated height.
     /// - Complexity: O(log n)
     public func measure(_ index: Int) {
-        guard index >= 0, index < items.count, !layout.isMeasured(index) else { return }
-        layout.setMeasuredHeight(measuredHeight(of: items[index]), at: index)
-        record(.measure, index)
+        // The same measuring as in spare time, charged to the next frame.
+        if measureInSpareTime(index) { record(.measure, index) }
     }
 
-    /// Measures item `index` in time a frame had to spare (a lazy stack's
+    /// Measures item `index` in time a frame had to spare (the host's
     /// prefetch): its work is not charged to a frame, since it delays
     /// nothing. Returns whether it measured anything.
     /// - Complexity: O(log n)

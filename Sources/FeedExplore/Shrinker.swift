@@ -90,23 +90,20 @@ public struct Shrinker: Sendable {
             return Result(scenario: current, violation: again, stepsBefore: scenario.script.count, runs: strict.runs)
         }
         var runs = strict.runs
-        if smallest.scenario.script.count > Shrinker.readableSteps {
-            var through = State(
-                shrinker: self, identity: violation.identity, leastExcessPt: 0, keptExcessPt: keptExcessPt, limit: limit)
-            through.smallest = smallest
-            through.shrink(current, found: again)
-            smallest = through.smallest ?? smallest
-            runs += through.runs
-        }
-        if smallest.scenario.script.count > Shrinker.readableSteps {
-            var nearby = State(
+        // A round that takes any failure of the identity on its way, while
+        // more than `readableSteps` steps are left.
+        func throughRound(from start: Scenario, found: Violation, jumpsNearby: Bool) {
+            guard smallest.scenario.script.count > Shrinker.readableSteps else { return }
+            var round = State(
                 shrinker: self, identity: violation.identity, leastExcessPt: 0, keptExcessPt: keptExcessPt, limit: limit,
-                jumpsNearby: true)
-            nearby.smallest = smallest
-            nearby.shrink(smallest.scenario, found: smallest.violation)
-            smallest = nearby.smallest ?? smallest
-            runs += nearby.runs
+                jumpsNearby: jumpsNearby)
+            round.smallest = smallest
+            round.shrink(start, found: found)
+            smallest = round.smallest ?? smallest
+            runs += round.runs
         }
+        throughRound(from: current, found: again, jumpsNearby: false)
+        throughRound(from: smallest.scenario, found: smallest.violation, jumpsNearby: true)
         return Result(scenario: smallest.scenario, violation: smallest.violation, stepsBefore: scenario.script.count, runs: runs)
     }
 

@@ -176,11 +176,11 @@ public struct EngineSettings: Sendable, Equatable {
     public var rowKeptUpdates: Int = EngineSettings.defaultRowKeptUpdates
     /// Memory one kept row view holds, in bytes.
     public var rowViewBytes: Int = EngineSettings.defaultRowViewBytes
-
     /// Rows past the screen the host lays out in a frame's spare time while
     /// the reader scrolls down; 0, the default, turns it off
     /// (docs/swiftui-hosts.md).
     public var spareTimePrefetchRows: Int = 0
+
     /// Session 321 says only "a number of updates": an assumption.
     public static let defaultRowKeptUpdates = 30
     /// No source gives a kept row view's size: an assumption, 16 KiB.

@@ -130,8 +130,9 @@ extension Simulation {
         let record = accountant.recordFrame(
             at: now, work: frameWork, render: render, contentOffset: offset, visible: visible,
             allocations: requests &- requestsAtLastFrame, rate: rate)
-        // A lazy stack scrolled down lays out the rows coming next in the
-        // time this frame leaves before its deadline.
+        // Content scrolled down: the host lays out the rows coming next in
+        // the time this frame leaves before its deadline, if it prefetches
+        // (`spare_time_prefetch_rows`).
         if offset > lastRenderedOffset {
             var spare = Double(record.budget - frameWork)
             let laidOut = engine.prefetchRowsInSpareTime(after: visible) { cell in
