@@ -1,5 +1,6 @@
 import FeedEngine
 import FeedScenario
+import FeedSimulator
 
 /// Shrinks a failing session to a small one that fails the same way.
 ///
@@ -151,6 +152,7 @@ public struct Shrinker: Sendable {
         case let .removePosts(count, _, push): Double(count) + (push ? 0 : 1)
         case let .contentUpdates(count): Double(count)
         case let .scrollTo(.post(index), animated): Double(index) + (animated ? 1 : 0)
+        case let .scrollTo(.intoPost(index, pointsIn), animated): Double(index) + abs(pointsIn) + (animated ? 1 : 0)
         case let .scrollTo(.offset(offset), animated): offset + (animated ? 1 : 0)
         case let .background(duration): Double(duration) / 1e9
         case let .terminate(after): Double(after) / 1e9
@@ -293,31 +295,83 @@ public struct Shrinker: Sendable {
             // Every prefix of the motions, longest first, then each two in a row.
             let prefixes = (1..<motions.count).reversed().map { 0...$0 }
             let pairs = (1..<motions.count - 1).map { $0...($0 + 1) }
+            let spans = prefixes + pairs
+            /// The span's motions replaced by a jump to `target`, if smaller,
+            /// with the time until the next step kept and the place the
+            /// motions left the reader at.
+            func jump(over span: ClosedRange<Int>, to target: (FrameRecord) -> ScrollTarget?) -> (Scenario, Int64, FrameRecord)? {
+                let replaced = Array(motions[span])
+                let last = replaced[replaced.count - 1]
+                let from = scenario.script[replaced[0]].atNs
+                let until = last + 1 < scenario.script.count ? scenario.script[last + 1].atNs : scenario.durationNs
+                guard let place = frames.last(where: { $0.time < until }), let target = target(place) else { return nil }
+                let repeats = Int(min(Int64(Shrinker.jumpRepeats), max(1, (until - from) / Shrinker.jumpEveryNs)))
+                let step = ScriptStep(
+                    atNs: from, action: .scrollTo(target: target, animated: false),
+                    repeatCount: repeats, repeatEveryNs: repeats > 1 ? Shrinker.jumpEveryNs : 0)
+                var candidate = scenario
+                candidate.script = scenario.script.indices.filter { !replaced.contains($0) }.map { scenario.script[$0] }
+                candidate.script.insert(step, at: replaced[0])
+                guard Shrinker.size(of: candidate) < Shrinker.size(of: scenario) else { return nil }
+                return (candidate, until, place)
+            }
+            /// The post `offset` from the one at the top where the motions
+            /// left the reader.
+            func post(_ offset: Int) -> (FrameRecord) -> ScrollTarget? {
+                { place in place.visible.first.flatMap { $0 + offset >= 0 ? .post(index: $0 + offset) : nil } }
+            }
+            for span in spans {
+                guard hasBudget else { return nil }
+                if let (candidate, _, _) = jump(over: span, to: post(0)), let failure = failure(candidate) { return (candidate, failure) }
+            }
             // A failure that rests on where the reader is (a restore's miss)
-            // can need the place to the post: in the last round, among a few
-            // motions, a span whose jump to the top post lost the failure is
-            // tried again with the posts nearest it, nearest first.
-            let nearby = jumpsNearby && motions.count <= Shrinker.nearbyJumpMotions
-                ? [0] + (1...Shrinker.nearbyJumpPosts).flatMap { [$0, -$0] } : [0]
-            for offset in nearby {
-                for span in prefixes + pairs {
+            // can need the place to the point, or to the post: in the last
+            // round, among a few motions, each span is tried again with a
+            // jump to the point the motions left the reader at, and to
+            // those a few points from it, then with the posts nearest the
+            // top one, nearest first.
+            guard jumpsNearby && motions.count <= Shrinker.nearbyJumpMotions else { return nil }
+            for span in spans {
+                if let found = jumpToPoint(over: span, jump: jump) { return found }
+            }
+            for offset in (1...Shrinker.nearbyJumpPosts).flatMap({ [$0, -$0] }) {
+                for span in spans {
                     guard hasBudget else { return nil }
-                    let replaced = Array(motions[span])
-                    let last = replaced[replaced.count - 1]
-                    let from = scenario.script[replaced[0]].atNs
-                    let until = last + 1 < scenario.script.count ? scenario.script[last + 1].atNs : scenario.durationNs
-                    guard let place = frames.last(where: { $0.time < until }), let top = place.visible.first,
-                          top + offset >= 0 else { continue }
-                    let repeats = Int(min(Int64(Shrinker.jumpRepeats), max(1, (until - from) / Shrinker.jumpEveryNs)))
-                    let jump = ScriptStep(
-                        atNs: from, action: .scrollTo(target: .post(index: top + offset), animated: false),
-                        repeatCount: repeats, repeatEveryNs: repeats > 1 ? Shrinker.jumpEveryNs : 0)
-                    var candidate = scenario
-                    candidate.script = scenario.script.indices.filter { !replaced.contains($0) }.map { scenario.script[$0] }
-                    candidate.script.insert(jump, at: replaced[0])
-                    guard Shrinker.size(of: candidate) < Shrinker.size(of: scenario) else { continue }
-                    if let failure = failure(candidate) { return (candidate, failure) }
+                    if let (candidate, _, _) = jump(over: span, to: post(offset)), let failure = failure(candidate) {
+                        return (candidate, failure)
+                    }
                 }
+            }
+            return nil
+        }
+
+        /// A jump over `span` to the point in the top post the motions left
+        /// the reader at. A jump leaves the rows it passes estimated, and
+        /// the rows it lands on are measured as they show, so a jump to the
+        /// same point lands some way from it: the jump is steered, from
+        /// where a recorded run of it landed, up to `jumpSteerRuns` times
+        /// while it lands in the same post. Then it is tried, and the points
+        /// `nearbyJumpStepPt` apart within `nearbyJumpPoints` of it.
+        mutating func jumpToPoint(
+            over span: ClosedRange<Int>,
+            jump: (ClosedRange<Int>, (FrameRecord) -> ScrollTarget?) -> (Scenario, Int64, FrameRecord)?
+        ) -> (Scenario, Violation)? {
+            guard let (_, until, place) = jump(span, { _ in .post(index: 0) }), let top = place.visible.first else { return nil }
+            var into = place.pointsIntoFirstRow.rounded()
+            for _ in 0..<Shrinker.jumpSteerRuns {
+                guard hasBudget, let (candidate, _, _) = jump(span, { _ in .intoPost(index: top, pointsIn: into) }) else { break }
+                runs += 1
+                guard let landed = shrinker.runner.frames(of: candidate)?.last(where: { $0.time < until }),
+                      landed.visible.first == top else { break }
+                let miss = place.pointsIntoFirstRow - landed.pointsIntoFirstRow
+                guard abs(miss) >= 0.5 else { break }
+                into = (into + miss).rounded()
+            }
+            let steps = Int(Shrinker.nearbyJumpPoints / Shrinker.nearbyJumpStepPt)
+            for delta in [0] + (1...steps).flatMap({ [$0, -$0] }) {
+                guard hasBudget else { return nil }
+                let target = ScrollTarget.intoPost(index: top, pointsIn: into + Double(delta) * Shrinker.nearbyJumpStepPt)
+                if let (candidate, _, _) = jump(span, { _ in target }), let failure = failure(candidate) { return (candidate, failure) }
             }
             return nil
         }
@@ -353,6 +407,14 @@ public struct Shrinker: Sendable {
     /// has at most `nearbyJumpMotions` motions.
     static let nearbyJumpMotions = 8
     static let nearbyJumpPosts = 16
+    /// In the same round, a jump is also tried to the point in the top post
+    /// the motions left the reader at, steered by up to `jumpSteerRuns`
+    /// recorded runs, and to the points `nearbyJumpStepPt` apart within
+    /// `nearbyJumpPoints` of it: a restore's miss can hang on the reader's
+    /// place to a few points (8 pt wide in one long session's failure).
+    static let jumpSteerRuns = 3
+    static let nearbyJumpPoints = 32.0
+    static let nearbyJumpStepPt = 4.0
 
     /// Steps that only move the content: the reader's way to a place.
     static func isMotion(_ action: ScriptAction) -> Bool {
@@ -456,8 +518,11 @@ public struct Shrinker: Sendable {
             var candidate = scenario
             candidate.feed.postCount = posts
             for (index, step) in candidate.script.enumerated() {
-                if case let .scrollTo(.post(postIndex), animated) = step.action, postIndex >= posts {
+                switch step.action {
+                case let .scrollTo(.post(postIndex), animated) where postIndex >= posts,
+                     let .scrollTo(.intoPost(postIndex, _), animated) where postIndex >= posts:
                     candidate.script[index].action = .scrollTo(target: .post(index: posts - 1), animated: animated)
+                default: break
                 }
             }
             return candidate
@@ -545,6 +610,8 @@ public struct Shrinker: Sendable {
             var options: [ScriptAction] = [.scrollTo(target: target, animated: false)]
             switch target {
             case let .post(index): options.append(.scrollTo(target: .post(index: index / 2), animated: animated))
+            case let .intoPost(index, pointsIn): options.append(.scrollTo(target: .post(index: index), animated: animated))
+                options += halves(pointsIn, unit: 10).map { .scrollTo(target: .intoPost(index: index, pointsIn: $0), animated: animated) }
             case let .offset(offset): options += halves(offset, unit: 1000).map { .scrollTo(target: .offset($0), animated: animated) }
             }
             return options

@@ -433,7 +433,7 @@ extension ScriptStep: Decodable {
         case at_ms, action, `repeat`
         case distance_pt, duration_ms, trajectory, release, deceleration
         case velocity_pt_s, count, delivery, width_pt, height_pt, scale, duration_s, relaunch_after_s
-        case offset_pt, post_index, animated, hold_ms, `where`
+        case offset_pt, post_index, into_post_pt, animated, hold_ms, `where`
     }
 
     /// The farthest a `pull` may stretch the content past the top, in points:
@@ -519,9 +519,12 @@ extension ScriptStep: Decodable {
             let animated = try c.decodeIfPresent(Bool.self, forKey: .animated) ?? false
             switch (c.contains(.offset_pt), c.contains(.post_index)) {
             case (true, false):
+                guard !c.contains(.into_post_pt) else { throw c.failure(.into_post_pt, "expected `into_post_pt` only with `post_index`") }
                 action = .scrollTo(target: .offset(try c.decode(Double.self, forKey: .offset_pt, per: fields)), animated: animated)
             case (false, true):
-                action = .scrollTo(target: .post(index: try c.decode(Int.self, forKey: .post_index, per: fields)), animated: animated)
+                let index = try c.decode(Int.self, forKey: .post_index, per: fields)
+                let into = try c.decode(Double.self, forKey: .into_post_pt, per: fields, default: 0)
+                action = .scrollTo(target: into == 0 ? .post(index: index) : .intoPost(index: index, pointsIn: into), animated: animated)
             default:
                 throw c.failure(.offset_pt, "expected exactly one of `offset_pt` and `post_index`")
             }

@@ -252,6 +252,8 @@ extension ScriptStep {
             switch target {
             case let .offset(offset): members.append((K.offset_pt.rawValue, .number(offset)))
             case let .post(index): members.append((K.post_index.rawValue, .int(index)))
+            case let .intoPost(index, pointsIn):
+                members += [(K.post_index.rawValue, .int(index)), (K.into_post_pt.rawValue, .number(pointsIn))]
             }
             members.append((K.animated.rawValue, .bool(animated)))
         case let .pull(distance, duration, hold):

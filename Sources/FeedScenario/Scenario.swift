@@ -318,6 +318,10 @@ public enum ScrollTarget: Sendable, Equatable {
     case offset(Double)
     /// The post at this index (0 is the first) at the top of the readable area.
     case post(index: Int)
+    /// The post at this index with the top of the readable area this many
+    /// points below its top (negative: above it): where a reader was within
+    /// a post.
+    case intoPost(index: Int, pointsIn: Double)
 }
 
 /// Which posts a `remove_posts` deletes, among those the app shows.

@@ -49,6 +49,28 @@ struct DipsWithChangesKeeper: PositionKeeper {
     }
 }
 
+/// `anchor`, but a relayout misplaces the reader by 300 pt when post 30's
+/// top rests within a few points of one place on the screen: a failure
+/// that needs the reader's place to the point, which a jump to a post's
+/// top never gives.
+struct MissesAtOnePlaceKeeper: PositionKeeper {
+    static let name = "misses_at_one_place"
+    static let heldCauses = AnchorKeeper.heldCauses
+    /// Where post 30's top must sit for the miss: eight flings leave it at 31.3 pt.
+    static let place: ClosedRange<Double> = 28...34
+    var anchor = AnchorKeeper()
+    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) { anchor.batchWillApply(batch, list: list) }
+    func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { anchor.batchDidApply(batch, list: list) }
+    func heightsChangedAbove(by delta: Double) -> PlaceCorrection { anchor.heightsChangedAbove(by: delta) }
+    func afterRelayout(anchor scrollAnchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+        let held = anchor.afterRelayout(anchor: scrollAnchor, list: list)
+        guard scrollAnchor.index == 30, Self.place.contains(scrollAnchor.viewportY), case let .moveOffset(offset) = held else {
+            return held
+        }
+        return .moveOffset(to: offset + 300)
+    }
+}
+
 @Suite("Shrinker")
 struct ShrinkerTests {
     static let strategy = PositionStrategy(PromisesEverythingKeeper.self)
@@ -179,6 +201,34 @@ struct ShrinkerTests {
         #expect(actions.count <= 5, "shrunk to \(actions)")
         guard case .scrollTo(.post, false) = actions.first, case .rotate = actions.last else {
             Issue.record("expected a jump first and the rotation last, found \(actions)")
+            return
+        }
+    }
+
+    /// Eight flings, with likes between them, bring the reader to a place
+    /// where a rotation breaks the strategy's claim, but only within a few
+    /// points of it: every fling is needed, flings do not merge, and a
+    /// jump to a post puts its top at the top of the screen, away from the
+    /// place. A jump to the offset where the flings left the reader, or
+    /// one a few points from it, keeps the failure.
+    @Test("A failure at one place to the point shrinks to a jump to that point")
+    func wayToAnExactPlaceBecomesAnOffsetJump() throws {
+        let strategy = PositionStrategy(MissesAtOnePlaceKeeper.self)
+        PositionStrategy.register(strategy)
+        let flings = (0..<8).map { index in
+            """
+            {"at_ms": \(1000 + index * 2500), "action": "fling", "velocity_pt_s": \(1500 + 130 * index)}, \
+            {"at_ms": \(2000 + index * 2500), "action": "like"}
+            """
+        }
+        let (violation, result) = try Self.shrinkFirstViolation(
+            under: "misses_at_one_place", posts: 400, seconds: 26, steps: flings, rotatingAtMs: 24000)
+        #expect(violation.cause == ChangeCause.widthChange.rawValue && violation.excessPt > 250, "\(violation.sentence)")
+        #expect(result.violation.identity == violation.identity)
+        let actions = result.scenario.script.map(\.action)
+        #expect(actions.count == 2, "shrunk to \(actions)")
+        guard case .scrollTo(.intoPost, false) = actions.first, case .rotate = actions.last else {
+            Issue.record("expected a jump into a post first and the rotation last, found \(actions)")
             return
         }
     }

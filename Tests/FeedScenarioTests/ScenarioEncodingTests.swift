@@ -42,6 +42,7 @@ struct ScenarioEncodingTests {
                {"at_ms": 600, "action": "pull", "distance_pt": 120, "duration_ms": 200, "hold_ms": 300},
                {"at_ms": 1200, "action": "scroll_to", "post_index": 40, "animated": true},
                {"at_ms": 1250, "action": "scroll_to", "offset_pt": 1000},
+               {"at_ms": 1260, "action": "scroll_to", "post_index": 7, "into_post_pt": 31.5},
                {"at_ms": 1300, "action": "remove_posts", "count": 3, "where": "around_reader", "delivery": "server"},
                {"at_ms": 1400, "action": "new_posts", "count": 5, "repeat": {"count": 3, "every_ms": 100}},
                {"at_ms": 1800, "action": "fling", "velocity_pt_s": -2500},

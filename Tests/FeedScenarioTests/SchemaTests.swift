@@ -617,6 +617,8 @@ struct SchemaBound: Sendable {
         // A window must end after it starts: from_s cannot reach the end of the day, to_s cannot be 0.
         "offline_window.from_s": Exception(context: [("network", ["offline": [["from_s": 0, "to_s": 86_400]]])], skip: [.atMaximum]),
         "offline_window.to_s": Exception(skip: [.atMinimum]),
+        // A point into a post needs the post.
+        "scroll_to_step.into_post_pt": Exception(context: [("script[1].post_index", 3)]),
         // A step at the largest at_ms would be past the end of any run.
         "step.at_ms": Exception(skip: [.atMaximum]),
         // Just above 0 ms rounds to 0 ns (a known difference).

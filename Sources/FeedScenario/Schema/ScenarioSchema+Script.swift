@@ -122,14 +122,15 @@ extension ScriptStep {
         case .scroll_to:
             step(
                 action, "The content scrolls to an offset or a post, at once or animated",
-                description: "The content scrolls to `offset_pt` points below the top of the content, or puts the post at `post_index` at the top of the readable area, at once or `animated` (0.3 s), clamped to the content.",
+                description: "The content scrolls to `offset_pt` points below the top of the content, or puts the post at `post_index` at the top of the readable area (or `into_post_pt` below its top), at once or `animated` (0.3 s), clamped to the content.",
                 alternatives: [
-                    FieldAlternative(requires: [Keys.offset_pt], forbids: [.post_index]),
+                    FieldAlternative(requires: [Keys.offset_pt], forbids: [.post_index, .into_post_pt]),
                     FieldAlternative(requires: [Keys.post_index], forbids: [.offset_pt]),
                 ],
                 fields: [
                 .offset_pt: .number("Offset, in pt", "Points below the top of the content, 0…100,000,000 (0 is the top). Instead of `post_index`.", 0...100_000_000, unit: "pt"),
                 .post_index: .integer("Post index", "The row to show at the top, 0 is the first: a whole number 0…1,000,000; past the last row, the last. Instead of `offset_pt`.", 0...maximumPostCount),
+                .into_post_pt: .number("Into the post, in pt", "With `post_index`: how far into the post the top of the readable area is, in points, −100,000…100,000 (negative: the post starts that far below it). Where a reader was within a post, to the point; explore's shrinker writes it.", -100_000...100_000, unit: "pt", default: 0),
                 .animated: .boolean("Animated", "Whether the scroll animates over 0.3 s (`setContentOffset(_:animated:)`).", default: false),
             ])
         case .pull:

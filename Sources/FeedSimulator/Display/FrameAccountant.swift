@@ -18,6 +18,10 @@ public struct FrameRecord: Sendable, Equatable, Codable {
     public var work: SimTime
     public var budget: SimTime
     public var contentOffset: Double
+    /// How far into the first displayed row the top of the readable area
+    /// is, in points (negative: the row starts below it): with
+    /// `visible.lowerBound`, the reader's place to the point.
+    public var pointsIntoFirstRow: Double = 0
     /// Displayed item range; empty when no item is on screen.
     public var visible: Range<Int>
     /// Engine allocations made during the frame's work.
@@ -151,13 +155,13 @@ public struct FrameAccountant: Sendable {
     /// accountant's.
     @discardableResult
     public mutating func recordFrame(
-        at time: SimTime, work: SimTime, render: SimTime = 0, contentOffset: Double, visible: Range<Int>, allocations: UInt64,
-        rate: Display? = nil
+        at time: SimTime, work: SimTime, render: SimTime = 0, contentOffset: Double, pointsIntoFirstRow: Double = 0, visible: Range<Int>,
+        allocations: UInt64, rate: Display? = nil
     ) -> FrameRecord {
         let display = rate ?? self.display
         var record = FrameRecord(
             frame: summary.frames, time: time, work: work, budget: display.budget,
-            contentOffset: contentOffset, visible: visible, allocations: allocations)
+            contentOffset: contentOffset, pointsIntoFirstRow: pointsIntoFirstRow, visible: visible, allocations: allocations)
         // Vsync times are exact; whole intervals are counted in vsyncs, not
         // in the rounded budget.
         let start = display.firstVsync(atOrAfter: time)

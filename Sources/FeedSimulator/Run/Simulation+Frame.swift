@@ -127,8 +127,9 @@ extension Simulation {
         let frameWork = costModel.commitTime(for: work, cellTime: cellTime, vsync: index)
         let render = costModel.renderTime(for: scene(visible, list: list), vsync: index)
         let rate = refreshRate.current
+        let pointsIntoFirstRow = visible.isEmpty ? 0 : offset + scrollView.insetTop - list.minY(of: visible.lowerBound)
         let record = accountant.recordFrame(
-            at: now, work: frameWork, render: render, contentOffset: offset, visible: visible,
+            at: now, work: frameWork, render: render, contentOffset: offset, pointsIntoFirstRow: pointsIntoFirstRow, visible: visible,
             allocations: requests &- requestsAtLastFrame, rate: rate)
         // Content scrolled down: the host lays out the rows coming next in
         // the time this frame leaves before its deadline, if it prefetches

@@ -306,9 +306,11 @@ extension Simulation {
         case let .offset(points):
             return scrollView.minOffset + points
         case let .post(index):
+            return offset(for: .intoPost(index: index, pointsIn: 0))
+        case let .intoPost(index, pointsIn):
             let list = engine.listView
             guard !list.items.isEmpty else { return scrollView.minOffset }
-            return list.minY(of: min(index, list.items.count - 1)) - scrollView.insetTop
+            return list.minY(of: min(index, list.items.count - 1)) - scrollView.insetTop + pointsIn
         }
     }
 
