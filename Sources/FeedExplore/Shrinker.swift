@@ -325,15 +325,12 @@ public struct Shrinker: Sendable {
                 if let (candidate, _, _) = jump(over: span, to: post(0)), let failure = failure(candidate) { return (candidate, failure) }
             }
             // A failure that rests on where the reader is (a restore's miss)
-            // can need the place to the point, or to the post: in the last
+            // can need the place to the post, or to the point: in the last
             // round, among a few motions, each span is tried again with a
-            // jump to the point the motions left the reader at, and to
-            // those a few points from it, then with the posts nearest the
-            // top one, nearest first.
+            // jump to the posts nearest the top one, nearest first, then to
+            // the point the motions left the reader at, and to those a few
+            // points from it.
             guard jumpsNearby && motions.count <= Shrinker.nearbyJumpMotions else { return nil }
-            for span in spans {
-                if let found = jumpToPoint(over: span, jump: jump) { return found }
-            }
             for offset in (1...Shrinker.nearbyJumpPosts).flatMap({ [$0, -$0] }) {
                 for span in spans {
                     guard hasBudget else { return nil }
@@ -341,6 +338,9 @@ public struct Shrinker: Sendable {
                         return (candidate, failure)
                     }
                 }
+            }
+            for span in spans {
+                if let found = jumpToPoint(over: span, jump: jump) { return found }
             }
             return nil
         }

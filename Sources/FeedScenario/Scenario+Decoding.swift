@@ -94,12 +94,8 @@ extension Scenario: Decodable {
                 }
             }
         }
-        // Repetitions interleave with later steps: order every occurrence by
-        // time, ties in file order.
-        script = written.enumerated()
-            .flatMap { index, step in step.expanded.map { (index, $0) } }
-            .sorted { ($0.1.atNs, $0.0) < ($1.1.atNs, $1.0) }
-            .map(\.1)
+        // As written: a run performs every repetition (`expandedScript`).
+        script = written
         limits = try c.decodeIfPresent(RunLimits.self, forKey: .limits) ?? RunLimits.defaults
         memory = try c.decodeIfPresent(MemorySettings.self, forKey: .memory) ?? .defaults
         lifecycle = try c.decodeIfPresent(LifecycleSettings.self, forKey: .lifecycle) ?? .defaults
@@ -560,6 +556,8 @@ extension ScriptStep: Decodable {
             if case let .pull(_, duration, hold) = action, duration + hold > repeatEveryNs {
                 throw rc.failure(.every_ms, "expected at least the pull's own length (\(Double(duration + hold) / nanosecondsPerMillisecond) ms), found \(everyMs) ms")
             }
+            // Once is no repetition: the step reads back from the file it writes.
+            if repeatCount == 1 { repeatEveryNs = 0 }
         }
     }
 

@@ -24,6 +24,9 @@ public struct Scenario: Sendable, Equatable {
     /// Engine variants to compare; each is its own run. Empty means one run
     /// with `engine` as it is, named `default`.
     public var variants: [EngineVariant]
+    /// The user's actions as written, in time order of their first
+    /// occurrence: a step with `repeat` is one step (`expandedScript` has
+    /// every occurrence).
     public var script: [ScriptStep]
     public var limits: RunLimits
     public var memory: MemorySettings = .defaults
@@ -267,6 +270,19 @@ public struct ScriptStep: Sendable, Equatable {
     /// The step as single, unrepeated steps.
     public var expanded: [ScriptStep] {
         (0..<repeatCount).map { ScriptStep(atNs: atNs + Int64($0) * repeatEveryNs, action: action) }
+    }
+}
+
+extension Scenario {
+    /// Every occurrence of every step, unrepeated, in time order, ties in
+    /// the order written: what a run performs. Repetitions interleave with
+    /// the steps after them.
+    public var expandedScript: [ScriptStep] {
+        guard script.contains(where: { $0.repeatCount > 1 }) else { return script }
+        return script.enumerated()
+            .flatMap { index, step in step.expanded.map { (index, $0) } }
+            .sorted { ($0.1.atNs, $0.0) < ($1.1.atNs, $1.0) }
+            .map(\.1)
     }
 }
 

@@ -62,7 +62,7 @@ struct ScenarioDecodingTests {
         #expect(scenario.feed == FeedSettings(postCount: 120, textLength: 10...80, mediaFraction: 0.25))
         #expect(scenario.engine == EngineSettings(estimatedItemHeightPt: 180.5))
         #expect(scenario.limits == RunLimits(maxEvents: 5000, maxSimulatedNs: 10_000_000_000))
-        #expect(scenario.script == [
+        #expect(scenario.expandedScript == [
             ScriptStep(atNs: 500_000, action: .fling(velocityPtPerS: -3000, deceleration: .fast)),
             ScriptStep(atNs: 100_000_000, action: .drag(
                 trajectory: [
@@ -165,8 +165,10 @@ struct ScenarioDecodingTests {
         let repeated = ScriptAction.fling(velocityPtPerS: 800, deceleration: .normal)
         let expected = example.expectedNs.map { ScriptStep(atNs: $0, action: repeated) }
             + [ScriptStep(atNs: 9_000_000_000, action: .fling(velocityPtPerS: -800, deceleration: .normal))]
-        #expect(scenario.script == expected)
-        #expect(scenario.script.allSatisfy { $0.repeatCount == 1 && $0.repeatEveryNs == 0 })
+        #expect(scenario.expandedScript == expected)
+        #expect(scenario.expandedScript.allSatisfy { $0.repeatCount == 1 && $0.repeatEveryNs == 0 })
+        // The script keeps the step as written, one step.
+        #expect(scenario.script.count == 2 && scenario.script[0].repeatCount == example.count)
     }
 
     @Test("A repeated drag repeats its whole trajectory at each start time")
@@ -184,7 +186,7 @@ struct ScenarioDecodingTests {
         let drag = ScriptAction.drag(
             trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: 700_000_000, displacementPt: 320)],
             release: .stop, deceleration: .normal)
-        #expect(scenario.script == [1_000_000_000, 1_700_000_000, 2_400_000_000].map { ScriptStep(atNs: $0, action: drag) })
+        #expect(scenario.expandedScript == [1_000_000_000, 1_700_000_000, 2_400_000_000].map { ScriptStep(atNs: $0, action: drag) })
     }
 
     @Test("Repetitions interleave with later steps in time order, ties in file order")
@@ -200,8 +202,8 @@ struct ScenarioDecodingTests {
               ]
             }
             """).scenario
-        #expect(scenario.script.map(\.atNs) == [100_000_000, 400_000_000, 400_000_000, 500_000_000, 700_000_000])
-        #expect(scenario.script.map(\.action) == [1000, 1000, -2000, 3000, 1000].map {
+        #expect(scenario.expandedScript.map(\.atNs) == [100_000_000, 400_000_000, 400_000_000, 500_000_000, 700_000_000])
+        #expect(scenario.expandedScript.map(\.action) == [1000, 1000, -2000, 3000, 1000].map {
             ScriptAction.fling(velocityPtPerS: $0, deceleration: .normal)
         })
     }

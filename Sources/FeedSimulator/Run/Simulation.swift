@@ -166,7 +166,11 @@ public final class Simulation {
 
     public init(request: RunRequest) throws {
         self.request = request
-        scenario = request.loaded.scenario
+        // Every repetition of every step, in time order: a scenario built
+        // in memory (a shrinker's repro) runs as its file does.
+        var scenario = request.loaded.scenario
+        scenario.script = scenario.expandedScript
+        self.scenario = scenario
         let device = request.loaded.device
         display = Display(refreshHz: request.refreshHz)
         refreshRate = RefreshRateGovernor(panel: display, isAdaptive: device.adaptiveRefresh)
