@@ -209,10 +209,10 @@ struct ShrinkerTests {
     /// where a rotation breaks the strategy's claim, but only within a few
     /// points of it: every fling is needed, flings do not merge, and a
     /// jump to a post puts its top at the top of the screen, away from the
-    /// place. A jump to the offset where the flings left the reader, or
-    /// one a few points from it, keeps the failure.
+    /// place. A jump into the post to the point where the flings left the
+    /// reader, steered and tried a few points either side, keeps it.
     @Test("A failure at one place to the point shrinks to a jump to that point")
-    func wayToAnExactPlaceBecomesAnOffsetJump() throws {
+    func wayToAnExactPlaceBecomesAPointJump() throws {
         let strategy = PositionStrategy(MissesAtOnePlaceKeeper.self)
         PositionStrategy.register(strategy)
         let flings = (0..<8).map { index in
