@@ -75,6 +75,7 @@ extension FeedEngine {
             work.diffElements = changes.elementsCompared
             list.addWork(work)
         } else {
+            runBodiesObservingTheFeed(except: changes)
             list.apply(changes, newItems: newItems, anchorIndex: anchor?.index)
         }
         if configuration.diffAlgorithm == .reloadAll || !changes.deletes.isEmpty { rowViews.keepOnly(rowsIn: newItems) }
@@ -84,6 +85,18 @@ extension FeedEngine {
         place(outcome.correction, from: oldOffset, settlingAround: outcome.settleAround ?? survivor)
         viewport.feedDidCommit(cause)
         _checkInvariants()
+    }
+
+    /// The feed changed: in a SwiftUI host whose rows read the whole feed
+    /// (`RowObservation.wholeFeed`), the body of every row on screen runs
+    /// again, charged as configuring its cell; the rows `changes` updates
+    /// or deletes are left to the update itself. Rows off screen are not
+    /// updated (docs/swiftui-hosts.md, "Body runs for observed state").
+    func runBodiesObservingTheFeed(except changes: Changeset) {
+        guard configuration.rowObservation == .wholeFeed else { return }
+        for index in list.displayedRange where !changes.updates.contains(index) && !changes.deletes.contains(index) {
+            list.recordBodyUpdate(at: index)
+        }
     }
 
     /// Carries out a keeper's correction after the items changed, then lays

@@ -40,6 +40,9 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
     /// the reader scrolls towards them (`prefetchRowsInSpareTime`); 0 turns
     /// it off.
     public var spareTimePrefetchRows: Int
+    /// Which row bodies run again when the feed changes, in a SwiftUI host
+    /// (`nil` in a collection view, which configures the changed cells).
+    public var rowObservation: RowObservation?
 
     public init(
         list: FeedListConfiguration,
@@ -57,7 +60,8 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
         imagePrefetch: ImagePrefetch = .window,
         pagePrefetch: PagePrefetch = .threshold,
         rowViews: RowViewSettings? = nil,
-        spareTimePrefetchRows: Int = 0
+        spareTimePrefetchRows: Int = 0,
+        rowObservation: RowObservation? = nil
     ) {
         self.list = list
         self.positionStrategy = positionStrategy
@@ -75,6 +79,7 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
         self.pagePrefetch = pagePrefetch
         self.rowViews = rowViews
         self.spareTimePrefetchRows = spareTimePrefetchRows
+        self.rowObservation = rowObservation
     }
 }
 

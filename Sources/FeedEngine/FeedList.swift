@@ -175,8 +175,9 @@ public final class FeedList {
         }
     }
 
-    /// Records that the body of item `index`'s row ran again off screen (a
-    /// lazy stack's kept row on an environment change): the work of
+    /// Records that the body of item `index`'s row ran again outside an
+    /// update of its item (a lazy stack's kept row on an environment
+    /// change, or a row on screen that reads the whole feed): the work of
     /// configuring its cell, which a cost model charges as one.
     public func recordBodyUpdate(at index: Int) {
         record(.configure, index)

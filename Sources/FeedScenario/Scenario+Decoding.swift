@@ -331,7 +331,7 @@ extension EngineSettings {
         case hide_replies, hide_reposts, refresh_trigger_pt, memory_warning_policy
         case image_decode, image_memory_cache_mb, image_disk_cache_mb, image_prefetch_window
         case image_prefetch, page_prefetch, load_more_threshold
-        case row_retention, row_kept_updates, row_view_kb, spare_time_prefetch_rows
+        case row_retention, row_kept_updates, row_view_kb, spare_time_prefetch_rows, row_observation
         case network
     }
 
@@ -401,6 +401,7 @@ extension EngineSettings {
         s.rowViewBytes = try c.decode(Int.self, forKey: .row_view_kb, per: EngineSettings.schema, default: base.rowViewBytes >> 10) << 10
         s.spareTimePrefetchRows = try c.decode(
             Int.self, forKey: .spare_time_prefetch_rows, per: EngineSettings.schema, default: base.spareTimePrefetchRows)
+        s.rowObservation = try c.decode(RowObservation.self, forKey: .row_observation, default: base.rowObservation)
         return (name, s, network)
     }
 }

@@ -118,6 +118,7 @@ extension EngineSettings {
         add(.row_kept_updates, .int(rowKeptUpdates), if: rowKeptUpdates != base.rowKeptUpdates)
         add(.row_view_kb, .int(rowViewBytes >> 10), if: rowViewBytes != base.rowViewBytes)
         add(.spare_time_prefetch_rows, .int(spareTimePrefetchRows), if: spareTimePrefetchRows != base.spareTimePrefetchRows)
+        add(.row_observation, .string(rowObservation.rawValue), if: rowObservation != base.rowObservation)
         return members
     }
 }

@@ -183,6 +183,9 @@ public struct EngineSettings: Sendable, Equatable {
     /// the reader scrolls down; 0, the default, turns it off
     /// (docs/swiftui-hosts.md).
     public var spareTimePrefetchRows: Int = 0
+    /// Which row bodies a SwiftUI host runs again when the feed changes
+    /// (docs/swiftui-hosts.md); a collection view ignores it.
+    public var rowObservation: RowObservation = .perRow
 
     /// Session 321 says only "a number of updates": an assumption.
     public static let defaultRowKeptUpdates = 30

@@ -254,6 +254,7 @@ extension ExploreConfig: Decodable {
             case .row_kept_updates: s.rowKeptUpdates = engine.rowKeptUpdates
             case .row_view_kb: s.rowViewBytes = engine.rowViewBytes
             case .spare_time_prefetch_rows: s.spareTimePrefetchRows = engine.spareTimePrefetchRows
+            case .row_observation: s.rowObservation = engine.rowObservation
             }
         }
         return s

@@ -53,6 +53,7 @@ extension Simulation {
             imagePrefetch: settings.imagePrefetch,
             pagePrefetch: settings.pagePrefetch,
             rowViews: settings.rowViews,
-            spareTimePrefetchRows: settings.spareTimePrefetchRows)
+            spareTimePrefetchRows: settings.spareTimePrefetchRows,
+            rowObservation: settings.host.isSwiftUI ? settings.rowObservation : nil)
     }
 }
