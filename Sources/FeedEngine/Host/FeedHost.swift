@@ -37,4 +37,12 @@ public enum FeedHost: String, Sendable, CaseIterable {
     /// update (WWDC23 session 10160, 14:18), as a collection view's diff
     /// compares every row.
     public var updatesVisibleRowsOnly: Bool { self == .lazyVStack }
+
+    /// Whether an animated scroll to a row re-estimates where the row is
+    /// at every frame, and so lands on it, as the rows it passes are laid
+    /// out: a lazy stack's does (WWDC26 session 321, 18:10–18:19). A
+    /// collection view's `setContentOffset(_:animated:)` goes to the offset
+    /// computed at the start; that `List` does the same, being built on
+    /// one, is an assumption.
+    public var reEstimatesScrollTargets: Bool { self == .lazyVStack }
 }

@@ -94,6 +94,26 @@ public struct ScrollView: Sendable {
         return true
     }
 
+    /// When the animated scroll in progress started, if one is.
+    public var animationStart: SimTime? {
+        if case let .animating(startTime, _, _, _) = motion { return startTime }
+        return nil
+    }
+
+    /// Points an animated scroll in progress at `offset` (clamped to the
+    /// edges), from where it is now, over the time it has left: the
+    /// content goes on from its current place without a jump.
+    public mutating func retargetAnimation(to offset: Double) {
+        guard case let .animating(startTime, from, to, duration) = motion else { return }
+        let target = min(max(offset, minOffset), maxOffset)
+        guard target != to else { return }
+        let progress = min(1, Double(time - startTime) / Double(duration))
+        let eased = 1 - pow(1 - progress, 3)
+        // The same curve, through the current offset at the current time.
+        let newFrom = eased < 1 ? (contentOffset - target * eased) / (1 - eased) : from
+        motion = .animating(startTime: startTime, from: newFrom, to: target, duration: duration)
+    }
+
     /// Moves an animated scroll's destination by `delta` points; any other
     /// motion is left as it is.
     public mutating func shiftDestination(by delta: Double) {

@@ -147,6 +147,15 @@ extension Simulation {
                 digest.combine(UInt64(laidOut))
             }
         }
+        // A lazy stack re-estimates where an animated scroll to a row ends
+        // at every frame, with the rows this frame laid out.
+        if let (target, startedAt) = scrollTarget {
+            if scrollView.animationStart == startedAt {
+                scrollView.retargetAnimation(to: self.offset(for: target))
+            } else {
+                scrollTarget = nil
+            }
+        }
         if !lastRenderedOffset.isNaN, now > lastFrameTime {
             let speed = abs(offset - lastRenderedOffset) / (Double(now - lastFrameTime) / 1e9)
             refreshRate.frameRendered(speed: speed, touching: scrollView.isDragging)

@@ -204,6 +204,8 @@ extension Simulation {
             scrollView.scrollToTop(at: now)
         case let .scrollTo(target, animated):
             scrollView.scroll(to: offset(for: target), at: now, animated: animated)
+            if case .offset = target { break }
+            if animated, request.engine.host.reEstimatesScrollTargets { scrollTarget = (target, now) }
         case let .pull(distance, duration, hold):
             scrollView.advance(to: now)
             // The finger travels to the top, then as far past it as the

@@ -152,6 +152,9 @@ public final class Simulation {
     /// The post the last drift record left on a resting screen, watched
     /// until the reader moves, another change comes or the app leaves.
     @exclusivity(unchecked) var holdWatch: HoldWatch?
+    /// The post an animated scroll started at this time is going to, while
+    /// the host re-estimates where it is at every frame.
+    @exclusivity(unchecked) var scrollTarget: (target: ScrollTarget, startedAt: SimTime)?
     /// Drift records the watch has seen.
     @exclusivity(unchecked) var watchedRecords = 0
     /// Posts that moved while watched, when the request asks for the checks.
