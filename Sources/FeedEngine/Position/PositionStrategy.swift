@@ -59,6 +59,10 @@ public struct PositionStrategy: RegisteredPart {
     /// top-most row keeps its place through data changes.
     public static let scrollPositionID = PositionStrategy(ScrollPositionKeeper.self)
 
+    /// SwiftUI's default with `.defaultScrollAnchor(.bottom)`: at the end of
+    /// the feed, data changes keep the distance from the content's end.
+    public static let defaultAnchorBottom = PositionStrategy(BottomAnchorKeeper.self)
+
     /// The strategies every engine knows for the collection view, in the
     /// order reports list them: what explore runs unless told otherwise.
     public static let builtIn: [PositionStrategy] = [
@@ -66,7 +70,7 @@ public struct PositionStrategy: RegisteredPart {
     ]
 
     /// The strategies of the SwiftUI hosts (`FeedHost.lazyVStack`, `.list`).
-    public static let swiftUI: [PositionStrategy] = [.swiftUIDefault, .scrollPositionID]
+    public static let swiftUI: [PositionStrategy] = [.swiftUIDefault, .scrollPositionID, .defaultAnchorBottom]
 
     /// The built-ins of every host and the strategies registered by whoever
     /// embeds the engine (`register(_:)`, `known`, `named(_:)`).

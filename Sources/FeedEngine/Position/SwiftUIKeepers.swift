@@ -72,3 +72,48 @@ public struct ScrollPositionKeeper: PositionKeeper {
         identified.afterRelayout(anchor: anchor, list: list)
     }
 }
+
+/// `default_anchor_bottom`: SwiftUI's default with `.defaultScrollAnchor(.bottom)`
+/// (iOS 17; for the `.sizeChanges` role from iOS 18) and no scroll position
+/// bound. Apple's documentation says the anchor decides "how the scroll
+/// view handles content size changes" and no more. Developers who measured
+/// it (iOS 18) report that the bottom is kept only while the last row is on
+/// screen and the content is taller than the screen; otherwise the top is,
+/// as without the anchor. So, at the end of the feed, a data change keeps
+/// the distance from the content's end: rows inserted above hold the
+/// reader, and a page appended carries them on to the new end, as a chat
+/// keeps its newest message in view. Away from the end it is
+/// `swiftui_default`. With a scroll position bound the binding wins
+/// (reported by developers), so `scroll_position_id` ignores the anchor.
+/// It claims what `swiftui_default` claims: what it holds at the end it
+/// does not hold elsewhere.
+public struct BottomAnchorKeeper: PositionKeeper {
+    public static let name = "default_anchor_bottom"
+    public static let heldCauses = SwiftUIDefaultKeeper.heldCauses
+    public static let hosts = SwiftUIDefaultKeeper.hosts
+    public init() {}
+
+    private var base = SwiftUIDefaultKeeper()
+    /// The distance from the offset to the content's end before the change,
+    /// when the last row was on screen and the content overflowed.
+    private var distanceFromEnd: Double?
+
+    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+        let atEnd = !list.items.isEmpty && list.displayedRange.upperBound == list.items.count
+            && list.displayedRange.lowerBound > 0
+        distanceFromEnd = atEnd ? list.contentMaxY - batch.offset : nil
+    }
+
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+        guard let distanceFromEnd else { return base.batchDidApply(batch, list: list) }
+        return PlaceOutcome(.moveOffset(to: list.contentMaxY - distanceFromEnd))
+    }
+
+    public func loadedRowResizedAbove(by delta: Double, inUpdate: Bool) -> PlaceCorrection {
+        base.loadedRowResizedAbove(by: delta, inUpdate: inUpdate)
+    }
+
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+        base.afterRelayout(anchor: anchor, list: list)
+    }
+}
