@@ -126,7 +126,7 @@ struct SwiftUIMigrationScenarioTests {
         let url = CustomStrategyTests.devices.deletingLastPathComponent().appendingPathComponent("swiftui-migration.json")
         let loaded = try ScenarioLoader.load(data: Data(contentsOf: url), file: "swiftui-migration.json", deviceDirectories: [CustomStrategyTests.devices])
         let requests = RunRequest.expand(loaded, seedOverride: nil, recordFrames: true)
-        #expect(requests.count == 5)
+        #expect(requests.count == 6)
         for request in requests {
             let frames = try Simulation(request: request).run().frames
             let firstShown = frames.first { !$0.visible.isEmpty }?.time ?? .max
