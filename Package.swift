@@ -53,9 +53,12 @@ let package = Package(
         // Seeded generators and hashes that give the same bits on every
         // platform and Swift release.
         .target(name: "Determinism"),
+        // printf's fixed-point formatting, which Swift cannot call (snprintf
+        // is variadic): every number in a CSV file goes through it.
+        .target(name: "CFixedNumber"),
         // CSV: the one writer and the one reader of every CSV file FeedSim
         // writes or reads (reports, results, calibration traces).
-        .target(name: "CSVCodec"),
+        .target(name: "CSVCodec", dependencies: ["CFixedNumber"]),
         // The engine under test: imports nothing of ours.
         .target(
             name: "FeedEngine",

@@ -49,6 +49,51 @@ public struct FrameRecord: Sendable, Equatable, Codable {
     public var latency: SimTime { presented - time }
 }
 
+/// A frame travels from a worker to `feedsim run` as an array of its
+/// numbers, in the order of the fields, not as an object: a run with
+/// `--frames` sends hundreds of thousands of them, and the names of the
+/// fields, written and read for every frame, cost more than the numbers.
+extension FrameRecord {
+    public init(from decoder: any Decoder) throws {
+        var c = try decoder.unkeyedContainer()
+        frame = try c.decode(Int.self)
+        time = try c.decode(SimTime.self)
+        work = try c.decode(SimTime.self)
+        budget = try c.decode(SimTime.self)
+        contentOffset = try c.decode(Double.self)
+        pointsIntoFirstRow = try c.decode(Double.self)
+        let lower = try c.decode(Int.self), upper = try c.decode(Int.self)
+        guard lower <= upper else {
+            throw DecodingError.dataCorruptedError(in: c, debugDescription: "a visible range from \(lower) to \(upper)")
+        }
+        visible = lower..<upper
+        allocations = try c.decode(UInt64.self)
+        renderStart = try c.decode(SimTime.self)
+        render = try c.decode(SimTime.self)
+        presented = try c.decode(SimTime.self)
+        late = try c.decode(SimTime.self)
+        hitchType = try c.decode(HitchType.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.unkeyedContainer()
+        try c.encode(frame)
+        try c.encode(time)
+        try c.encode(work)
+        try c.encode(budget)
+        try c.encode(contentOffset)
+        try c.encode(pointsIntoFirstRow)
+        try c.encode(visible.lowerBound)
+        try c.encode(visible.upperBound)
+        try c.encode(allocations)
+        try c.encode(renderStart)
+        try c.encode(render)
+        try c.encode(presented)
+        try c.encode(late)
+        try c.encode(hitchType)
+    }
+}
+
 /// The frame metrics of a run, as DESIGN.md defines them.
 public struct FrameSummary: Sendable, Equatable, Codable {
     public var frames = 0
