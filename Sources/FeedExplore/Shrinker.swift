@@ -1,4 +1,5 @@
 import FeedEngine
+import Foundation
 import FeedScenario
 import FeedSimulator
 
@@ -40,6 +41,12 @@ public struct Shrinker: Sendable {
     /// that leaves more gets a second (`shrink(_:keeping:)`).
     public static let readableSteps = 5
 
+    /// Reads a repro back from the text its file holds, as whoever runs
+    /// it will: the scenario loader.
+    public var readBack: @Sendable (String) -> Scenario? = { text in
+        try? ScenarioLoader.scenario(from: Data(text.utf8), file: "repro.json")
+    }
+
     public init(runner: SessionRunner, budget: Int) {
         self.runner = runner
         self.budget = budget
@@ -61,6 +68,10 @@ public struct Shrinker: Sendable {
 
     /// Shrinks `scenario` keeping `violation`'s identity. The scenario keeps
     /// only the failing strategy's variant.
+    ///
+    /// The result fails the same way once read back from its file
+    /// (`readBack`); a shrink whose result does not is refused, and the
+    /// session is kept as found.
     ///
     /// Up to three rounds. The first accepts only candidates that keep
     /// `keptExcessFraction` of the failure's size. Its greedy path can stop
@@ -105,6 +116,18 @@ public struct Shrinker: Sendable {
         }
         throughRound(from: current, found: again, jumpsNearby: false)
         throughRound(from: smallest.scenario, found: smallest.violation, jumpsNearby: true)
+        // A repro is its file: the shrunk scenario must fail the same way
+        // once read back from the text it is written as, or the session
+        // as found is kept.
+        runs += 1
+        let checkDeterminism = violation.identity.property == .determinism
+        guard let reread = readBack(smallest.scenario.fileText),
+              runner.run(reread, checkDeterminism: checkDeterminism, checkFlagsAlone: checkDeterminism).flatMap(\.violations).contains(where: {
+                  $0.identity == violation.identity && $0.excessPt >= keptExcessPt
+              })
+        else {
+            return Result(scenario: current, violation: again, stepsBefore: scenario.script.count, runs: runs)
+        }
         return Result(scenario: smallest.scenario, violation: smallest.violation, stepsBefore: scenario.script.count, runs: runs)
     }
 

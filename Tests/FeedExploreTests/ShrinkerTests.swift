@@ -233,6 +233,45 @@ struct ShrinkerTests {
         }
     }
 
+    /// A repro is written as a file and read back by whoever runs it: a
+    /// shrunk scenario that does not fail the same way once read back from
+    /// its file is not a repro. Here the file reader drops every `repeat`,
+    /// as the decoder once expanded them and runs ignored them: the shrink
+    /// that rests on a repeated jump is refused, and the session is kept as
+    /// found, which fails from its file.
+    @Test("A shrunk scenario that does not fail once read back from its file is refused, and the session kept as found")
+    func reproMustFailFromItsFile() throws {
+        let strategy = PositionStrategy(ForgetsDeepPostsKeeper.self)
+        PositionStrategy.register(strategy)
+        let flings = (0..<12).map { index in
+            """
+            {"at_ms": \(1000 + index * 2500), "action": "fling", "velocity_pt_s": 2500}, \
+            {"at_ms": \(2000 + index * 2500), "action": "like"}
+            """
+        }
+        let json = """
+            {"schema_version": 1, "name": "planted", "description": "d", "device": "iphone-pro-120hz", "seed": 1,
+             "duration_s": 40, "feed": {"post_count": 400},
+             "variants": [{"name": "forgets_deep_posts", "position_strategy": "forgets_deep_posts"}],
+             "script": [\(flings.joined(separator: ", ")), {"at_ms": 32000, "action": "rotate", "width_pt": 852, "height_pt": 393}]}
+            """
+        let device = try ExploreFixtures.device()
+        let loaded = try ScenarioLoader.load(data: Data(json.utf8), file: "planted.json", deviceDirectories: [ExploreFixtures.devicesFolder])
+        let runner = SessionRunner(device: device)
+        let violation = try #require(runner.run(loaded.scenario, checkDeterminism: false).flatMap(\.violations).first)
+        var shrinker = Shrinker(runner: runner, budget: 400)
+        shrinker.readBack = { text in
+            guard var scenario = try? ScenarioLoader.scenario(from: Data(text.utf8), file: "repro.json") else { return nil }
+            scenario.script = scenario.script.map { ScriptStep(atNs: $0.atNs, action: $0.action) }
+            return scenario
+        }
+        let result = shrinker.shrink(loaded.scenario, keeping: violation)
+        let reread = try #require(shrinker.readBack(result.scenario.fileText))
+        #expect(runner.run(reread, checkDeterminism: false).flatMap(\.violations).contains { $0.identity == violation.identity },
+                "the repro does not fail from its file: \(result.scenario.script.map(\.action))")
+        #expect(result.scenario.script.allSatisfy { $0.repeatCount == 1 }, "\(result.scenario.script)")
+    }
+
     /// Twelve likes, then a rotation, under a strategy that misplaces the
     /// reader by 300 pt after ten changes or none and by 30 pt after one to
     /// nine. Removing likes while keeping half the size stops at ten of
