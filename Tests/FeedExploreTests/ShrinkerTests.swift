@@ -96,11 +96,21 @@ struct ShrinkerTests {
         return found
     }
 
+    /// Twelve flings down a feed, with likes between them that delta
+    /// debugging removes: the way past post 45.
+    static let deepFlings = (0..<12).map { index in
+        """
+        {"at_ms": \(1000 + index * 2500), "action": "fling", "velocity_pt_s": 2500}, \
+        {"at_ms": \(2000 + index * 2500), "action": "like"}
+        """
+    }
+
     /// The first violation of a session of `posts` posts and `seconds`
     /// under the strategy `strategy`, whose script is `steps` (JSON) and a
     /// rotation at `rotatingAtMs`, and its shrink with a budget of 400 runs.
     static func shrinkFirstViolation(
-        under strategy: String, posts: Int, seconds: Int, steps: [String], rotatingAtMs: Int
+        under strategy: String, posts: Int, seconds: Int, steps: [String], rotatingAtMs: Int,
+        readBack: (@Sendable (String) -> Scenario?)? = nil
     ) throws -> (Violation, Shrinker.Result) {
         let json = """
             {"schema_version": 1, "name": "planted", "description": "d", "device": "iphone-pro-120hz", "seed": 1,
@@ -112,7 +122,9 @@ struct ShrinkerTests {
         let loaded = try ScenarioLoader.load(data: Data(json.utf8), file: "planted.json", deviceDirectories: [ExploreFixtures.devicesFolder])
         let runner = SessionRunner(device: device)
         let violation = try #require(runner.run(loaded.scenario, checkDeterminism: false).flatMap(\.violations).first)
-        return (violation, Shrinker(runner: runner, budget: 400).shrink(loaded.scenario, keeping: violation))
+        var shrinker = Shrinker(runner: runner, budget: 400)
+        if let readBack { shrinker.readBack = readBack }
+        return (violation, shrinker.shrink(loaded.scenario, keeping: violation))
     }
 
     @Test("A shrunk session is smaller, still fails the same way, and reproduces from its file")
@@ -184,14 +196,8 @@ struct ShrinkerTests {
     func wayToAPlaceBecomesAJump() throws {
         let strategy = PositionStrategy(ForgetsDeepPostsKeeper.self)
         PositionStrategy.register(strategy)
-        let flings = (0..<12).map { index in
-            """
-            {"at_ms": \(1000 + index * 2500), "action": "fling", "velocity_pt_s": 2500}, \
-            {"at_ms": \(2000 + index * 2500), "action": "like"}
-            """
-        }
         let (violation, result) = try Self.shrinkFirstViolation(
-            under: "forgets_deep_posts", posts: 400, seconds: 40, steps: flings, rotatingAtMs: 32000)
+            under: "forgets_deep_posts", posts: 400, seconds: 40, steps: Self.deepFlings, rotatingAtMs: 32000)
         #expect(violation.cause == ChangeCause.widthChange.rawValue, "\(violation.sentence)")
         #expect(result.violation.identity == violation.identity)
         let actions = result.scenario.script.map(\.action)
@@ -243,30 +249,15 @@ struct ShrinkerTests {
     func reproMustFailFromItsFile() throws {
         let strategy = PositionStrategy(ForgetsDeepPostsKeeper.self)
         PositionStrategy.register(strategy)
-        let flings = (0..<12).map { index in
-            """
-            {"at_ms": \(1000 + index * 2500), "action": "fling", "velocity_pt_s": 2500}, \
-            {"at_ms": \(2000 + index * 2500), "action": "like"}
-            """
-        }
-        let json = """
-            {"schema_version": 1, "name": "planted", "description": "d", "device": "iphone-pro-120hz", "seed": 1,
-             "duration_s": 40, "feed": {"post_count": 400},
-             "variants": [{"name": "forgets_deep_posts", "position_strategy": "forgets_deep_posts"}],
-             "script": [\(flings.joined(separator: ", ")), {"at_ms": 32000, "action": "rotate", "width_pt": 852, "height_pt": 393}]}
-            """
-        let device = try ExploreFixtures.device()
-        let loaded = try ScenarioLoader.load(data: Data(json.utf8), file: "planted.json", deviceDirectories: [ExploreFixtures.devicesFolder])
-        let runner = SessionRunner(device: device)
-        let violation = try #require(runner.run(loaded.scenario, checkDeterminism: false).flatMap(\.violations).first)
-        var shrinker = Shrinker(runner: runner, budget: 400)
-        shrinker.readBack = { text in
+        let dropsRepeats: @Sendable (String) -> Scenario? = { text in
             guard var scenario = try? ScenarioLoader.scenario(from: Data(text.utf8), file: "repro.json") else { return nil }
             scenario.script = scenario.script.map { ScriptStep(atNs: $0.atNs, action: $0.action) }
             return scenario
         }
-        let result = shrinker.shrink(loaded.scenario, keeping: violation)
-        let reread = try #require(shrinker.readBack(result.scenario.fileText))
+        let (violation, result) = try Self.shrinkFirstViolation(
+            under: "forgets_deep_posts", posts: 400, seconds: 40, steps: Self.deepFlings, rotatingAtMs: 32000, readBack: dropsRepeats)
+        let reread = try #require(dropsRepeats(result.scenario.fileText))
+        let runner = SessionRunner(device: try ExploreFixtures.device())
         #expect(runner.run(reread, checkDeterminism: false).flatMap(\.violations).contains { $0.identity == violation.identity },
                 "the repro does not fail from its file: \(result.scenario.script.map(\.action))")
         #expect(result.scenario.script.allSatisfy { $0.repeatCount == 1 }, "\(result.scenario.script)")
