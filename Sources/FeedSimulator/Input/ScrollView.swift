@@ -100,6 +100,14 @@ public struct ScrollView: Sendable {
         return nil
     }
 
+    /// An animated scroll `elapsed` into its `duration`: the share of its
+    /// time gone, and of its way, on an ease-out cubic, as UIView
+    /// animations curve.
+    static func animationCurve(at elapsed: SimTime, of duration: SimTime) -> (progress: Double, eased: Double) {
+        let progress = min(1, Double(elapsed) / Double(duration))
+        return (progress, 1 - pow(1 - progress, 3))
+    }
+
     /// Points an animated scroll in progress at `offset` (clamped to the
     /// edges), from where it is now, over the time it has left: the
     /// content goes on from its current place without a jump.
@@ -107,8 +115,7 @@ public struct ScrollView: Sendable {
         guard case let .animating(startTime, from, to, duration) = motion else { return }
         let target = min(max(offset, minOffset), maxOffset)
         guard target != to else { return }
-        let progress = min(1, Double(time - startTime) / Double(duration))
-        let eased = 1 - pow(1 - progress, 3)
+        let eased = ScrollView.animationCurve(at: time - startTime, of: duration).eased
         // The same curve, through the current offset at the current time.
         let newFrom = eased < 1 ? (contentOffset - target * eased) / (1 - eased) : from
         motion = .animating(startTime: startTime, from: newFrom, to: target, duration: duration)
@@ -285,9 +292,7 @@ public struct ScrollView: Sendable {
                 contentOffset = offset
             }
         case let .animating(startTime, from, to, duration):
-            let progress = min(1, Double(time - startTime) / Double(duration))
-            // Ease-out cubic, as UIView animations curve.
-            let eased = 1 - pow(1 - progress, 3)
+            let (progress, eased) = ScrollView.animationCurve(at: time - startTime, of: duration)
             contentOffset = from + (to - from) * eased
             if progress >= 1 {
                 contentOffset = min(max(to, minOffset), maxOffset)

@@ -127,7 +127,9 @@ extension Simulation {
         let frameWork = costModel.commitTime(for: work, cellTime: cellTime, vsync: index)
         let render = costModel.renderTime(for: scene(visible, list: list), vsync: index)
         let rate = refreshRate.current
-        let pointsIntoFirstRow = visible.isEmpty ? 0 : offset + scrollView.insetTop - list.minY(of: visible.lowerBound)
+        // Only a recorded frame keeps it (explore's shrinker reads it).
+        let pointsIntoFirstRow = !request.recordFrames || visible.isEmpty
+            ? 0 : offset + scrollView.insetTop - list.minY(of: visible.lowerBound)
         let record = accountant.recordFrame(
             at: now, work: frameWork, render: render, contentOffset: offset, pointsIntoFirstRow: pointsIntoFirstRow, visible: visible,
             allocations: requests &- requestsAtLastFrame, rate: rate)
