@@ -28,8 +28,10 @@ extension FeedEngine {
         // sort of more than a few elements takes a path (a merge through a
         // buffer) that instantiates witness tables a small diff does not.
         let many = (0..<64).map { Row(id: PostID($0), version: 0) }
-        let reordered = (0..<48).reversed().map { Row(id: PostID($0), version: $0 % 5 == 0 ? 1 : 0) }
-            + (100..<116).map { Row(id: PostID($0), version: 0) }
+        var reordered: [Row] = (0..<48).reversed().map { (index: Int) -> Row in
+            Row(id: PostID(index), version: index % 5 == 0 ? 1 : 0)
+        }
+        reordered += (100..<116).map { (index: Int) -> Row in Row(id: PostID(index), version: 0) }
         for (from, to) in [(old, new), (many, reordered)] {
             for algorithm in DiffAlgorithm.allCases {
                 let changes = algorithm.diff(from: from, to: to)

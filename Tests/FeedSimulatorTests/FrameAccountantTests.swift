@@ -83,8 +83,10 @@ struct FrameAccountantTests {
         // then render); one whose commit takes k intervals is presented k − 1
         // vsyncs late: the 20, 40 and 50 ms frames, at vsyncs 12, 18 and 24.
         let display = Display(refreshHz: 60)
-        let hitch = (display.vsyncTime(15) - display.vsyncTime(14)) + (display.vsyncTime(22) - display.vsyncTime(20))
-            + (display.vsyncTime(29) - display.vsyncTime(26))
+        let hitchAt12: SimTime = display.vsyncTime(15) - display.vsyncTime(14)
+        let hitchAt18: SimTime = display.vsyncTime(22) - display.vsyncTime(20)
+        let hitchAt24: SimTime = display.vsyncTime(29) - display.vsyncTime(26)
+        let hitch = hitchAt12 + hitchAt18 + hitchAt24
         #expect(summary.hitchTime == hitch)
         #expect(accountant.records.map(\.hitchType) == [.none, .none, .commit, .commit, .commit])
         #expect(summary.commitHitches == 3 && summary.renderHitches == 0)

@@ -112,8 +112,16 @@ public enum NonNegativeLeastSquares {
         var iterations = 0
 
         func gradient() -> [Double] {
-            let residual = (0..<m).map { i in b[i] - (0..<n).reduce(0) { $0 + columns[$1][i] * x[$1] } }
-            return columns.map { column in zip(column, residual).reduce(0) { $0 + $1.0 * $1.1 } }
+            let residual: [Double] = (0..<m).map { (i: Int) -> Double in
+                var fitted = 0.0
+                for j in 0..<n { fitted += columns[j][i] * x[j] }
+                return b[i] - fitted
+            }
+            return columns.map { (column: [Double]) -> Double in
+                var dot = 0.0
+                for (a, r) in zip(column, residual) { dot += a * r }
+                return dot
+            }
         }
 
         while true {
