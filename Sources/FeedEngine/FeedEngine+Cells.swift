@@ -46,7 +46,14 @@ extension FeedEngine {
             let belowFlight = flightIndex.map { $0 <= index } ?? false
             if !belowFlight || !keepFlightTarget(whileAdjustingBy: delta) {
                 if belowFlight { flightAnchorID = nil }
-                apply(keeper.loadedRowResizedAbove(by: delta, inUpdate: settlingAnchorID != nil), from: viewport.contentOffset)
+                // An image the memory cache delivers as its cell is
+                // configured is part of the row's first layout, not a
+                // resize of a row already laid out: a lazy stack lays the
+                // row out with the image it reads from the cache.
+                let correction = configuringCell
+                    ? keeper.heightsChangedAbove(by: delta)
+                    : keeper.loadedRowResizedAbove(by: delta, inUpdate: settlingAnchorID != nil)
+                apply(correction, from: viewport.contentOffset)
             }
         } else if delta != 0, let flightIndex, index < flightIndex {
             // Between the screen and the post a retargeted fling carries:
@@ -61,7 +68,9 @@ extension FeedEngine {
     func configureCell(at index: Int) {
         let item = list.items[index]
         rowViews.appeared(item.id)
+        configuringCell = true
         requestImage(for: item)
+        configuringCell = false
         if let cached = viewModels.value(forKey: PostKey(item.id)),
            cached.contentVersion == PostViewModel.contentVersion(of: item.post) {
             return

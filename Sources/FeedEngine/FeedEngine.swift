@@ -192,6 +192,9 @@ public final class FeedEngine {
     /// judged against, since the pass itself changes which post looks
     /// most visible.
     @exclusivity(unchecked) var layoutPassAnchor: ScrollAnchor?
+    /// Whether a cell is being configured: an image delivered now comes
+    /// from the memory cache as part of the row's first layout.
+    @exclusivity(unchecked) var configuringCell = false
     /// The post a commit settles its layout around (`settleLayout`): while
     /// it settles, that is the reader's post, whatever its passes measure.
     @exclusivity(unchecked) var settlingAnchorID: PostID?

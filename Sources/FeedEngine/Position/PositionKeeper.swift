@@ -47,7 +47,9 @@ public protocol PositionKeeper {
     /// or, with `inUpdate`, inside the layout of a data update the engine
     /// is committing. Default: `heightsChangedAbove(by:)`, as UIKit's
     /// self-sizing treats both alike; a SwiftUI lazy stack compensates only
-    /// rows it measures for the first time.
+    /// rows it measures for the first time. An image the memory cache
+    /// delivers as its cell is configured is part of the row's first
+    /// layout and goes to `heightsChangedAbove(by:)` instead.
     func loadedRowResizedAbove(by delta: Double, inUpdate: Bool) -> PlaceCorrection
 
     /// Every cell was invalidated (a width or text size change) and the
