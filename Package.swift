@@ -37,15 +37,14 @@ let unoptimisedTests: [SwiftSetting] = [.unsafeFlags(["-Onone", "-no-whole-modul
 let package = Package(
     name: "FeedSim",
     products: [
-        // What a program of your own builds on: the command line, the engine
-        // (strategies are `PositionKeeper`s), scenarios, the simulator,
-        // reports and exploration.
+        // What a team extends, and all it is promised: the command line as a
+        // library (`FeedSim.main(registering:)`, a `feedsim` of its own that
+        // knows its strategies), and the engine's extension points
+        // (strategies are `PositionKeeper`s; prefetch policies). The other
+        // modules are FeedSim's own: their declarations are `package`, shared
+        // by the modules and tests of this package and by no one else.
         .library(name: "FeedSimCLI", targets: ["FeedSimCLI"]),
         .library(name: "FeedEngine", targets: ["FeedEngine"]),
-        .library(name: "FeedScenario", targets: ["FeedScenario"]),
-        .library(name: "FeedSimulator", targets: ["FeedSimulator"]),
-        .library(name: "FeedReports", targets: ["FeedReports"]),
-        .library(name: "FeedExplore", targets: ["FeedExplore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -7,18 +7,18 @@
 /// Bytes are read, not `Character`s: frames.csv can hold millions of rows.
 /// Fields are decoded as UTF-8, invalid sequences replaced; a caller that
 /// must refuse such bytes checks the data first.
-public struct CSVReader {
+package struct CSVReader {
     /// One record of the input.
-    public struct Record: Sendable, Equatable {
+    package struct Record: Sendable, Equatable {
         /// The line the record starts on, from 1.
-        public var line: Int
+        package var line: Int
         /// Its fields, unquoted.
-        public var fields: [String]
+        package var fields: [String]
         /// The bytes it spans in the input, its line break included.
-        public var bytes: Range<Int>
+        package var bytes: Range<Int>
 
         /// Whether the record is a blank line (one empty, unquoted field).
-        public var isBlank: Bool
+        package var isBlank: Bool
     }
 
     private let input: [UInt8]
@@ -26,14 +26,14 @@ public struct CSVReader {
     private var line = 1
 
     /// A reader of `bytes`.
-    public init(_ bytes: some Sequence<UInt8>) {
+    package init(_ bytes: some Sequence<UInt8>) {
         input = Array(bytes)
     }
 
     /// The next record, or `nil` at the end of the input.
     ///
     /// - Complexity: O(*n*) in the record's length.
-    public mutating func next() throws(CSVReadError) -> Record? {
+    package mutating func next() throws(CSVReadError) -> Record? {
         guard position < input.count else { return nil }
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), newline = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
         let start = position, startLine = line
@@ -94,7 +94,7 @@ public struct CSVReader {
     /// Every record of `bytes`.
     ///
     /// - Complexity: O(*n*) in the length of the input.
-    public static func records(_ bytes: some Sequence<UInt8>) throws(CSVReadError) -> [Record] {
+    package static func records(_ bytes: some Sequence<UInt8>) throws(CSVReadError) -> [Record] {
         var reader = CSVReader(bytes)
         var records: [Record] = []
         while let record = try reader.next() { records.append(record) }
@@ -103,14 +103,14 @@ public struct CSVReader {
 }
 
 /// Why a CSV input could not be read, and the line of the record at fault.
-public struct CSVReadError: Error, Sendable, Equatable {
+package struct CSVReadError: Error, Sendable, Equatable {
     /// The line the faulty record starts on, from 1.
-    public var line: Int
+    package var line: Int
     /// What is wrong, as a sentence fragment for `file:line: problem`.
-    public var problem: String
+    package var problem: String
 
     /// A failure on `line` because of `problem`.
-    public init(line: Int, problem: String) {
+    package init(line: Int, problem: String) {
         self.line = line
         self.problem = problem
     }

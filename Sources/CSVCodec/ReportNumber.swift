@@ -4,7 +4,7 @@ import Foundation
 /// Number formatting for every file and report FeedSim writes (CSV,
 /// HTML, calibration text): fixed decimals, `.` as the separator,
 /// never locale-dependent, so files are byte-identical across machines.
-public enum ReportNumber {
+package enum ReportNumber {
     /// `value` with exactly `decimals` digits after the point (0…17), as
     /// printf's `%.*f` writes it, rounding the exact binary value; a value
     /// that rounds to zero has no sign.
@@ -12,7 +12,7 @@ public enum ReportNumber {
     /// Written by `snprintf` into a buffer on the stack: `String(format:)`
     /// cost a third of a run that writes frames.csv, in formatting its
     /// arguments and building the format string.
-    public static func fixed(_ value: Double, _ decimals: Int) -> String {
+    package static func fixed(_ value: Double, _ decimals: Int) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : (value > 0 ? "inf" : "-inf") }
         let decimals = Int32(min(max(decimals, 0), 17))
         // A double below 1e32 in magnitude, with 17 decimals, fits in 64 bytes.
@@ -36,7 +36,7 @@ public enum ReportNumber {
     }
 
     /// Nanoseconds as milliseconds with three decimals.
-    public static func milliseconds(_ nanoseconds: Int64) -> String {
+    package static func milliseconds(_ nanoseconds: Int64) -> String {
         fixed(Double(nanoseconds) / 1_000_000, 3)
     }
 }

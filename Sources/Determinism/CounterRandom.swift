@@ -5,7 +5,7 @@ import Foundation
 /// numbers: as easy as 1, 2, 3", 2011), here SplitMix64's finaliser chained
 /// over the key's words. Drawing for one key never shifts what another key
 /// gets, so a change in one frame cannot move the draws of every later one.
-public enum CounterRandom {
+package enum CounterRandom {
     /// SplitMix64's output function: a bijective mix of 64 bits.
     @inlinable
     static func mix(_ x: UInt64) -> UInt64 {
@@ -17,7 +17,7 @@ public enum CounterRandom {
 
     /// 64 random bits for the key `(a, b, c, d)`.
     @inlinable
-    public static func bits(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> UInt64 {
+    package static func bits(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> UInt64 {
         bits(Prefix(a).then(b), c, d)
     }
 
@@ -26,7 +26,7 @@ public enum CounterRandom {
     /// their first words (every draw of a run shares its seed, every draw
     /// of a frame its vsync) mixes those words once; the bits are the same
     /// as from the whole key.
-    public struct Prefix: Sendable, Equatable {
+    package struct Prefix: Sendable, Equatable {
         @usableFromInline let state: UInt64
 
         @inlinable
@@ -34,22 +34,22 @@ public enum CounterRandom {
 
         /// A key's first word.
         @inlinable
-        public init(_ first: UInt64) { self.init(state: CounterRandom.mix(first)) }
+        package init(_ first: UInt64) { self.init(state: CounterRandom.mix(first)) }
 
         /// These words followed by `word`.
         @inlinable
-        public func then(_ word: UInt64) -> Prefix { Prefix(state: CounterRandom.mix(state ^ word)) }
+        package func then(_ word: UInt64) -> Prefix { Prefix(state: CounterRandom.mix(state ^ word)) }
     }
 
     /// 64 random bits for the key `prefix` followed by `(c, d)`.
     @inlinable
-    public static func bits(_ prefix: Prefix, _ c: UInt64, _ d: UInt64) -> UInt64 {
+    package static func bits(_ prefix: Prefix, _ c: UInt64, _ d: UInt64) -> UInt64 {
         prefix.then(c).then(d).state
     }
 
     /// A uniform double in the open interval (0, 1) for the key.
     @inlinable
-    public static func unit(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> Double {
+    package static func unit(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> Double {
         unit(bits: bits(a, b, c, d))
     }
 
@@ -61,13 +61,13 @@ public enum CounterRandom {
     /// A standard normal draw for the key (Box–Muller on two uniforms drawn
     /// from the key and its neighbour).
     @inlinable
-    public static func normal(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> Double {
+    package static func normal(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> Double {
         normal(Prefix(a).then(b), c, d)
     }
 
     /// A standard normal draw for the key `prefix` followed by `(c, d)`.
     @inlinable
-    public static func normal(_ prefix: Prefix, _ c: UInt64, _ d: UInt64) -> Double {
+    package static func normal(_ prefix: Prefix, _ c: UInt64, _ d: UInt64) -> Double {
         let head = prefix.then(c)
         let u1 = unit(bits: head.then(d).state)
         let u2 = unit(bits: head.then(d ^ 0x5555_5555_5555_5555).state)
@@ -77,14 +77,14 @@ public enum CounterRandom {
     /// A lognormal factor with mean 1 and log-σ `sigma` for the key:
     /// `exp(σ·z − σ²/2)`; exactly 1 when σ is 0.
     @inlinable
-    public static func lognormalFactor(sigma: Double, _ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> Double {
+    package static func lognormalFactor(sigma: Double, _ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> Double {
         lognormalFactor(sigma: sigma, Prefix(a).then(b), c, d)
     }
 
     /// A lognormal factor with mean 1 and log-σ `sigma` for the key
     /// `prefix` followed by `(c, d)`.
     @inlinable
-    public static func lognormalFactor(sigma: Double, _ prefix: Prefix, _ c: UInt64, _ d: UInt64) -> Double {
+    package static func lognormalFactor(sigma: Double, _ prefix: Prefix, _ c: UInt64, _ d: UInt64) -> Double {
         guard sigma > 0 else { return 1 }
         return exp(sigma * normal(prefix, c, d) - sigma * sigma / 2)
     }

@@ -67,7 +67,7 @@ extension FeedEngine {
         }
         let changes = configuration.diffAlgorithm.diff(from: list.items, to: newItems)
         let batch = PlaceBatch(anchor: anchor, changes: changes, offset: oldOffset)
-        keeper.batchWillApply(batch, list: list)
+        keeper.batchWillApply(batch, list: keeperListView)
         if configuration.diffAlgorithm == .reloadAll {
             // reloadData: every cached height and configured cell is lost.
             list.replaceAll(with: newItems)
@@ -79,7 +79,7 @@ extension FeedEngine {
             list.apply(changes, newItems: newItems, anchorIndex: anchor?.index)
         }
         if configuration.diffAlgorithm == .reloadAll || !changes.deletes.isEmpty { rowViews.keepOnly(rowsIn: newItems) }
-        let outcome = keeper.batchDidApply(batch, list: list)
+        let outcome = keeper.batchDidApply(batch, list: keeperListView)
         if outcome.anchorLost { counters.anchorsLost += 1 }
         let survivor = anchor.flatMap { list.index(of: $0.itemID) != nil ? $0.itemID : nil }
         place(outcome.correction, from: oldOffset, settlingAround: outcome.settleAround ?? survivor)

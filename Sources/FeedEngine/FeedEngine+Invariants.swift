@@ -7,7 +7,7 @@ extension FeedEngine {
     ///
     /// Returns one sentence per broken invariant; empty when all hold.
     /// - Complexity: O(n) for n rows.
-    public func invariantViolations() -> [String] {
+    package func invariantViolations() -> [String] {
         var problems: [String] = []
         let items = list.items
         if list.layout.count != items.count {

@@ -3,7 +3,7 @@ extension FeedEngine {
     /// scroll view moved or `list.needsLayout` is set. Height changes of
     /// cells measured above the reader are corrected per the strategy.
     @discardableResult
-    public func layoutVisibleCells() -> Range<Int> {
+    package func layoutVisibleCells() -> Range<Int> {
         // A retargeted fling that ended (came to rest, caught by a finger)
         // carries nothing any more.
         if flightAnchorID != nil, !viewport.isDecelerating { flightAnchorID = nil }
@@ -57,7 +57,7 @@ extension FeedEngine {
 
     /// The range of contentOffset the scroll view may rest in: the content
     /// under the insets.
-    public var offsetRange: ClosedRange<Double> {
+    package var offsetRange: ClosedRange<Double> {
         // One strong load of the unowned viewport, not three.
         let viewport = self.viewport
         let low = list.contentMinY - viewport.insetTop
@@ -80,7 +80,7 @@ extension FeedEngine {
 
     /// The first item at least 30% visible in the readable rect, with its
     /// place; `nil` when nothing is on screen.
-    public func captureAnchor() -> ScrollAnchor? {
+    package func captureAnchor() -> ScrollAnchor? {
         let rect = readableRect
         guard let (index, top) = list.firstItem(visibleAtLeast: AnchorRules.visibilityThreshold, in: rect.minY, rect.maxY) else {
             return nil
@@ -91,12 +91,12 @@ extension FeedEngine {
 
     /// The viewport changed width (rotation, split view): every cell is
     /// measured again and the reader's place restored per the strategy.
-    public func viewportDidResize(width: Double) {
+    package func viewportDidResize(width: Double) {
         relayout(cause: .widthChange) { list.setWidth(width) }
     }
 
     /// The Dynamic Type size changed.
-    public func textSizeDidChange(scale: Double) {
+    package func textSizeDidChange(scale: Double) {
         // The text size is an environment value: the bodies of rows a lazy
         // stack pins off screen run again (their cells are not on screen,
         // so nothing is measured).
@@ -116,7 +116,7 @@ extension FeedEngine {
         // The anchor is measured first, so its restored place uses its real height.
         if let anchor { list.measure(anchor.index) }
         list.updateVisibleRect(minY: oldOffset, height: viewport.viewportHeight)
-        let correction = anchor.map { keeper.afterRelayout(anchor: $0, list: list) } ?? .keepOffset
+        let correction = anchor.map { keeper.afterRelayout(anchor: $0, list: keeperListView) } ?? .keepOffset
         place(correction, from: oldOffset, settlingAround: anchor?.itemID)
         viewport.feedDidCommit(cause)
     }

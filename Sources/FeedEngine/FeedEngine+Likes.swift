@@ -1,7 +1,7 @@
 extension FeedEngine {
     /// The reader tapped like on the item at `index`: applied at once, sent
     /// to the server, rolled back if the server refuses.
-    public func toggleLike(at index: Int) {
+    package func toggleLike(at index: Int) {
         guard index >= 0, index < list.items.count else { return }
         let id = list.items[index].id
         guard let liked = store.isLiked(id).map({ !$0 }) else { return }
@@ -31,7 +31,7 @@ extension FeedEngine {
     }
 
     /// The network is back: replay queued likes, oldest first.
-    public func networkDidBecomeAvailable() {
+    package func networkDidBecomeAvailable() {
         for like in offlineActions.takeAll() {
             counters.actionsReplayed += 1
             sendLike(like)

@@ -4,7 +4,7 @@ extension FeedEngine {
 
     /// After a failed page request the engine waits this long before asking
     /// again, in nanoseconds, so a dead network is not polled every frame.
-    public static let pageRetryDelay: Int64 = 2_000_000_000
+    package static let pageRetryDelay: Int64 = 2_000_000_000
 
     /// Asks for the next page when the page prefetch policy says so.
     func loadMoreIfNeeded(visible: Range<Int>) {

@@ -37,7 +37,7 @@ extension FeedEngine {
     /// asked with each row's measure, in order, and says whether the
     /// frame's spare time still covers it. Returns how many rows were laid
     /// out.
-    public func prefetchRowsInSpareTime(after visible: Range<Int>, affordable: (CellWork) -> Bool) -> Int {
+    package func prefetchRowsInSpareTime(after visible: Range<Int>, affordable: (CellWork) -> Bool) -> Int {
         let limit = configuration.spareTimePrefetchRows
         guard limit > 0, !visible.isEmpty else { return 0 }
         var laidOut = 0

@@ -1,6 +1,6 @@
 extension FeedEngine {
     /// The state to persist now: the feed and the reader's anchor.
-    public func snapshot() -> FeedSnapshot {
+    package func snapshot() -> FeedSnapshot {
         let anchor = captureAnchor()
         return FeedSnapshot(
             posts: store.posts, threadContext: store.threadContext(), nextCursor: store.cursor, anchorID: anchor?.itemID,
@@ -9,7 +9,7 @@ extension FeedEngine {
 
     /// Starts from persisted state instead of the network (a relaunch): the
     /// feed is shown at once and the anchor put back where it was.
-    public func restore(from snapshot: FeedSnapshot) {
+    package func restore(from snapshot: FeedSnapshot) {
         counters.restores += 1
         store.restore(snapshot, pagesBySize: configuration.pageSize > 0)
         let tuned = tuner.tuneWithStats(store.posts) { [store] id in store.post(id) }
@@ -22,7 +22,7 @@ extension FeedEngine {
         // still, and the anchor taller than the screen is put back lower.
         if let anchorID = snapshot.anchorID, let index = list.index(of: anchorID) { list.measure(index) }
         place(
-            keeper.afterRestore(anchorID: snapshot.anchorID, viewportY: snapshot.anchorViewportY, list: list, top: offsetRange.lowerBound),
+            keeper.afterRestore(anchorID: snapshot.anchorID, viewportY: snapshot.anchorViewportY, list: keeperListView, top: offsetRange.lowerBound),
             from: viewport.contentOffset, settlingAround: snapshot.anchorID)
         viewport.feedDidCommit(.restore)
         _checkInvariants()
@@ -30,7 +30,7 @@ extension FeedEngine {
 
     /// The app returns after `away` ns in the background; acts per `policy`.
     /// Whatever happens, the screen is drawn again.
-    public func didEnterForeground(after away: Int64, policy: ForegroundPolicy) {
+    package func didEnterForeground(after away: Int64, policy: ForegroundPolicy) {
         defer { list.setNeedsLayout() }
         switch policy.action(after: away) {
         case .keep:

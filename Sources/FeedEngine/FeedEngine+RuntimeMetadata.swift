@@ -13,7 +13,7 @@ extension FeedEngine {
     /// in the same worker (at another `--jobs`). `Simulation.warmUpRuntime` calls this.
     ///
     /// - Complexity: O(1).
-    public static func instantiateRuntimeMetadata() {
+    package static func instantiateRuntimeMetadata() {
         ImagePipeline.instantiateRuntimeMetadata()
         OffsetAdjustingKeeper.instantiateRuntimeMetadata()
         FeedTuner.instantiateRuntimeMetadata()
@@ -54,7 +54,7 @@ extension ImagePipeline {
     /// grow them, so the warm-up calls this (`Simulation.warmUpRuntime`).
     ///
     /// - Complexity: O(1): a few entries in throwaway containers.
-    public static func instantiateRuntimeMetadata() {
+    package static func instantiateRuntimeMetadata() {
         var memory = LRUCache<ImageKey, _DecodedImage>(countLimit: 2)
         var disk = LRUCache<ImageKey, _EncodedImage>(countLimit: 2)
         var queue = Deque<ImageKey>()

@@ -4,7 +4,7 @@ extension FeedEngine {
     /// pull is abandoned. A pull that reaches the trigger distance starts the
     /// refresh with the finger still down, as UIRefreshControl does; the
     /// finger may hold the pull while the data lands.
-    public func scrollViewDidScroll(isDragging: Bool) {
+    package func scrollViewDidScroll(isDragging: Bool) {
         let pulled = offsetRange.lowerBound - viewport.contentOffset
         if isDragging, pulled > AnchorRules.pullCaptureDistance, pullAnchor == nil, !isRefreshing {
             pullAnchor = captureAnchor()
@@ -25,13 +25,13 @@ extension FeedEngine {
     /// content over, so a fling the engine retargeted to carry a post is
     /// over, and the fling that may follow carries nothing of it
     /// (UIKit's `scrollViewWillBeginDragging(_:)`).
-    public func scrollViewWillBeginDragging() {
+    package func scrollViewWillBeginDragging() {
         flightAnchorID = nil
     }
 
     /// The finger lifted. A pull past the trigger distance that has not
     /// started its refresh yet starts it now; an abandoned pull drops its anchor.
-    public func scrollViewDidEndDragging() {
+    package func scrollViewDidEndDragging() {
         let pulled = offsetRange.lowerBound - viewport.contentOffset
         if pulled >= configuration.refreshTriggerDistance, !pullTriggeredRefresh {
             refresh()
@@ -42,7 +42,7 @@ extension FeedEngine {
     }
 
     /// Asks the server for the newest posts (pull-to-refresh or the app's own).
-    public func refresh() {
+    package func refresh() {
         guard !isRefreshing else { return }
         isRefreshing = true
         wasPulling = pullAnchor != nil
@@ -60,7 +60,7 @@ extension FeedEngine {
     }
 
     /// New posts pushed by the server while the feed is open.
-    public func receiveNewPosts(_ newPosts: [Post]) {
+    package func receiveNewPosts(_ newPosts: [Post]) {
         var present = Set(store.posts.map(\.id))
         for post in heldNewPosts { present.insert(post.id) }
         let fresh = newPosts.filter { !present.contains($0.id) }
@@ -76,7 +76,7 @@ extension FeedEngine {
     }
 
     /// The reader tapped the "new posts" indicator, or scrolled to the top.
-    public func showNewPosts() {
+    package func showNewPosts() {
         revealNewPosts(byReader: true)
     }
 
@@ -90,12 +90,12 @@ extension FeedEngine {
     }
 
     /// Posts whose content changed on the server (counts, edits).
-    public func receiveContentUpdates(_ updated: [Post]) {
+    package func receiveContentUpdates(_ updated: [Post]) {
         debouncer.submit(.contentUpdate(updated))
     }
 
     /// Posts deleted on the server, pushed to the app.
-    public func receiveRemovals(_ ids: [PostID]) {
+    package func receiveRemovals(_ ids: [PostID]) {
         guard !ids.isEmpty else { return }
         debouncer.submit(.removal(ids))
     }

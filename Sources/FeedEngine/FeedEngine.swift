@@ -1,5 +1,5 @@
 /// What to do with new posts that arrive while the reader is mid-feed.
-public enum NewPostsPolicy: String, Hashable, Sendable, CaseIterable {
+package enum NewPostsPolicy: String, Hashable, Sendable, CaseIterable {
     /// Insert them above at once (the position strategy keeps the reader's place).
     case insert
     /// Hold them behind a "new posts" indicator until the reader taps it or
@@ -8,43 +8,43 @@ public enum NewPostsPolicy: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Everything that configures a `FeedEngine`: the engine variant under test.
-public struct FeedEngineConfiguration: Hashable, Sendable {
-    public var list: FeedListConfiguration
-    public var positionStrategy: PositionStrategy
-    public var diffAlgorithm: DiffAlgorithm
+package struct FeedEngineConfiguration: Hashable, Sendable {
+    package var list: FeedListConfiguration
+    package var positionStrategy: PositionStrategy
+    package var diffAlgorithm: DiffAlgorithm
     /// Bursts of data changes closer than this are applied as one, in
     /// nanoseconds (Catbird uses 50 ms and 150 ms).
-    public var debounceInterval: Int64
-    public var viewModelCacheCount: Int
+    package var debounceInterval: Int64
+    package var viewModelCacheCount: Int
     /// Cost limit of the view model cache, in bytes.
-    public var viewModelCacheCost: Int
+    package var viewModelCacheCost: Int
     /// Posts per page; 0 asks for the whole feed at once.
-    public var pageSize: Int
+    package var pageSize: Int
     /// Load the next page when the last visible item is this close to the end.
-    public var loadMoreThreshold: Int
+    package var loadMoreThreshold: Int
     /// How far past the top a pull must go to trigger a refresh, in points.
-    public var refreshTriggerDistance: Double
-    public var newPostsPolicy: NewPostsPolicy
-    public var tuner: FeedTuner.Options
-    public var images: ImagePipeline.Configuration
+    package var refreshTriggerDistance: Double
+    package var newPostsPolicy: NewPostsPolicy
+    package var tuner: FeedTuner.Options
+    package var images: ImagePipeline.Configuration
     /// Which images load before their cells ask (`images.prefetchWindow` is
     /// the window it works with).
-    public var imagePrefetch: ImagePrefetch
+    package var imagePrefetch: ImagePrefetch
     /// When the next page is asked for (`loadMoreThreshold` is the threshold
     /// it works with).
-    public var pagePrefetch: PagePrefetch
+    package var pagePrefetch: PagePrefetch
     /// The row views kept off screen, in a lazy stack; `nil` in a host that
     /// reuses its cells (a collection view, `List`).
-    public var rowViews: RowViewSettings?
+    package var rowViews: RowViewSettings?
     /// Rows past the screen the host lays out in a frame's spare time while
     /// the reader scrolls towards them (`prefetchRowsInSpareTime`); 0 turns
     /// it off.
-    public var spareTimePrefetchRows: Int
+    package var spareTimePrefetchRows: Int
     /// Which row bodies run again when the feed changes, in a SwiftUI host
     /// (`nil` in a collection view, which configures the changed cells).
-    public var rowObservation: RowObservation?
+    package var rowObservation: RowObservation?
 
-    public init(
+    package init(
         list: FeedListConfiguration,
         positionStrategy: PositionStrategy = .none,
         diffAlgorithm: DiffAlgorithm = .heckel,
@@ -87,16 +87,16 @@ public struct FeedEngineConfiguration: Hashable, Sendable {
 /// and a scenario's `engine` settings both start from these.
 extension FeedEngineConfiguration {
     /// Bursts closer than 50 ms are applied as one (Catbird's shorter interval).
-    public static let defaultDebounceInterval: Int64 = 50_000_000
-    public static let defaultViewModelCacheCount = 200
+    package static let defaultDebounceInterval: Int64 = 50_000_000
+    package static let defaultViewModelCacheCount = 200
     /// 1 MiB of view models.
-    public static let defaultViewModelCacheCost = 1 << 20
+    package static let defaultViewModelCacheCost = 1 << 20
     /// The next page when the last row on screen is 5 from the end.
-    public static let defaultLoadMoreThreshold = 5
+    package static let defaultLoadMoreThreshold = 5
     /// UIRefreshControl triggers about 80 pt past the top.
-    public static let defaultRefreshTriggerDistance = 80.0
+    package static let defaultRefreshTriggerDistance = 80.0
     /// The height a cell is assumed to have before it is measured, in points.
-    public static let defaultEstimatedItemHeight = 200.0
+    package static let defaultEstimatedItemHeight = 200.0
 }
 
 /// The feed engine an app would ship: it holds the feed's posts, turns them
@@ -121,7 +121,7 @@ extension FeedEngineConfiguration {
 /// access to a class's stored property were a tenth of a session's CPU time
 /// (`perf` on the 60 s, 120 Hz session). The attribute, not a compiler flag,
 /// so that a package depending on FeedSim by version builds it.
-public final class FeedEngine {
+package final class FeedEngine {
     /// A data change waiting in the debouncer.
     enum PendingChange {
         case page(FeedPage, replacing: Bool)
@@ -133,7 +133,7 @@ public final class FeedEngine {
         case removal([PostID])
     }
 
-    public let configuration: FeedEngineConfiguration
+    package let configuration: FeedEngineConfiguration
     /// The list the engine lays out; others see it through `listView`.
     let list: FeedList
     // The engine holds its transport and scheduler: they do not hold it
@@ -150,11 +150,11 @@ public final class FeedEngine {
 
     /// The posts, their threading context and the pagination state.
     @exclusivity(unchecked) var store = FeedStore()
-    @exclusivity(unchecked) public internal(set) var isRefreshing = false
+    @exclusivity(unchecked) package internal(set) var isRefreshing = false
     /// New posts held behind the indicator.
-    @exclusivity(unchecked) public internal(set) var heldNewPosts: [Post] = []
+    @exclusivity(unchecked) package internal(set) var heldNewPosts: [Post] = []
     /// The anchor captured during a pull, used when the refresh lands.
-    @exclusivity(unchecked) public internal(set) var pullAnchor: ScrollAnchor?
+    @exclusivity(unchecked) package internal(set) var pullAnchor: ScrollAnchor?
     @exclusivity(unchecked) var wasPulling = false
     /// Whether the pull in progress has started its refresh: one pull, one refresh.
     @exclusivity(unchecked) var pullTriggeredRefresh = false
@@ -164,7 +164,7 @@ public final class FeedEngine {
         self.applyPending(changes)
     }
     let tuner: FeedTuner
-    public let images: ImagePipeline
+    package let images: ImagePipeline
     /// One completion for every image request, made once so that asking for
     /// an image allocates no closure context.
     lazy var imageCompletion: (ImageLoadOutcome) -> Void = { [unowned self] outcome in self.imageArrived(outcome) }
@@ -209,38 +209,38 @@ public final class FeedEngine {
     /// where it is held: false once the fling is over, or once a height
     /// changed on its way that it could no longer be retargeted for, and
     /// the strategy corrected the content in the frame instead.
-    public var isCarryingFling: Bool { flightAnchorID != nil }
+    package var isCarryingFling: Bool { flightAnchorID != nil }
     /// How far past its edges the content was as the current commit began
     /// (a finger's stretch, a bounce): its corrections may keep that much
     /// past the edges the change moved (`correctOffset`).
     @exclusivity(unchecked) var heldOverscroll: (top: Double, bottom: Double) = (0, 0)
 
     /// What the engine did, for reports.
-    public struct Counters: Equatable, Sendable {
-        public var pagesRequested = 0
-        public var pageFailures = 0
-        public var refreshes = 0
-        public var commits = 0
-        public var likes = 0
-        public var likeRollbacks = 0
-        public var anchorsStale = 0
-        public var anchorsLost = 0
-        public var newPostsHeld = 0
+    package struct Counters: Equatable, Sendable {
+        package var pagesRequested = 0
+        package var pageFailures = 0
+        package var refreshes = 0
+        package var commits = 0
+        package var likes = 0
+        package var likeRollbacks = 0
+        package var anchorsStale = 0
+        package var anchorsLost = 0
+        package var newPostsHeld = 0
         /// Likes made while offline, queued for replay.
-        public var actionsQueued = 0
+        package var actionsQueued = 0
         /// Queued likes sent again after reconnecting.
-        public var actionsReplayed = 0
-        public var restores = 0
-        public var foregroundChecks = 0
-        public var foregroundRefreshes = 0
+        package var actionsReplayed = 0
+        package var restores = 0
+        package var foregroundChecks = 0
+        package var foregroundRefreshes = 0
     }
 
-    @exclusivity(unchecked) public internal(set) var counters = Counters()
+    @exclusivity(unchecked) package internal(set) var counters = Counters()
 
     /// An engine laying out for `viewport`, which must outlive it (the
     /// engine does not keep it alive), loading through `transport` and
     /// `imageTransport` and scheduling on `scheduler`, which it keeps.
-    public init(
+    package init(
         configuration: FeedEngineConfiguration,
         viewport: any FeedViewport,
         transport: any FeedTransport,
@@ -274,61 +274,64 @@ public final class FeedEngine {
     }
 
     /// The feed's posts as the server ordered them, newest first.
-    public var posts: [Post] { store.posts }
+    package var posts: [Post] { store.posts }
     /// How many posts the feed holds: `posts.count` without retaining the array.
-    public var postCount: Int { store.posts.count }
+    package var postCount: Int { store.posts.count }
     /// Whether the server said there is nothing after the last post.
-    public var reachedEnd: Bool { store.reachedEnd }
+    package var reachedEnd: Bool { store.reachedEnd }
     /// Whether a page request is on its way.
-    public var isLoadingPage: Bool { store.isLoadingPage }
+    package var isLoadingPage: Bool { store.isLoadingPage }
     /// Whether the last request failed for want of a network.
-    public var believesOffline: Bool { offlineActions.believesOffline }
+    package var believesOffline: Bool { offlineActions.believesOffline }
 
     /// The rows and their layout, read-only.
-    public var listView: FeedListView { FeedListView(list) }
+    package var listView: FeedListView { FeedListView(list) }
+    /// The list as the strategy reads it: read-only, its lookups charged as
+    /// the engine's work.
+    var keeperListView: FeedListView { FeedListView(list, chargingLookups: true) }
 
     /// Work since the last call: the list's and the image pipeline's; each
     /// cell configured or measured is also handed to `visitCell`, with what
     /// it shows, for a cost model that charges by content.
-    public func drainWork(visitingCells visitCell: (CellWork) -> Void = { _ in }) -> WorkCounters {
+    package func drainWork(visitingCells visitCell: (CellWork) -> Void = { _ in }) -> WorkCounters {
         var work = list.drainWork(visitingCells: visitCell)
         work += images.drainWork()
         return work
     }
 
     /// Whether work is waiting to be charged to the next frame.
-    public var hasPendingWork: Bool { !list.pendingWork.isZero || !images.pendingWork.isZero }
+    package var hasPendingWork: Bool { !list.pendingWork.isZero || !images.pendingWork.isZero }
 
     /// Image requests served from memory or disk, over all requests.
-    public var imageHitRate: Double { images.hitRate }
+    package var imageHitRate: Double { images.hitRate }
 
     /// View-model lookups served from the cache, over all lookups; 0 before any.
-    public var viewModelHitRate: Double {
+    package var viewModelHitRate: Double {
         let lookups = viewModels.hits + viewModels.misses
         return lookups == 0 ? 0 : Double(viewModels.hits) / Double(lookups)
     }
 
     /// Bytes held by the view model cache.
-    public var viewModelCacheCost: Int { viewModels.totalCost }
+    package var viewModelCacheCost: Int { viewModels.totalCost }
 
     /// Bytes held in memory by the engine's caches: view models and decoded images.
-    public var cacheMemoryBytes: Int { viewModels.totalCost + images.memoryCacheCost }
+    package var cacheMemoryBytes: Int { viewModels.totalCost + images.memoryCacheCost }
 
     /// Row views a lazy stack keeps alive off screen (0 in a host that
     /// reuses its cells).
-    public var keptRowViews: Int { rowViews.keptCount }
+    package var keptRowViews: Int { rowViews.keptCount }
 
     /// Bytes those row views hold.
-    public var keptRowViewBytes: Int { rowViews.bytes }
+    package var keptRowViewBytes: Int { rowViews.bytes }
 
     /// Starts the feed: requests the first page.
-    public func start() {
+    package func start() {
         requestPage(cursor: nil, replacing: true)
     }
 
     /// The system is short of memory: trim the view model cache, keeping
     /// `fraction` of its cost (0 clears it).
-    public func didReceiveMemoryWarning(keepingFraction fraction: Double) {
+    package func didReceiveMemoryWarning(keepingFraction fraction: Double) {
         if fraction <= 0 {
             viewModels.removeAll()
             images.didReceiveMemoryWarning(.clearAll)

@@ -1,24 +1,24 @@
 /// How a `FeedList` lays out its cells.
-public struct FeedListConfiguration: Hashable, Sendable {
+package struct FeedListConfiguration: Hashable, Sendable {
     /// The height assumed for a post before its cell is measured, in points
     /// (UICollectionViewFlowLayout's `estimatedItemSize`).
-    public var estimatedItemHeight: Double
+    package var estimatedItemHeight: Double
     /// The width cells are laid out at, in points.
-    public var width: Double
+    package var width: Double
     /// Dynamic Type scale; 1 is the default text size.
-    public var typeScale: Double
-    public var metrics: CellLayoutMetrics
-    public var coordinateSpace: CoordinateSpace
+    package var typeScale: Double
+    package var metrics: CellLayoutMetrics
+    package var coordinateSpace: CoordinateSpace
     /// Whether rows not yet measured are estimated at the mean height of the
     /// rows measured so far (a SwiftUI lazy stack) instead of at
     /// `estimatedItemHeight`, which is then only the first estimate.
-    public var estimatesFromMeasured = false
+    package var estimatesFromMeasured = false
     /// Whether an update of the rows costs only the rows on screen (a
     /// SwiftUI lazy stack) instead of laying out and comparing every row
     /// (a collection view).
-    public var updatesVisibleRowsOnly = false
+    package var updatesVisibleRowsOnly = false
 
-    public init(
+    package init(
         estimatedItemHeight: Double,
         width: Double,
         typeScale: Double = 1,
@@ -67,12 +67,12 @@ public enum CoordinateSpace: Hashable, Sendable {
 /// measure the first time) and ends the display of cells that leave it.
 ///
 /// Every call records the work it did in `pendingWork`; the owner drains it.
-public final class FeedList {
-    @exclusivity(unchecked) public private(set) var configuration: FeedListConfiguration
-    @exclusivity(unchecked) public private(set) var items: [FeedItem] = [] {
+package final class FeedList {
+    @exclusivity(unchecked) package private(set) var configuration: FeedListConfiguration
+    @exclusivity(unchecked) package private(set) var items: [FeedItem] = [] {
         didSet { itemsRevision &+= 1 }
     }
-    @exclusivity(unchecked) public private(set) var layout: ListLayout {
+    @exclusivity(unchecked) package private(set) var layout: ListLayout {
         // Any change of the geometry, even a pass that measured nothing,
         // forgets the anchor search it answered.
         didSet { lastAnchorSearch = nil }
@@ -83,45 +83,45 @@ public final class FeedList {
     /// layout pass: about 3% of a session's time.
     @exclusivity(unchecked) private var lastAnchorSearch: AnchorSearch?
     /// The y of item 0's top in content coordinates.
-    @exclusivity(unchecked) public private(set) var originY: Double
+    @exclusivity(unchecked) package private(set) var originY: Double
     /// The cells currently displayed, as a range of item indices.
-    @exclusivity(unchecked) public private(set) var displayedRange: Range<Int> = 0..<0
+    @exclusivity(unchecked) package private(set) var displayedRange: Range<Int> = 0..<0
     /// Per item: whether its cell is on screen and configured. Survives a
     /// batch update for items that were neither inserted nor updated, so
     /// their cells are not configured again (as UICollectionView keeps them).
     @exclusivity(unchecked) private var isDisplayed: [Bool] = []
     /// Work done since the last `drainWork()`.
-    @exclusivity(unchecked) public private(set) var pendingWork = WorkCounters()
+    @exclusivity(unchecked) package private(set) var pendingWork = WorkCounters()
     /// The item whose position measuring must not move: the first item
     /// displayed, carried across updates by id. Height changes of items
     /// before it are "above" the reader.
-    @exclusivity(unchecked) public private(set) var layoutAnchor: Int?
+    @exclusivity(unchecked) package private(set) var layoutAnchor: Int?
     @exclusivity(unchecked) private var pinnedLayoutAnchor: Int?
     /// Whether the last visible-rect update measured an item above
     /// `layoutAnchor` whose height changed.
-    @exclusivity(unchecked) public private(set) var measuredAboveAnchorInLastPass = false
+    @exclusivity(unchecked) package private(set) var measuredAboveAnchorInLastPass = false
     /// Whether the data or geometry changed since the last visible-rect
     /// update, so the cells on screen must be laid out again even if the
     /// rect did not move (UIView's `setNeedsLayout`).
-    @exclusivity(unchecked) public private(set) var needsLayout = false
+    @exclusivity(unchecked) package private(set) var needsLayout = false
     /// Changes whenever `items` does: a reader that kept a revision knows,
     /// by comparing it, whether the rows it read are still the rows. 32 bits
     /// (wrapping), in the padding after the two flags above, so that the
     /// list takes no more memory than before it had one. (The flags sit
     /// together for the same reason: the layout's estimator took the 8
     /// bytes `needsLayout` had on its own.)
-    @exclusivity(unchecked) public private(set) var itemsRevision: UInt32 = 0
+    @exclusivity(unchecked) package private(set) var itemsRevision: UInt32 = 0
     /// Called for each cell that becomes visible, after it is measured: the
     /// place to configure it (view models, image requests).
-    @exclusivity(unchecked) public var onConfigure: ((Int) -> Void)?
+    @exclusivity(unchecked) package var onConfigure: ((Int) -> Void)?
     /// Called for each cell that leaves the screen.
-    @exclusivity(unchecked) public var onEndDisplay: ((PostID) -> Void)?
+    @exclusivity(unchecked) package var onEndDisplay: ((PostID) -> Void)?
 
     /// Upper bound on layout passes per viewport update: self-sizing can pull
     /// more cells into the rect, which are then measured in turn.
     static let maximumLayoutPasses = 16
 
-    public init(configuration: FeedListConfiguration) {
+    package init(configuration: FeedListConfiguration) {
         self.configuration = configuration
         self.layout = ListLayout(count: 0, estimatedHeight: configuration.estimatedItemHeight)
         self.layout.estimatesFromMeasured = configuration.estimatesFromMeasured
@@ -130,19 +130,19 @@ public final class FeedList {
     }
 
     /// The top of the content, in content coordinates.
-    public var contentMinY: Double { originY }
+    package var contentMinY: Double { originY }
     /// The bottom of the content, in content coordinates.
     /// - Complexity: O(log n)
-    public var contentMaxY: Double { originY + layout.contentHeight }
+    package var contentMaxY: Double { originY + layout.contentHeight }
     /// The height of all content, in points.
     /// - Complexity: O(log n)
-    public var contentHeight: Double { layout.contentHeight }
+    package var contentHeight: Double { layout.contentHeight }
 
     /// Returns the work done since the last call and resets it.
     /// Each cell configured or measured since the last call is handed to
     /// `visitCell`, in the order the work was done.
     /// - Complexity: O(k) for k cells; allocates nothing once warmed up.
-    public func drainWork(visitingCells visitCell: (CellWork) -> Void = { _ in }) -> WorkCounters {
+    package func drainWork(visitingCells visitCell: (CellWork) -> Void = { _ in }) -> WorkCounters {
         for cell in cellWork { visitCell(cell) }
         cellWork.removeAll(keepingCapacity: true)
         defer { pendingWork = WorkCounters() }
@@ -179,19 +179,19 @@ public final class FeedList {
     /// update of its item (a lazy stack's kept row on an environment
     /// change, or a row on screen that reads the whole feed): the work of
     /// configuring its cell, which a cost model charges as one.
-    public func recordBodyUpdate(at index: Int) {
+    package func recordBodyUpdate(at index: Int) {
         record(.configure, index)
     }
 
     /// Records work done on the list's behalf by its owner.
-    public func addWork(_ work: WorkCounters) {
+    package func addWork(_ work: WorkCounters) {
         pendingWork += work
     }
 
     /// Replaces the whole feed (first load, or reload): every item starts at
     /// the estimated height and every cell is redisplayed.
     /// - Complexity: O(n)
-    public func replaceAll(with newItems: [FeedItem]) {
+    package func replaceAll(with newItems: [FeedItem]) {
         endDisplayOfAll()
         items = newItems
         isDisplayed = [Bool](repeating: false, count: newItems.count)
@@ -204,20 +204,20 @@ public final class FeedList {
     }
 
     /// The measured height of `item` at the current width and type size.
-    public func measuredHeight(of item: FeedItem) -> Double {
+    package func measuredHeight(of item: FeedItem) -> Double {
         configuration.metrics.height(of: item, width: configuration.width, typeScale: configuration.typeScale)
     }
 
     /// The top edge of item `index`, in content coordinates.
     /// - Complexity: O(log n)
-    public func minY(of index: Int) -> Double {
+    package func minY(of index: Int) -> Double {
         pendingWork.offsetQueries += 1
         return originY + layout.minY(of: index)
     }
 
     /// The index of the item with id `id`, if it is in the list.
     /// - Complexity: O(n)
-    public func index(of id: PostID) -> Int? {
+    package func index(of id: PostID) -> Int? {
         var index = 0
         while index < items.count {
             if items[index].id == id { return index }
@@ -231,7 +231,7 @@ public final class FeedList {
     /// found in a few steps when the item is near the hint (an image for a
     /// row on screen).
     /// - Complexity: O(d) for an item d rows from `hint`; O(n) when absent.
-    public func index(of id: PostID, near hint: Int) -> Int? {
+    package func index(of id: PostID, near hint: Int) -> Int? {
         items.withUnsafeBufferPointer { items in
             let start = min(max(hint, 0), items.count)
             var below = start
@@ -252,7 +252,7 @@ public final class FeedList {
 
     /// The items intersecting `[minY, maxY)` in content coordinates.
     /// - Complexity: O(log n)
-    public func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {
+    package func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {
         pendingWork.offsetQueries += 2
         return layout.indices(intersecting: minY - originY, maxY - originY)
     }
@@ -261,7 +261,7 @@ public final class FeedList {
     /// content coordinates, with its top. Charged as the range query and a
     /// top for each item examined, the lookups a layout answers it with.
     /// - Complexity: O(log n + k) for k items examined.
-    public func firstItem(visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double) -> (index: Int, top: Double)? {
+    package func firstItem(visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double) -> (index: Int, top: Double)? {
         let search = anchorSearch(visibleAtLeast: fraction, in: minY, maxY)
         pendingWork.offsetQueries += 2 + search.examined
         return search.found
@@ -305,7 +305,7 @@ public final class FeedList {
     /// owner can correct the offset in the ordinary space.
     /// - Complexity: O(k log n) for k cells entering the rect.
     @discardableResult
-    public func updateVisibleRect(minY: Double, height: Double) -> (visible: Range<Int>, heightChangeAbove: Double) {
+    package func updateVisibleRect(minY: Double, height: Double) -> (visible: Range<Int>, heightChangeAbove: Double) {
         var visible = indices(intersecting: minY, minY + height)
         var changeAbove = 0.0
         var pass = 0
@@ -375,7 +375,7 @@ public final class FeedList {
     /// In the virtual content space the origin moves so that the item at
     /// `anchorIndex` (an index into the old items) keeps its y.
     /// - Complexity: O(n)
-    public func apply(_ changes: Changeset, newItems: [FeedItem], anchorIndex: Int?) {
+    package func apply(_ changes: Changeset, newItems: [FeedItem], anchorIndex: Int?) {
         let oldItems = items
         let oldLayout = layout
         let anchorID = anchorIndex.flatMap { $0 < oldItems.count ? oldItems[$0].id : nil }
@@ -462,14 +462,14 @@ public final class FeedList {
     /// Changes the layout width (rotation, split view): every item goes back
     /// to the estimated height and is measured again when next displayed, as
     /// UICollectionView does when its layout is invalidated for new bounds.
-    public func setWidth(_ width: Double) {
+    package func setWidth(_ width: Double) {
         guard width != configuration.width else { return }
         configuration.width = width
         invalidateMeasurements()
     }
 
     /// Changes the Dynamic Type scale: every item is measured again.
-    public func setTypeScale(_ typeScale: Double) {
+    package func setTypeScale(_ typeScale: Double) {
         guard typeScale != configuration.typeScale else { return }
         configuration.typeScale = typeScale
         invalidateMeasurements()
@@ -479,7 +479,7 @@ public final class FeedList {
     /// it again at once if it was measured; returns the change in height.
     /// - Complexity: O(log n)
     @discardableResult
-    public func replaceItem(at index: Int, with item: FeedItem) -> Double {
+    package func replaceItem(at index: Int, with item: FeedItem) -> Double {
         items[index] = item
         guard layout.isMeasured(index) else { return 0 }
         record(.measure, index)
@@ -487,21 +487,21 @@ public final class FeedList {
     }
 
     /// Marks the displayed cells as changed: the next frame must render.
-    public func setNeedsLayout() {
+    package func setNeedsLayout() {
         needsLayout = true
     }
 
     /// While set, item `index` is the reference whose position measuring
     /// must not move, visible or not (an update restoring the reader's place
     /// around it); `nil` returns to following the displayed cells.
-    public func pinLayoutAnchor(_ index: Int?) {
+    package func pinLayoutAnchor(_ index: Int?) {
         pinnedLayoutAnchor = index
         if let index { layoutAnchor = index }
     }
 
     /// Measures item `index` now if it still has an estimated height.
     /// - Complexity: O(log n)
-    public func measure(_ index: Int) {
+    package func measure(_ index: Int) {
         // The same measuring as in spare time, charged to the next frame.
         if measureInSpareTime(index) { record(.measure, index) }
     }
@@ -511,7 +511,7 @@ public final class FeedList {
     /// nothing. Returns whether it measured anything.
     /// - Complexity: O(log n)
     @discardableResult
-    public func measureInSpareTime(_ index: Int) -> Bool {
+    package func measureInSpareTime(_ index: Int) -> Bool {
         guard index >= 0, index < items.count, !layout.isMeasured(index) else { return false }
         layout.setMeasuredHeight(measuredHeight(of: items[index]), at: index)
         return true
@@ -519,7 +519,7 @@ public final class FeedList {
 
     /// Moves the virtual content's origin (used to keep an anchor item's y
     /// when heights above it change); no effect in the ordinary space.
-    public func shiftOrigin(by delta: Double) {
+    package func shiftOrigin(by delta: Double) {
         guard configuration.coordinateSpace.isVirtual else { return }
         originY += delta
     }

@@ -3,46 +3,46 @@ import FeedScenario
 /// A piece of an exploration one worker process does: sessions to run, and
 /// failures to shrink. It travels as JSON on the worker's standard input,
 /// and its result as JSON on its standard output.
-public struct ExploreJob: Codable, Sendable {
+package struct ExploreJob: Codable, Sendable {
     /// The explore seed: session `i` is `SessionGenerator(seed).session(i)`.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Sessions to run, by index.
-    public var sessions: [Int]
+    package var sessions: [Int]
     /// Failures to shrink: the session and the violation to keep.
-    public var shrink: [Violation.Located]
+    package var shrink: [Violation.Located]
 
-    public init(seed: UInt64, sessions: [Int] = [], shrink: [Violation.Located] = []) {
+    package init(seed: UInt64, sessions: [Int] = [], shrink: [Violation.Located] = []) {
         self.seed = seed
         self.sessions = sessions
         self.shrink = shrink
     }
 
     /// What a job found.
-    public struct Result: Codable, Sendable {
-        public var sessions: [SessionResult]
-        public var shrunk: [ShrunkFailure]
+    package struct Result: Codable, Sendable {
+        package var sessions: [SessionResult]
+        package var shrunk: [ShrunkFailure]
     }
 
     /// One session's runs, one per strategy, in the configuration's order.
-    public struct SessionResult: Codable, Sendable {
-        public var index: Int
-        public var runs: [SessionRunner.StrategyRun]
+    package struct SessionResult: Codable, Sendable {
+        package var index: Int
+        package var runs: [SessionRunner.StrategyRun]
     }
 
     /// A failure shrunk to a small scenario that fails the same way.
-    public struct ShrunkFailure: Codable, Sendable {
+    package struct ShrunkFailure: Codable, Sendable {
         /// The session it was found in.
-        public var session: Int
+        package var session: Int
         /// The violation as first found.
-        public var found: Violation
+        package var found: Violation
         /// The violation the shrunk scenario shows.
-        public var violation: Violation
+        package var violation: Violation
         /// The shrunk scenario, written as a scenario file (its name and
         /// description are the caller's to set).
-        public var scenario: String
-        public var stepsBefore: Int
-        public var stepsAfter: Int
-        public var runs: Int
+        package var scenario: String
+        package var stepsBefore: Int
+        package var stepsAfter: Int
+        package var runs: Int
     }
 
     /// Does the job in this process.
@@ -50,12 +50,12 @@ public struct ExploreJob: Codable, Sendable {
     /// its first variant also run alone in processes of its own, without
     /// and with `--frames` and `--trace` (`SessionRunner.run`): two
     /// processes each, about 15 ms.
-    public static let flagsCheckEvery = 5
+    package static let flagsCheckEvery = 5
 
     /// `freshRun` runs a session's variant in a process of its own, for the
     /// determinism property's check of `--frames` and `--trace`
     /// (`SessionRunner.FreshRun`); without it that check is skipped.
-    public func perform(config: ExploreConfig, device: DeviceProfile, freshRun: SessionRunner.FreshRun? = nil) throws -> Result {
+    package func perform(config: ExploreConfig, device: DeviceProfile, freshRun: SessionRunner.FreshRun? = nil) throws -> Result {
         let generator = SessionGenerator(config: config, device: device, seed: seed)
         let runner = SessionRunner(device: device, freshRun: freshRun)
         let results = sessions.map { index in
@@ -76,11 +76,11 @@ public struct ExploreJob: Codable, Sendable {
 
 extension Violation {
     /// A violation with the index of the session it was found in.
-    public struct Located: Codable, Sendable {
-        public var session: Int
-        public var violation: Violation
+    package struct Located: Codable, Sendable {
+        package var session: Int
+        package var violation: Violation
 
-        public init(session: Int, violation: Violation) {
+        package init(session: Int, violation: Violation) {
             self.session = session
             self.violation = violation
         }

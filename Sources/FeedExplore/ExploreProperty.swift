@@ -4,7 +4,7 @@ import FeedReports
 import FeedSimulator
 
 /// What every explored run must satisfy.
-public enum ExploreProperty: String, Codable, Sendable, CaseIterable, Comparable {
+package enum ExploreProperty: String, Codable, Sendable, CaseIterable, Comparable {
     /// After every change its strategy claims (`PositionKeeper.heldCauses`),
     /// the anchor moved at most 1 pt beyond what the content's edges forced,
     /// unless it was removed.
@@ -21,31 +21,31 @@ public enum ExploreProperty: String, Codable, Sendable, CaseIterable, Comparable
     /// The run, made twice, gave the same result.
     case determinism
 
-    public static func < (a: Self, b: Self) -> Bool {
+    package static func < (a: Self, b: Self) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }
 
 /// A property one run broke, and where.
-public struct Violation: Codable, Sendable, Equatable {
-    public var property: ExploreProperty
+package struct Violation: Codable, Sendable, Equatable {
+    package var property: ExploreProperty
     /// The session (its scenario name).
-    public var session: String
+    package var session: String
     /// The strategy the run used (its variant).
-    public var strategy: String
+    package var strategy: String
     /// For drift, the change's cause; empty otherwise.
-    public var cause: String
+    package var cause: String
     /// The time of the frame where it broke, in simulated nanoseconds
     /// (frames.csv's `time_ms` names the same frame); for a limit, when the
     /// run stopped.
-    public var timeNs: Int64
-    public var detail: String
+    package var timeNs: Int64
+    package var detail: String
     /// How far past what the property allows the run went: for drift, the
     /// points the anchor moved beyond what the edges forced; 0 for the
     /// properties that hold or break without a size.
-    public var excessPt: Double
+    package var excessPt: Double
 
-    public init(
+    package init(
         property: ExploreProperty, session: String, strategy: String, cause: String = "", timeNs: Int64, detail: String,
         excessPt: Double = 0
     ) {
@@ -60,31 +60,31 @@ public struct Violation: Codable, Sendable, Equatable {
 
     /// What a shrunk session must still break to count as the same failure:
     /// the property, the strategy and, for drift, the cause.
-    public var identity: Identity { Identity(property: property, strategy: strategy, cause: cause) }
+    package var identity: Identity { Identity(property: property, strategy: strategy, cause: cause) }
 
-    public struct Identity: Codable, Sendable, Hashable, Comparable {
-        public var property: ExploreProperty
-        public var strategy: String
-        public var cause: String
+    package struct Identity: Codable, Sendable, Hashable, Comparable {
+        package var property: ExploreProperty
+        package var strategy: String
+        package var cause: String
 
-        public init(property: ExploreProperty, strategy: String, cause: String) {
+        package init(property: ExploreProperty, strategy: String, cause: String) {
             self.property = property
             self.strategy = strategy
             self.cause = cause
         }
 
-        public static func < (a: Self, b: Self) -> Bool {
+        package static func < (a: Self, b: Self) -> Bool {
             (a.property, a.strategy, a.cause) < (b.property, b.strategy, b.cause)
         }
 
         /// A file-name-safe label: `drift-anchor-image_size`.
-        public var label: String {
+        package var label: String {
             ([property.rawValue, strategy] + (cause.isEmpty ? [] : [cause])).joined(separator: "-")
         }
     }
 
     /// One line for a person: what broke, where and when.
-    public var sentence: String {
+    package var sentence: String {
         "\(session) under \(strategy): \(property.rawValue)\(cause.isEmpty ? "" : " (\(cause))") at \(ReportNumber.milliseconds(timeNs)) ms: \(detail)"
     }
 }

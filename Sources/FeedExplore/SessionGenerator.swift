@@ -15,19 +15,19 @@ import FeedScenario
 ///
 /// Session `i` depends only on the explore seed and `i`: any worker can draw
 /// any session, and the same command draws the same sessions.
-public struct SessionGenerator: Sendable {
-    public let config: ExploreConfig
-    public let device: DeviceProfile
-    public let seed: UInt64
+package struct SessionGenerator: Sendable {
+    package let config: ExploreConfig
+    package let device: DeviceProfile
+    package let seed: UInt64
 
-    public init(config: ExploreConfig, device: DeviceProfile, seed: UInt64) {
+    package init(config: ExploreConfig, device: DeviceProfile, seed: UInt64) {
         self.config = config
         self.device = device
         self.seed = seed
     }
 
     /// The name of session `index`: its `scenario` in every report.
-    public static func name(of index: Int) -> String {
+    package static func name(of index: Int) -> String {
         let digits = String(index)
         return "session-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
     }
@@ -37,7 +37,7 @@ public struct SessionGenerator: Sendable {
     static let runSeedMask: UInt64 = (1 << 53) - 1
 
     /// Session `index` as a scenario with one variant per strategy.
-    public func session(_ index: Int) -> Scenario {
+    package func session(_ index: Int) -> Scenario {
         var mix = SplitMix64(seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
         var random = Xoshiro256StarStar(seed: mix.next())
         let durationNs = Int64((config.durationS * 1e9).rounded())

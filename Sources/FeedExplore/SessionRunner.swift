@@ -5,8 +5,8 @@ import FeedSimulator
 
 /// Runs explore sessions in this process and judges each run against the
 /// properties: one run per strategy, invariants checked as it goes.
-public struct SessionRunner: Sendable {
-    public let device: DeviceProfile
+package struct SessionRunner: Sendable {
+    package let device: DeviceProfile
     /// Runs a session's variants, in the order given (a name may repeat),
     /// one after another in a new process, as `feedsim run --jobs 1` would,
     /// with frames and a timeline recorded or not, and gives each run's
@@ -16,21 +16,21 @@ public struct SessionRunner: Sendable {
     /// change an allocation count, which only a process of its own can show
     /// (one-time costs of the Swift runtime land where a process first pays
     /// them).
-    public typealias FreshRun = @Sendable (_ scenario: Scenario, _ variants: [String], _ refreshHz: Int, _ recorded: Bool) -> [AllocationMeter.Count?]?
-    public let freshRun: FreshRun?
+    package typealias FreshRun = @Sendable (_ scenario: Scenario, _ variants: [String], _ refreshHz: Int, _ recorded: Bool) -> [AllocationMeter.Count?]?
+    package let freshRun: FreshRun?
 
-    public init(device: DeviceProfile, freshRun: FreshRun? = nil) {
+    package init(device: DeviceProfile, freshRun: FreshRun? = nil) {
         self.device = device
         self.freshRun = freshRun
     }
 
     /// One strategy's run of a session.
-    public struct StrategyRun: Codable, Sendable, Equatable {
-        public var strategy: String
+    package struct StrategyRun: Codable, Sendable, Equatable {
+        package var strategy: String
         /// The run's explore.csv row (`ExploreReport.columns`), or nil when
         /// it stopped at a limit.
-        public var row: [String]?
-        public var violations: [Violation]
+        package var row: [String]?
+        package var violations: [Violation]
     }
 
     /// The session run under each of its variants (one per strategy); with
@@ -49,7 +49,7 @@ public struct SessionRunner: Sendable {
     /// did (`--frames` and `--trace` change no count). Processes cost a few
     /// milliseconds each, so explore asks this of one determinism-checked
     /// session in `ExploreJob.flagsCheckEvery`.
-    public func run(_ scenario: Scenario, checkDeterminism: Bool, checkFlagsAlone: Bool = false) -> [StrategyRun] {
+    package func run(_ scenario: Scenario, checkDeterminism: Bool, checkFlagsAlone: Bool = false) -> [StrategyRun] {
         let loaded = LoadedScenario(file: "\(scenario.name).json", scenario: scenario, device: device)
         var runs = scenario.variants.map { variant in
             let strategy = variant.engine.positionStrategy
@@ -106,7 +106,7 @@ public struct SessionRunner: Sendable {
     /// The frames of the session's first variant, recorded (nil when the run
     /// stops at a limit): where the reader was over time, which the shrinker
     /// asks to replace the way to a place with a jump to it.
-    public func frames(of scenario: Scenario) -> [FrameRecord]? {
+    package func frames(of scenario: Scenario) -> [FrameRecord]? {
         guard let variant = scenario.variants.first else { return nil }
         let loaded = LoadedScenario(file: "\(scenario.name).json", scenario: scenario, device: device)
         var request = RunRequest(

@@ -24,46 +24,46 @@ import FeedSimulator
 /// 2. the run's length, the feed's size and options, the network and the
 ///    engine options towards their defaults;
 /// 3. script steps by delta debugging again.
-public struct Shrinker: Sendable {
-    public let runner: SessionRunner
+package struct Shrinker: Sendable {
+    package let runner: SessionRunner
     /// The most candidate runs one shrink of a short session may make; a
     /// session of *n* steps gets `runsPerStep` × *n* when that is more
     /// (`budget(forSteps:)`), and 0 keeps failures as found.
-    public let budget: Int
+    package let budget: Int
     /// Runs per script step a long session's shrink may make: delta
     /// debugging's descent costs about 2 runs a step, and each pass over the
     /// steps that are left one more.
-    public static let runsPerStep = 8
+    package static let runsPerStep = 8
     /// The share of a failure's excess (`Violation.excessPt`) a candidate
     /// must keep to count as the same failure.
-    public static let keptExcessFraction = 0.5
+    package static let keptExcessFraction = 0.5
     /// Steps a repro may keep and still be read at a glance: a first round
     /// that leaves more gets a second (`shrink(_:keeping:)`).
-    public static let readableSteps = 5
+    package static let readableSteps = 5
 
     /// Reads a repro back from the text its file holds, as whoever runs
     /// it will: the scenario loader.
-    public var readBack: @Sendable (String) -> Scenario? = { text in
+    package var readBack: @Sendable (String) -> Scenario? = { text in
         try? ScenarioLoader.scenario(from: Data(text.utf8), file: "repro.json")
     }
 
-    public init(runner: SessionRunner, budget: Int) {
+    package init(runner: SessionRunner, budget: Int) {
         self.runner = runner
         self.budget = budget
     }
 
     /// The runs one shrink of a session of `steps` steps may make.
-    public func budget(forSteps steps: Int) -> Int {
+    package func budget(forSteps steps: Int) -> Int {
         budget == 0 ? 0 : max(budget, Shrinker.runsPerStep * steps)
     }
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The smallest failing scenario found, with one variant: the strategy.
-        public var scenario: Scenario
+        package var scenario: Scenario
         /// The violation it still shows.
-        public var violation: Violation
-        public var stepsBefore: Int
-        public var runs: Int
+        package var violation: Violation
+        package var stepsBefore: Int
+        package var runs: Int
     }
 
     /// Shrinks `scenario` keeping `violation`'s identity. The scenario keeps
@@ -85,7 +85,7 @@ public struct Shrinker: Sendable {
     /// either round saw that keeps the size. A third round, from there and
     /// with the same budget, also jumps to the posts near the reader's
     /// (`State.jumps`) while more than `readableSteps` steps are left.
-    public func shrink(_ scenario: Scenario, keeping violation: Violation) -> Result {
+    package func shrink(_ scenario: Scenario, keeping violation: Violation) -> Result {
         let keptExcessPt = violation.excessPt * Shrinker.keptExcessFraction
         let limit = budget(forSteps: scenario.script.count)
         var strict = State(

@@ -18,7 +18,7 @@ extension BaselineCheckResult {
     /// inputs.
     ///
     /// - Complexity: O(*r* + *f*) for *r* runs and *f* findings.
-    public var junitXML: String {
+    package var junitXML: String {
         let byRun = Dictionary(grouping: findings, by: \.key)
         var scenarios: [String] = []
         var runsByScenario: [String: [SummaryKey]] = [:]
@@ -66,7 +66,7 @@ extension BaselineCheckResult {
     /// takes it as is): failures first (regressions, strict changes and
     /// missing runs), then improvements, then neutral changes and new runs,
     /// then the verdict line.
-    public var summaryMarkdown: String {
+    package var summaryMarkdown: String {
         let header = "| scenario | variant | Hz | metric | baseline | current | delta | tolerance | verdict |\n"
             + "|---|---|--:|---|--:|--:|--:|---|---|\n"
         func section(_ title: String, _ rows: [CheckFinding], empty: String) -> String {
@@ -93,7 +93,7 @@ extension BaselineCheckResult {
 
     /// The check as JSON for other tools: the verdict, the counts, every run
     /// and every finding. Values are the summary files' text, as written.
-    public var json: String {
+    package var json: String {
         let document = CheckDocument(
             passed: passed, verdict: verdictLine, comparedRuns: comparedRuns, withinTolerance: withinTolerance,
             notInBaseline: notInBaseline,

@@ -4,7 +4,7 @@ import Foundation
 /// What the check concluded about one metric of one run, or about a run
 /// present on one side only. Cases are declared in the order reports list
 /// them.
-public enum CheckVerdict: Int, Hashable, Comparable, Sendable, CaseIterable, CustomStringConvertible {
+package enum CheckVerdict: Int, Hashable, Comparable, Sendable, CaseIterable, CustomStringConvertible {
     /// Worse than the baseline beyond tolerance. Fails the check.
     case regression
     /// Changed beyond a `strict` tolerance, in a direction that is not a
@@ -23,7 +23,7 @@ public enum CheckVerdict: Int, Hashable, Comparable, Sendable, CaseIterable, Cus
     case new
 
     /// Whether the verdict fails the check.
-    public var isFailure: Bool {
+    package var isFailure: Bool {
         switch self {
         case .regression, .strictChange, .missing: return true
         case .improvement, .change, .new: return false
@@ -31,7 +31,7 @@ public enum CheckVerdict: Int, Hashable, Comparable, Sendable, CaseIterable, Cus
     }
 
     /// The word the table shows.
-    public var description: String {
+    package var description: String {
         switch self {
         case .regression: return "regression"
         case .strictChange: return "changed (strict)"
@@ -44,29 +44,29 @@ public enum CheckVerdict: Int, Hashable, Comparable, Sendable, CaseIterable, Cus
 
     /// Orders as reports list verdicts: failures by metric first, then
     /// improvements, neutral changes, missing and new runs.
-    public static func < (lhs: CheckVerdict, rhs: CheckVerdict) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: CheckVerdict, rhs: CheckVerdict) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// One line of the check's table.
-public struct CheckFinding: Hashable, Sendable {
+package struct CheckFinding: Hashable, Sendable {
     /// The run.
-    public var key: SummaryKey
+    package var key: SummaryKey
     /// The metric, or `nil` when the whole run is missing or new.
-    public var metric: String?
+    package var metric: String?
     /// The baseline's value as written, or a word for a whole run.
-    public var baseline: String
+    package var baseline: String
     /// The current value as written, or a word for a whole run.
-    public var current: String
+    package var current: String
     /// `current − baseline` with its sign, and as a percentage of the
     /// baseline where that is defined; `-` for text and whole runs.
-    public var delta: String
+    package var delta: String
     /// What the check concluded.
-    public var verdict: CheckVerdict
+    package var verdict: CheckVerdict
     /// The metric's tolerance in the check (exact for a whole run).
-    public var tolerance: Tolerance
+    package var tolerance: Tolerance
 
     /// A finding from its parts.
-    public init(
+    package init(
         key: SummaryKey, metric: String?, baseline: String, current: String, delta: String, verdict: CheckVerdict,
         tolerance: Tolerance = .exact
     ) {
@@ -81,40 +81,40 @@ public struct CheckFinding: Hashable, Sendable {
 }
 
 /// The outcome of comparing current results with a baseline.
-public struct BaselineCheckResult: Hashable, Sendable {
+package struct BaselineCheckResult: Hashable, Sendable {
     /// Everything beyond tolerance and every unmatched run, sorted by
     /// verdict, then run key, then metric in summary column order.
     /// Metrics within tolerance are not listed.
-    public var findings: [CheckFinding]
+    package var findings: [CheckFinding]
     /// Every run of either side: the baseline's in its order, then the
     /// current results' new runs in theirs.
-    public var runs: [SummaryKey]
+    package var runs: [SummaryKey]
     /// Runs present on both sides.
-    public var comparedRuns: Int
+    package var comparedRuns: Int
     /// Metric values that differ from the baseline but stay within their
     /// tolerance.
-    public var withinTolerance: Int
+    package var withinTolerance: Int
     /// Metrics the current results have and the baseline's file lacks (a
     /// baseline written before they were measured), in summary column
     /// order: not compared, and not a failure.
-    public var notInBaseline: [String] = []
+    package var notInBaseline: [String] = []
     /// Metrics left empty on one side or both (a build that cannot count
     /// allocations leaves their columns empty), in summary column order:
     /// not compared, not a failure, and named in the verdict line.
-    public var notCounted: [String] = []
+    package var notCounted: [String] = []
 
     /// Whether nothing fails the check: no regression, no strict change and
     /// no missing run.
-    public var passed: Bool { !findings.contains { $0.verdict.isFailure } }
+    package var passed: Bool { !findings.contains { $0.verdict.isFailure } }
 
     /// How many findings have `verdict`.
-    public func count(_ verdict: CheckVerdict) -> Int {
+    package func count(_ verdict: CheckVerdict) -> Int {
         findings.reduce(0) { $1.verdict == verdict ? $0 + 1 : $0 }
     }
 
     /// The findings as a plain-text table, one line per finding after a
     /// header; empty when there are no findings.
-    public var table: String {
+    package var table: String {
         guard !findings.isEmpty else { return "" }
         let rows = findings.map { f in
             [f.key.scenario, f.key.variant, String(f.key.refreshHz), f.metric ?? "(run)",
@@ -127,7 +127,7 @@ public struct BaselineCheckResult: Hashable, Sendable {
     }
 
     /// One line: `PASS` or `FAIL`, then the counts that matter.
-    public var verdictLine: String {
+    package var verdictLine: String {
         let failures = [
             BaselineCheckResult.counted(count(.regression), "regression", "regressions"),
             BaselineCheckResult.counted(count(.strictChange), "strict change", "strict changes"),
@@ -175,12 +175,12 @@ public struct BaselineCheckResult: Hashable, Sendable {
 /// baseline, and passes, so a new column does not break older baselines.
 /// An empty value (allocations, from a build that cannot count them) is not
 /// compared: the metric is listed as not counted, and passes.
-public enum BaselineCheck {
+package enum BaselineCheck {
     /// Compares `current` with `baseline` under `tolerances`.
     ///
     /// - Complexity: O(*r* · *m*² + *f* log *f*) for *r* runs, *m* metrics and
     ///   *f* findings.
-    public static func compare(
+    package static func compare(
         baseline: SummaryFile, current: SummaryFile, tolerances: ToleranceSet = ToleranceSet()
     ) -> BaselineCheckResult {
         var findings: [CheckFinding] = []

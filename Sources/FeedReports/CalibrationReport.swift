@@ -9,13 +9,13 @@ import FeedSimulator
 ///
 /// Like `HTMLReport`, inline CSS and SVG only, no script, no external
 /// reference, fixed decimals: the same fit gives the same bytes.
-public struct CalibrationReport: Sendable {
-    public let calibration: Calibration
+package struct CalibrationReport: Sendable {
+    package let calibration: Calibration
     /// The trace's file name, the base profile's and the fitted profile's names.
-    public let trace: String
-    public let baseName: String
-    public let fittedName: String
-    public let check: CalibrationCheck?
+    package let trace: String
+    package let baseName: String
+    package let fittedName: String
+    package let check: CalibrationCheck?
 
     /// The most down-weighted frames the page's table lists.
     static let tableFrames = 20
@@ -25,7 +25,7 @@ public struct CalibrationReport: Sendable {
     static let downColor = "#D62728"
     static let baseColor = "#aeaeb2"
 
-    public init(calibration: Calibration, trace: String, baseName: String, fittedName: String, check: CalibrationCheck?) {
+    package init(calibration: Calibration, trace: String, baseName: String, fittedName: String, check: CalibrationCheck?) {
         self.calibration = calibration
         self.trace = trace
         self.baseName = baseName
@@ -34,7 +34,7 @@ public struct CalibrationReport: Sendable {
     }
 
     /// The whole page.
-    public var html: String {
+    package var html: String {
         let c = calibration
         let down = c.downWeighted
         var out = HTMLReport.pageStart(

@@ -11,9 +11,9 @@ import FeedSimulator
 /// are sorted by time, then track, then the order they were made in, and
 /// every number is formatted by this file, so the same run always gives
 /// the same bytes.
-public enum ChromeTrace {
+package enum ChromeTrace {
     /// A track of the trace: a thread of the run's process.
-    public enum Track: Int, CaseIterable, Sendable {
+    package enum Track: Int, CaseIterable, Sendable {
         /// Each frame's commit, split by cause.
         case mainThread = 1
         /// Each frame's prepare and execute on the render server.
@@ -30,7 +30,7 @@ public enum ChromeTrace {
         case lifecycle
 
         /// The thread's name in the trace.
-        public var name: String {
+        package var name: String {
             switch self {
             case .mainThread: "main thread"
             case .renderServer: "render server"
@@ -44,23 +44,23 @@ public enum ChromeTrace {
     }
 
     /// The folder under `--out` the traces go to.
-    public static let folder = "traces"
+    package static let folder = "traces"
 
     /// The run's process id; each file holds one run.
-    public static let processID = 1
+    package static let processID = 1
 
     /// The file a run's trace goes to, under `traces/`:
     /// `<scenario>--<variant>--<hz>hz.json`, with any character other than a
     /// letter, a digit, `-`, `_` or `.` replaced by `_`; when each scenario
     /// ran under several seeds (`seeded`), `<scenario>--<variant>--<hz>hz--seed<seed>.json`.
-    public static func fileName(for result: RunResult, seeded: Bool = false) -> String {
+    package static func fileName(for result: RunResult, seeded: Bool = false) -> String {
         fileName(for: SummaryKey(scenario: result.scenario, variant: result.variant, refreshHz: result.refreshHz),
                  seed: seeded ? result.seed : nil)
     }
 
     /// The file the trace of the run with `key` goes to, under `traces/`;
     /// `seed` is given for the runs of `feedsim run --seeds N`.
-    public static func fileName(for key: SummaryKey, seed: UInt64? = nil) -> String {
+    package static func fileName(for key: SummaryKey, seed: UInt64? = nil) -> String {
         "\(safe(key.scenario))--\(safe(key.variant))--\(key.refreshHz)hz\(seed.map { "--seed\($0)" } ?? "").json"
     }
 
@@ -73,7 +73,7 @@ public enum ChromeTrace {
     /// The trace of `result`; `nil` when the run kept no timeline.
     ///
     /// - Complexity: O(*n* log *n*) in the run's events.
-    public static func render(_ result: RunResult) -> String? {
+    package static func render(_ result: RunResult) -> String? {
         guard let timeline = result.timeline else { return nil }
         var events = EventList(display: Display(refreshHz: result.refreshHz))
         for frame in timeline.frames { events.add(frame) }

@@ -1,7 +1,7 @@
 import CSVCodec
 
 /// A comparison `feedsim compare` can print in each of its formats.
-public protocol ComparisonText {
+package protocol ComparisonText {
     /// Aligned text for a terminal.
     var terminalText: String { get }
     /// Markdown tables.
@@ -13,14 +13,14 @@ public protocol ComparisonText {
 }
 
 extension StrategyComparison: ComparisonText {
-    public var csvTable: CSVTable { csv }
+    package var csvTable: CSVTable { csv }
 }
 
 extension SeedComparison: ComparisonText {
-    public var csvTable: CSVTable { csv }
+    package var csvTable: CSVTable { csv }
 }
 
 extension PairedComparison: ComparisonText {
     /// The paired differences; the population table has its own CSV.
-    public var csvTable: CSVTable { differencesCSV }
+    package var csvTable: CSVTable { differencesCSV }
 }

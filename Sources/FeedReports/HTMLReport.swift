@@ -3,7 +3,7 @@ import Foundation
 import FeedScenario
 
 /// A problem that keeps a results folder from becoming a report.
-public typealias HTMLReportError = FileProblem
+package typealias HTMLReportError = FileProblem
 
 /// One self-contained HTML page about a results folder: a summary table of
 /// every run, per scenario its variants side by side as grouped bar charts,
@@ -21,9 +21,9 @@ public typealias HTMLReportError = FileProblem
 /// asset, no link off the page, so it opens offline and can be attached to
 /// a CI run. It holds no date and formats every number with fixed decimals:
 /// the same folder always gives the same bytes.
-public struct HTMLReport: Sendable {
+package struct HTMLReport: Sendable {
     /// The report's file name inside a results folder, by default.
-    public static let defaultFileName = "report.html"
+    package static let defaultFileName = "report.html"
 
     /// The summary columns the table shows, with their headings; every
     /// column is in summary.csv.
@@ -52,7 +52,7 @@ public struct HTMLReport: Sendable {
 
     /// The file of explore results a folder may hold: summary.csv's columns
     /// and `violations`, one row per session and strategy.
-    public static let populationFileName = "explore.csv"
+    package static let populationFileName = "explore.csv"
 
     /// The metrics whose distributions population plots show.
     static let populationMetrics = [PopulationTable.driftColumn, PopulationTable.hitchColumn, PopulationTable.overrunColumn]
@@ -66,9 +66,9 @@ public struct HTMLReport: Sendable {
 
     /// The runs, in summary order; `nil` when the folder has explore
     /// results only.
-    public let summary: SummaryFile?
+    package let summary: SummaryFile?
     /// The explore results (explore.csv); `nil` when the folder has none.
-    public let population: SummaryFile?
+    package let population: SummaryFile?
     /// Drift records by run; `nil` when the folder has no drift.csv.
     let drift: [RunKey: [FrameWorkPlot.Drift]]?
     /// Frames by run; `nil` when the folder has no frames.csv.
@@ -112,7 +112,7 @@ public struct HTMLReport: Sendable {
     /// Reads summary.csv, drift.csv and (if present) frames.csv and
     /// explore.csv from the results folder `folder`; `name` is how messages
     /// name the folder. A folder with explore.csv needs no summary.csv.
-    public static func load(folder: URL, name: String) throws(HTMLReportError) -> HTMLReport {
+    package static func load(folder: URL, name: String) throws(HTMLReportError) -> HTMLReport {
         func display(_ file: String) -> String { name.hasSuffix("/") ? name + file : name + "/" + file }
         func summaryFile(_ file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(HTMLReportError) -> SummaryFile {
             do {
@@ -267,7 +267,7 @@ public struct HTMLReport: Sendable {
     }
 
     /// The whole page.
-    public var html: String {
+    package var html: String {
         let scenarios = self.scenarios
         var out = HTMLReport.pageStart(title: "FeedSim report", heading: "FeedSim report")
         if let populationComparison, let population {

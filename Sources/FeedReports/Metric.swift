@@ -6,39 +6,39 @@ import FeedSimulator
 /// only list of metrics: the summary's columns, the baseline check's
 /// directions, `compare`'s defaults, the text and HTML tables and the
 /// README's column table all come from it.
-public struct Metric: Sendable, Identifiable {
+package struct Metric: Sendable, Identifiable {
     /// The column name.
-    public let name: String
+    package let name: String
     /// The unit, as the README's table writes it.
-    public let unit: String
+    package let unit: String
     /// Which way the metric gets better.
-    public let direction: MetricDirection
+    package let direction: MetricDirection
     /// A short heading for tables.
-    public let heading: String
+    package let heading: String
     /// What the column holds, as the README defines it.
-    public let definition: String
+    package let definition: String
     /// Where its definition comes from.
-    public let source: String
+    package let source: String
     /// The smallest difference between two variants' means worth acting
     /// on, and why: below it a paired comparison calls no variant better
     /// or worse, and inside it both ways it can call them equivalent
     /// (`PairedVerdict`). `compare` and `explore` take others as
     /// tolerances (`--tolerance metric=value`).
-    public let smallestDifference: SmallestDifference
+    package let smallestDifference: SmallestDifference
     /// Whether it is compared and charted as text (`trace_digest`).
-    public let isText: Bool
+    package let isText: Bool
     /// Whether the HTML report's summary table shows it.
-    public let inReportTable: Bool
+    package let inReportTable: Bool
     /// The chart title when the HTML report charts it per scenario.
-    public let chartTitle: String?
+    package let chartTitle: String?
     /// Whether `feedsim compare` shows it when no metric is named.
-    public let comparedByDefault: Bool
+    package let comparedByDefault: Bool
     /// Whether the table `feedsim run` prints shows it.
-    public let inRunTable: Bool
+    package let inRunTable: Bool
     /// The run's value as the file writes it.
     let field: @Sendable (RunResult) -> String
 
-    public var id: String { name }
+    package var id: String { name }
 
     init(
         _ name: String, unit: String, _ direction: MetricDirection, heading: String, definition: String, source: String,
@@ -61,13 +61,13 @@ public struct Metric: Sendable, Identifiable {
     }
 
     /// The run's value of this metric as `summary.csv` writes it.
-    public func value(of run: RunResult) -> String { field(run) }
+    package func value(of run: RunResult) -> String { field(run) }
 
     /// The metric named `name`, if there is one.
-    public static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
+    package static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
 
     /// Every metric, in `summary.csv` column order.
-    public static let all: [Metric] = [
+    package static let all: [Metric] = [
         Metric(
             "duration_s", unit: "s", .neutral, heading: "s", definition: "simulated time covered", source: "the scenario",
             matters: SmallestDifference(.absolute(0.001), "one millisecond of simulated time"),
@@ -234,7 +234,7 @@ public struct Metric: Sendable, Identifiable {
     ]
 
     /// The README's table of these columns, one row per metric.
-    public static var markdownTable: String {
+    package static var markdownTable: String {
         var lines = ["| column | unit | better | definition | source | smallest difference that matters |", "|---|---|---|---|---|---|"]
         for metric in all {
             let better = switch metric.direction {
@@ -251,12 +251,12 @@ public struct Metric: Sendable, Identifiable {
 
 /// The smallest difference in a metric worth acting on, with the reason it
 /// is that size.
-public struct SmallestDifference: Sendable {
+package struct SmallestDifference: Sendable {
     /// The size: in the metric's unit, or a percentage of the compared-with
     /// variant's mean.
-    public let amount: Tolerance.Amount
+    package let amount: Tolerance.Amount
     /// Why that size: a unit a reader sees, a published threshold.
-    public let reason: String
+    package let reason: String
 
     init(_ amount: Tolerance.Amount, _ reason: String) {
         self.amount = amount
@@ -266,12 +266,12 @@ public struct SmallestDifference: Sendable {
     /// The smallest difference of `metric`: its `Metric`'s, or one frame,
     /// event or point for a column no `Metric` names (explore's
     /// `violations`).
-    public static func of(_ metric: String) -> Tolerance.Amount {
+    package static func of(_ metric: String) -> Tolerance.Amount {
         Metric.named(metric)?.smallestDifference.amount ?? .absolute(1)
     }
 }
 
 extension Tolerance.Amount {
     /// As a tolerance file writes it: `0.5`, `5%`.
-    public var text: String { Tolerance(amount: self).description }
+    package var text: String { Tolerance(amount: self).description }
 }

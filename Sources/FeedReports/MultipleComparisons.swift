@@ -1,7 +1,7 @@
 /// How a family of comparisons made at once is corrected, so that the
 /// chance of calling any true tie "better" or "worse" stays at the
 /// confidence level's complement for the family, not for each comparison.
-public enum MultipleComparisons: String, Hashable, Sendable, CaseIterable {
+package enum MultipleComparisons: String, Hashable, Sendable, CaseIterable {
     /// Holm's step-down procedure (Holm, "A Simple Sequentially Rejective
     /// Multiple Test Procedure", Scand. J. Statistics 6, 1979): controls
     /// the family-wise error rate under any dependence between the tests,
@@ -11,7 +11,7 @@ public enum MultipleComparisons: String, Hashable, Sendable, CaseIterable {
     case none
 
     /// The correction applied when none is chosen.
-    public static let `default` = MultipleComparisons.holm
+    package static let `default` = MultipleComparisons.holm
 
     /// The p-values of `pValues` adjusted for the family they form, in the
     /// same order: a hypothesis is rejected at level α when its adjusted
@@ -23,7 +23,7 @@ public enum MultipleComparisons: String, Hashable, Sendable, CaseIterable {
     /// their input order.
     ///
     /// - Complexity: O(*m* log *m*).
-    public func adjusted(_ pValues: [Double]) -> [Double] {
+    package func adjusted(_ pValues: [Double]) -> [Double] {
         switch self {
         case .none:
             return pValues
@@ -41,7 +41,7 @@ public enum MultipleComparisons: String, Hashable, Sendable, CaseIterable {
     }
 
     /// How the output names it.
-    public var description: String {
+    package var description: String {
         switch self {
         case .holm: "Holm"
         case .none: "none"

@@ -1,32 +1,32 @@
 import Determinism
 
 /// A two-sided interval from `lower` to `upper`, both included.
-public struct ConfidenceInterval: Hashable, Sendable {
+package struct ConfidenceInterval: Hashable, Sendable {
     /// The lower end.
-    public var lower: Double
+    package var lower: Double
     /// The upper end.
-    public var upper: Double
+    package var upper: Double
 
     /// An interval from its ends.
-    public init(lower: Double, upper: Double) {
+    package init(lower: Double, upper: Double) {
         self.lower = lower
         self.upper = upper
     }
 
     /// Whether `value` lies in the interval, ends included.
-    public func contains(_ value: Double) -> Bool { lower <= value && value <= upper }
+    package func contains(_ value: Double) -> Bool { lower <= value && value <= upper }
 }
 
 /// What a bootstrap says of one mean.
-public struct BootstrapSummary: Hashable, Sendable {
+package struct BootstrapSummary: Hashable, Sendable {
     /// The percentile interval of the mean.
-    public var interval: ConfidenceInterval
+    package var interval: ConfidenceInterval
     /// The two-sided p-value of "the mean is 0".
-    public var pValue: Double
+    package var pValue: Double
     /// The p-value of "the mean lies at or beyond ±threshold": small when
     /// the interval of the mean lies inside ±threshold (two one-sided
     /// tests, Schuirmann 1987); 1 or near it for a threshold of 0.
-    public var equivalencePValue: Double
+    package var equivalencePValue: Double
 }
 
 /// The seeded percentile bootstrap of a mean (Efron, 1979; Efron and
@@ -48,24 +48,24 @@ public struct BootstrapSummary: Hashable, Sendable {
 /// platform and Swift release. Every interval starts the stream afresh from
 /// `seed`, so an interval depends only on its own sample, never on which
 /// other intervals were computed with it or in which order.
-public struct PairedBootstrap: Hashable, Sendable {
+package struct PairedBootstrap: Hashable, Sendable {
     /// Resamples drawn when none are chosen.
-    public static let defaultResamples = 10_000
+    package static let defaultResamples = 10_000
     /// The bootstrap's seed when none is chosen.
-    public static let defaultSeed: UInt64 = 1
+    package static let defaultSeed: UInt64 = 1
     /// The interval's confidence level when none is chosen.
-    public static let defaultConfidence = 0.95
+    package static let defaultConfidence = 0.95
 
     /// How many resamples are drawn, at least 1.
-    public var resamples: Int
+    package var resamples: Int
     /// The seed of the resampling stream.
-    public var seed: UInt64
+    package var seed: UInt64
     /// The confidence level, in (0, 1).
-    public var confidence: Double
+    package var confidence: Double
 
     /// A bootstrap with the given settings (defaults: 10,000 resamples,
     /// seed 1, 95%).
-    public init(
+    package init(
         resamples: Int = PairedBootstrap.defaultResamples, seed: UInt64 = PairedBootstrap.defaultSeed,
         confidence: Double = PairedBootstrap.defaultConfidence
     ) {
@@ -79,7 +79,7 @@ public struct PairedBootstrap: Hashable, Sendable {
     /// The interval of the mean of `sample`; `nil` when it is empty.
     ///
     /// - Complexity: O(*B* · *n* + *B* log *B*) for *B* resamples of *n* values.
-    public func interval(ofMean sample: [Double]) -> ConfidenceInterval? {
+    package func interval(ofMean sample: [Double]) -> ConfidenceInterval? {
         intervals(ofMeans: sample.map { [$0] }, columns: 1)?.first
     }
 
@@ -93,7 +93,7 @@ public struct PairedBootstrap: Hashable, Sendable {
     ///
     /// - Complexity: O(*B* · *n* · *c* + *c* · *B* log *B*) for *B*
     ///   resamples and *c* columns.
-    public func intervals(ofMeans samples: [[Double]], columns: Int) -> [ConfidenceInterval]? {
+    package func intervals(ofMeans samples: [[Double]], columns: Int) -> [ConfidenceInterval]? {
         summaries(ofMeans: samples, columns: columns, thresholds: Array(repeating: 0, count: columns))?.map(\.interval)
     }
 
@@ -109,7 +109,7 @@ public struct PairedBootstrap: Hashable, Sendable {
     /// §4.4), so no p-value is 0.
     ///
     /// - Complexity: as `intervals(ofMeans:columns:)`.
-    public func summaries(ofMeans samples: [[Double]], columns: Int, thresholds: [Double]) -> [BootstrapSummary]? {
+    package func summaries(ofMeans samples: [[Double]], columns: Int, thresholds: [Double]) -> [BootstrapSummary]? {
         precondition(thresholds.count == columns, "one threshold per column")
         let n = samples.count
         guard n > 0 else { return nil }

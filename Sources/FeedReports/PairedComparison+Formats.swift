@@ -8,7 +8,7 @@ extension PairedComparison {
     static let differenceHeadings = ["metric", "A", "B", "pairs", "mean A", "mean B", "B − A", "CI low", "CI high", "δ", "p adj", "B vs A"]
 
     /// Lines saying what the intervals are and how the verdicts are reached.
-    public var intervalNote: String {
+    package var intervalNote: String {
         let level = ReportNumber.fixed(bootstrap.confidence * 100, 0)
         let alpha = ReportNumber.fixed(1 - bootstrap.confidence, 2)
         return "B − A is the mean paired difference; its \(level)% interval is a percentile bootstrap "
@@ -20,7 +20,7 @@ extension PairedComparison {
     }
 
     /// One sentence naming the correction and the family it covered.
-    public var correctionNote: String {
+    package var correctionNote: String {
         switch correction {
         case .holm: "p-values are corrected by Holm's method over \(comparisons) comparison\(comparisons == 1 ? "" : "s") made together."
         case .none: "p-values are not corrected: each of the \(comparisons) comparisons stands alone."
@@ -52,7 +52,7 @@ extension PairedComparison {
 
     /// The population table, then the differences, as aligned terminal
     /// text; ends with a line break.
-    public var terminalText: String {
+    package var terminalText: String {
         var out = population.terminalText + "\n"
         guard !differences.isEmpty else { return out + PairedComparison.noDifferences + "\n" }
         out += "paired differences (\(intervalNote))\n"
@@ -65,7 +65,7 @@ extension PairedComparison {
 
     /// The population table, then the differences, as Markdown tables;
     /// ends with a line break.
-    public var markdown: String {
+    package var markdown: String {
         guard !differences.isEmpty else { return population.markdown + "\n" + PairedComparison.noDifferences + "\n" }
         var lines = [population.markdown, intervalNote, ""]
         lines.append("| " + PairedComparison.differenceHeadings.joined(separator: " | ") + " |")
@@ -79,7 +79,7 @@ extension PairedComparison {
     }
 
     /// The columns of `differencesCSV`.
-    public static let differenceColumns = [
+    package static let differenceColumns = [
         "metric", "direction", "variant_a", "variant_b", "pairs", "mean_a", "mean_b", "mean_difference",
         "ci_low", "ci_high", "confidence", "resamples", "bootstrap_seed", "smallest_difference", "p_value", "p_adjusted",
         "equivalence_p_value", "equivalence_p_adjusted", "correction", "comparisons", "verdict",
@@ -88,7 +88,7 @@ extension PairedComparison {
     /// The differences as CSV (`differenceColumns`), one line per metric
     /// and variant pair; `ci_low` and `ci_high` are empty without an
     /// interval.
-    public var differencesCSV: CSVTable {
+    package var differencesCSV: CSVTable {
         var table = CSVTable(columns: PairedComparison.differenceColumns)
         for row in differenceRows { table.append(row) }
         return table
@@ -145,7 +145,7 @@ extension PopulationTable {
 
     /// The table as aligned terminal text under a title line; ends with a
     /// line break.
-    public var terminalText: String {
+    package var terminalText: String {
         let title = "population (nearest-rank percentiles over each variant's runs)"
         return title + "\n" + AlignedText.render(
             header: headings, alignments: [.left] + Array(repeating: .right, count: headings.count - 4) + Array(repeating: .left, count: 3),
@@ -153,7 +153,7 @@ extension PopulationTable {
     }
 
     /// The table in Markdown; ends with a line break.
-    public var markdown: String {
+    package var markdown: String {
         var lines = ["| " + headings.joined(separator: " | ") + " |"]
         lines.append("| --- |" + String(repeating: " ---: |", count: headings.count - 4) + String(repeating: " --- |", count: 3))
         for row in rows {
@@ -166,14 +166,14 @@ extension PopulationTable {
 
     /// The CSV columns, with `violations` and `runs_with_violations` when
     /// the results have them.
-    public var columns: [String] {
+    package var columns: [String] {
         ["variant", "runs", "drift_p50_pt", "drift_p95_pt", "drift_max_pt", "hitch_mean_ms_per_s", "hitch_p95_ms_per_s", "overrun_frames"]
             + (hasViolations ? ["violations", "runs_with_violations"] : [])
             + ["drift_p95_run", "drift_max_run", "hitch_p95_run"]
     }
 
     /// The table as CSV (`columns`), one line per variant.
-    public var csv: CSVTable {
+    package var csv: CSVTable {
         var table = CSVTable(columns: columns)
         for row in rows { table.append(fields(row)) }
         return table

@@ -5,12 +5,12 @@ extension PairedComparison {
     /// bootstrap's settings, the population table and every paired
     /// difference with its interval and verdict. A number that is not
     /// finite (no values to summarise) is null.
-    public var json: String { JSONDocument.text(of: PairedDocument(self)) }
+    package var json: String { JSONDocument.text(of: PairedDocument(self)) }
 }
 
 extension SeedComparison {
     /// Every (scenario, refresh rate)'s paired comparison as JSON.
-    public var json: String {
+    package var json: String {
         JSONDocument.text(of: groups.map { group in
             SeedGroupDocument(scenario: group.scenario, refreshHz: group.refreshHz, seeds: group.seeds, comparison: PairedDocument(group.comparison))
         })

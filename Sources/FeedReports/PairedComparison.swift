@@ -2,40 +2,40 @@
 /// scenario (for `feedsim explore`, the same session), refresh rate and
 /// seed. Two runs with the same key shared every random draw, so their
 /// difference is the variants' difference alone.
-public struct PairKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct PairKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The scenario's name (a session's name in explore results).
-    public var scenario: String
+    package var scenario: String
     /// The display refresh rate in hertz.
-    public var refreshHz: Int
+    package var refreshHz: Int
     /// The run's seed.
-    public var seed: UInt64
+    package var seed: UInt64
 
     /// A key from its parts.
-    public init(scenario: String, refreshHz: Int, seed: UInt64) {
+    package init(scenario: String, refreshHz: Int, seed: UInt64) {
         self.scenario = scenario
         self.refreshHz = refreshHz
         self.seed = seed
     }
 
     /// The key of `row`.
-    public init(_ row: SummaryRow) {
+    package init(_ row: SummaryRow) {
         self.init(scenario: row.key.scenario, refreshHz: row.key.refreshHz, seed: row.seed)
     }
 
     /// Orders by scenario, refresh rate, then seed.
-    public static func < (lhs: PairKey, rhs: PairKey) -> Bool {
+    package static func < (lhs: PairKey, rhs: PairKey) -> Bool {
         (lhs.scenario, lhs.refreshHz, lhs.seed) < (rhs.scenario, rhs.refreshHz, rhs.seed)
     }
 
     /// The key as people read it: `scenario @ 60 Hz, seed 7`.
-    public var description: String { "\(scenario) @ \(refreshHz) Hz, seed \(seed)" }
+    package var description: String { "\(scenario) @ \(refreshHz) Hz, seed \(seed)" }
 }
 
 /// What a paired comparison says of variant B against variant A on one
 /// metric, from the bootstrap of the mean difference B − A, the smallest
 /// difference that matters (δ) and the correction for the family of
 /// comparisons made at once.
-public enum PairedVerdict: String, Hashable, Sendable, CaseIterable {
+package enum PairedVerdict: String, Hashable, Sendable, CaseIterable {
     /// A difference is shown (corrected p ≤ α) and its mean is at least δ,
     /// on the metric's good side.
     case better = "better"
@@ -57,7 +57,7 @@ public enum PairedVerdict: String, Hashable, Sendable, CaseIterable {
     /// The verdict on a mean difference of `mean`, for a metric going
     /// `direction`, whose smallest difference that matters is `threshold`,
     /// given whether a difference is shown and whether equivalence is.
-    public init(mean: Double, threshold: Double, differenceShown: Bool, equivalenceShown: Bool, direction: MetricDirection) {
+    package init(mean: Double, threshold: Double, differenceShown: Bool, equivalenceShown: Bool, direction: MetricDirection) {
         if differenceShown, abs(mean) >= threshold, mean != 0 {
             let above = mean > 0
             switch direction {
@@ -86,70 +86,70 @@ public enum PairedVerdict: String, Hashable, Sendable, CaseIterable {
 /// each other variant is compared with it, otherwise every pair (A, B)
 /// with A first. The same rows, metrics and bootstrap always give the same
 /// result, and the same bytes in every format.
-public struct PairedComparison: Hashable, Sendable {
+package struct PairedComparison: Hashable, Sendable {
     /// The metrics compared when none are chosen: those `compare` shows by
     /// default, with the largest drift and the hitch ratio always among them.
-    public static let defaultMetrics: [String] = Metric.all
+    package static let defaultMetrics: [String] = Metric.all
         .filter { $0.comparedByDefault || $0.name == "drift_max_pt" || $0.name == "hitch_ratio_ms_per_s" }
         .map(\.name)
     /// Fewer pairs than this give no interval and no verdict: one pair is
     /// an anecdote, and its "interval" would be a single point.
-    public static let minimumPairs = 2
+    package static let minimumPairs = 2
 
     /// B against A on one metric.
-    public struct Difference: Hashable, Sendable {
+    package struct Difference: Hashable, Sendable {
         /// The summary column.
-        public var metric: String
+        package var metric: String
         /// Which way is better.
-        public var direction: MetricDirection
+        package var direction: MetricDirection
         /// Variant A, the one compared against.
-        public var baseline: String
+        package var baseline: String
         /// Variant B.
-        public var candidate: String
+        package var candidate: String
         /// Pairs in which both runs have a number for the metric.
-        public var pairs: Int
+        package var pairs: Int
         /// The mean of A over those pairs (`nan` with no pairs).
-        public var baselineMean: Double
+        package var baselineMean: Double
         /// The mean of B over those pairs (`nan` with no pairs).
-        public var candidateMean: Double
+        package var candidateMean: Double
         /// The mean of B − A over the pairs (`nan` with no pairs).
-        public var meanDifference: Double
+        package var meanDifference: Double
         /// The bootstrap interval of the mean difference; `nil` with fewer
         /// than `minimumPairs` pairs.
-        public var interval: ConfidenceInterval?
+        package var interval: ConfidenceInterval?
         /// The smallest difference that matters, in the metric's unit (δ).
-        public var smallestDifference: Double
+        package var smallestDifference: Double
         /// The bootstrap p-value of "B − A is 0", before correction (`nan`
         /// without an interval).
-        public var pValue: Double
+        package var pValue: Double
         /// `pValue` corrected for the family of comparisons.
-        public var adjustedPValue: Double
+        package var adjustedPValue: Double
         /// The bootstrap p-value of "B − A is δ or more either way", before
         /// correction (`nan` without an interval).
-        public var equivalencePValue: Double
+        package var equivalencePValue: Double
         /// `equivalencePValue` corrected for the family.
-        public var adjustedEquivalencePValue: Double
+        package var adjustedEquivalencePValue: Double
         /// What the comparison says of B against A.
-        public var verdict: PairedVerdict
+        package var verdict: PairedVerdict
     }
 
     /// The variants, in order of first appearance.
-    public let variants: [String]
+    package let variants: [String]
     /// The metrics compared, in the order chosen.
-    public let metrics: [String]
+    package let metrics: [String]
     /// The bootstrap the intervals come from.
-    public let bootstrap: PairedBootstrap
+    package let bootstrap: PairedBootstrap
     /// The correction for making every comparison at once.
-    public let correction: MultipleComparisons
+    package let correction: MultipleComparisons
     /// How many comparisons the correction covered: the differences with
     /// an interval, of this comparison alone or of the family it is part
     /// of (`SeedComparison` corrects its groups together).
-    public internal(set) var comparisons: Int
+    package internal(set) var comparisons: Int
     /// One difference per metric and variant pair: metric by metric, the
     /// variant pairs in order within each.
-    public internal(set) var differences: [Difference]
+    package internal(set) var differences: [Difference]
     /// Each variant's population.
-    public let population: PopulationTable
+    package let population: PopulationTable
 
     /// Compares the variants of `rows`, paired by `PairKey`, on `metrics`
     /// (repeats ignored; `nil`: those of `defaultMetrics` the rows have, so
@@ -167,7 +167,7 @@ public struct PairedComparison: Hashable, Sendable {
     /// matters (`Metric.smallestDifference`); a relative amount is taken of
     /// A's mean. The verdicts of all differences are corrected together by
     /// `correction`.
-    public init(
+    package init(
         rows: [SummaryRow], metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap(),
         smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
     ) throws(StrategyComparisonError) {
@@ -310,7 +310,7 @@ public struct PairedComparison: Hashable, Sendable {
 
     /// Compares the variants of every row of `summary` (see
     /// `init(rows:metrics:baseline:bootstrap:)`); errors name the file.
-    public init(
+    package init(
         summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap(),
         smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
     ) throws(StrategyComparisonError) {
@@ -324,7 +324,7 @@ public struct PairedComparison: Hashable, Sendable {
     }
 
     /// The differences of `metric`, in variant-pair order.
-    public func differences(of metric: String) -> [Difference] {
+    package func differences(of metric: String) -> [Difference] {
         differences.filter { $0.metric == metric }
     }
 

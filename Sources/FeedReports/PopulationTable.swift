@@ -10,62 +10,62 @@ import FeedSimulator
 /// `NearestRank` percentiles, as every other percentile of the project; a
 /// run whose value is not a finite number counts as a run but not in that
 /// column's statistics.
-public struct PopulationTable: Hashable, Sendable {
+package struct PopulationTable: Hashable, Sendable {
     /// The column of explore results holding a run's violation count.
-    public static let violationsColumn = "violations"
+    package static let violationsColumn = "violations"
     /// The column whose distribution the drift statistics describe.
-    public static let driftColumn = "drift_max_pt"
+    package static let driftColumn = "drift_max_pt"
     /// The column whose distribution the hitch statistics describe.
-    public static let hitchColumn = "hitch_ratio_ms_per_s"
+    package static let hitchColumn = "hitch_ratio_ms_per_s"
     /// The column summed as overruns.
-    public static let overrunColumn = "overrun_frames"
+    package static let overrunColumn = "overrun_frames"
     /// The columns a file of explore results must have to be read as a
     /// population (explore.csv leaves out summary.csv's allocation counts):
     /// the key columns, the seed, the table's metrics and `violations`.
-    public static let exploreColumns = SummaryFile.keyColumns + [SummaryFile.seedColumn]
+    package static let exploreColumns = SummaryFile.keyColumns + [SummaryFile.seedColumn]
         + [driftColumn, hitchColumn, overrunColumn, violationsColumn]
 
     /// One variant's population.
-    public struct Row: Hashable, Sendable {
+    package struct Row: Hashable, Sendable {
         /// The variant.
-        public var variant: String
+        package var variant: String
         /// Its runs.
-        public var runs: Int
+        package var runs: Int
         /// Nearest-rank median of `drift_max_pt`, pt (`nan` with no values).
-        public var driftP50: Double
+        package var driftP50: Double
         /// Nearest-rank 95th percentile of `drift_max_pt`, pt.
-        public var driftP95: Double
+        package var driftP95: Double
         /// Largest `drift_max_pt`, pt.
-        public var driftMax: Double
+        package var driftMax: Double
         /// Mean of `hitch_ratio_ms_per_s`, ms/s.
-        public var hitchMean: Double
+        package var hitchMean: Double
         /// Nearest-rank 95th percentile of `hitch_ratio_ms_per_s`, ms/s.
-        public var hitchP95: Double
+        package var hitchP95: Double
         /// Σ `overrun_frames` (a whole number; kept as a `Double` so that no
         /// value a file can hold overflows it).
-        public var overrunFrames: Double
+        package var overrunFrames: Double
         /// Σ `violations`; `nil` when the results have no such column.
-        public var violations: Double?
+        package var violations: Double?
         /// Runs with at least one violation; `nil` without the column.
-        public var runsWithViolations: Int?
+        package var runsWithViolations: Int?
         /// The runs behind the extremes, so that a number leads to a run to
         /// replay: the session (explore results) or the seed (multi-seed
         /// results) of the p95 and the largest drift and of the p95 hitch
         /// ratio; empty with no values.
-        public var driftP95Run: String
-        public var driftMaxRun: String
-        public var hitchP95Run: String
+        package var driftP95Run: String
+        package var driftMaxRun: String
+        package var hitchP95Run: String
     }
 
     /// One row per variant, in order of first appearance.
-    public let rows: [Row]
+    package let rows: [Row]
     /// Whether the results have a `violations` column.
-    public let hasViolations: Bool
+    package let hasViolations: Bool
 
     /// The population table of `rows`.
     ///
     /// - Complexity: O(*r* log *r*) for *r* rows.
-    public init(rows summaryRows: [SummaryRow]) {
+    package init(rows summaryRows: [SummaryRow]) {
         var variants: [String] = []
         var byVariant: [String: [SummaryRow]] = [:]
         for row in summaryRows {

@@ -9,29 +9,29 @@ import Foundation
 /// release build's optimiser removed the allocation, so `feedsim check`
 /// refuses to compare the allocation columns of two builds of different
 /// configurations unless asked to (`--allow-build-mismatch`).
-public struct Provenance: Codable, Equatable, Sendable {
+package struct Provenance: Codable, Equatable, Sendable {
     /// FeedSim's semantic version, defined here only: `feedsim --version`,
     /// the provenance files and the changelog's latest entry name it.
-    public static let feedsimVersion = "1.0.0"
+    package static let feedsimVersion = "1.0.0"
 
     /// The file's name inside a results folder.
-    public static let fileName = "provenance.json"
+    package static let fileName = "provenance.json"
 
     /// FeedSim's version (`feedsimVersion` of the build that wrote the folder).
-    public var feedsimVersion: String
+    package var feedsimVersion: String
     /// `release` or `debug`.
-    public var buildConfiguration: String
+    package var buildConfiguration: String
     /// The Swift compiler's version, as major.minor.
-    public var swiftVersion: String
+    package var swiftVersion: String
     /// The operating system the build targets (`linux`, `macos`).
-    public var os: String
+    package var os: String
     /// The processor architecture (`x86_64`, `arm64`).
-    public var architecture: String
+    package var architecture: String
     /// How allocations were counted: `jemalloc`, or `none (REASON)` where
     /// the build cannot count them and left the allocation columns empty
     /// (`AllocationMeter.unavailableReason`). Files written before it was
     /// recorded read as `jemalloc`: every build then counted, or stopped.
-    public var allocationCounting: String
+    package var allocationCounting: String
 
     enum CodingKeys: String, CodingKey {
         case feedsimVersion = "feedsim_version"
@@ -43,12 +43,12 @@ public struct Provenance: Codable, Equatable, Sendable {
     }
 
     /// The build running now.
-    public static let current = Provenance(
+    package static let current = Provenance(
         feedsimVersion: feedsimVersion, buildConfiguration: currentBuildConfiguration,
         swiftVersion: currentSwiftVersion, os: currentOS, architecture: currentArchitecture,
         allocationCounting: currentAllocationCounting)
 
-    public init(
+    package init(
         feedsimVersion: String, buildConfiguration: String, swiftVersion: String, os: String, architecture: String,
         allocationCounting: String = Provenance.countedByJemalloc
     ) {
@@ -60,7 +60,7 @@ public struct Provenance: Codable, Equatable, Sendable {
         self.allocationCounting = allocationCounting
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         feedsimVersion = try container.decode(String.self, forKey: .feedsimVersion)
         buildConfiguration = try container.decode(String.self, forKey: .buildConfiguration)
@@ -71,7 +71,7 @@ public struct Provenance: Codable, Equatable, Sendable {
     }
 
     /// `allocation_counting` of a build that counts.
-    public static let countedByJemalloc = "jemalloc"
+    package static let countedByJemalloc = "jemalloc"
 
     /// `allocation_counting` of this process: its meter's availability.
     private static var currentAllocationCounting: String {
@@ -83,14 +83,14 @@ public struct Provenance: Codable, Equatable, Sendable {
     }
 
     /// The file's text: one key a line, in a fixed order, ending in a newline.
-    public var json: String {
+    package var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self) + "\n"
     }
 
     /// The fields in the order people read them, with the names the file uses.
-    public var fields: [(name: String, value: String)] {
+    package var fields: [(name: String, value: String)] {
         [
             (CodingKeys.feedsimVersion.rawValue, feedsimVersion),
             (CodingKeys.buildConfiguration.rawValue, buildConfiguration),
@@ -103,7 +103,7 @@ public struct Provenance: Codable, Equatable, Sendable {
 
     /// The fields where `other` differs from this one, as
     /// `name: this -> other`.
-    public func differences(to other: Provenance) -> [String] {
+    package func differences(to other: Provenance) -> [String] {
         zip(fields, other.fields).compactMap { mine, theirs in
             mine.value == theirs.value ? nil : "\(mine.name) \(mine.value) -> \(theirs.value)"
         }
@@ -111,7 +111,7 @@ public struct Provenance: Codable, Equatable, Sendable {
 
     /// One line: `feedsim 1.0.0, release build, Swift 6.3, linux x86_64`,
     /// and `, allocations not counted` for a build that cannot count them.
-    public var summary: String {
+    package var summary: String {
         "feedsim \(feedsimVersion), \(buildConfiguration) build, Swift \(swiftVersion), \(os) \(architecture)"
             + (allocationCounting == Self.countedByJemalloc ? "" : ", allocations not counted")
     }
@@ -121,7 +121,7 @@ public struct Provenance: Codable, Equatable, Sendable {
     ///
     /// - Throws: `ProvenanceError` when the file exists but is not a
     ///   provenance record.
-    public static func load(inFolder folder: URL) throws -> Provenance? {
+    package static func load(inFolder folder: URL) throws -> Provenance? {
         let url = folder.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         do {
@@ -181,29 +181,29 @@ public struct Provenance: Codable, Equatable, Sendable {
 }
 
 /// A `provenance.json` that cannot be read.
-public struct ProvenanceError: Error, CustomStringConvertible {
-    public let file: String
-    public let reason: String
-    public var description: String { "\(file): \(reason)" }
+package struct ProvenanceError: Error, CustomStringConvertible {
+    package let file: String
+    package let reason: String
+    package var description: String { "\(file): \(reason)" }
 }
 
 /// What `feedsim check` says about the builds behind a baseline and the
 /// current results before it compares them.
-public struct ProvenanceComparison: Equatable, Sendable {
+package struct ProvenanceComparison: Equatable, Sendable {
     /// Lines for the reader: which fields differ, or which side records none.
-    public let notes: [String]
+    package let notes: [String]
     /// Why the comparison must not go on, or nil when it may.
-    public let refusal: String?
+    package let refusal: String?
 
     /// The columns whose values depend on the build configuration: an
     /// optimised build removes allocations a debug build makes.
-    public static let buildDependentColumns = ["allocations", "allocated_bytes"]
+    package static let buildDependentColumns = ["allocations", "allocated_bytes"]
 
     /// Compares the builds behind `baseline` and `current`. Builds of
     /// different configurations are refused unless `allowBuildMismatch`:
     /// their allocation columns would differ without any change of the
     /// engine's.
-    public init(baseline: Provenance?, current: Provenance?, allowBuildMismatch: Bool) {
+    package init(baseline: Provenance?, current: Provenance?, allowBuildMismatch: Bool) {
         guard let baseline, let current else {
             let missing = [baseline == nil ? "the baseline" : nil, current == nil ? "the current results" : nil].compactMap { $0 }
             notes = ["provenance: \(missing.joined(separator: " and ")) record\(missing.count == 1 ? "s" : "") no \(Provenance.fileName); the builds cannot be compared"]

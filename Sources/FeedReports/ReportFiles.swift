@@ -3,10 +3,10 @@ import Foundation
 /// Writes files so that a reader sees either the old file or the whole new
 /// one, never a part: the text goes to a temporary file in the same folder,
 /// which is then renamed over the destination.
-public enum AtomicFile {
+package enum AtomicFile {
     /// The temporary file `url` is first written to: hidden, in the same
     /// folder (so the rename cannot cross file systems), named by process.
-    public static func temporaryURL(for url: URL) -> URL {
+    package static func temporaryURL(for url: URL) -> URL {
         url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     }
@@ -43,7 +43,7 @@ public enum AtomicFile {
         return true
     }
 
-    public static func write(_ text: String, to url: URL) throws {
+    package static func write(_ text: String, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = temporaryURL(for: url)
@@ -64,21 +64,21 @@ public enum AtomicFile {
 /// (`commit`), a few system calls with nothing left to compute. Until the
 /// commit, `discard` leaves the destination folder exactly as it was: the
 /// temporary files go, and so does a folder staging had to create.
-public struct StagedFiles {
+package struct StagedFiles {
     private var staged: [(temporary: URL, destination: URL)] = []
     private var removals: [URL] = []
     private var createdFolders: [URL] = []
 
     /// Nothing staged yet.
-    public init() {}
+    package init() {}
 
     /// Writes `text` to the temporary file of `url`.
-    public mutating func stage(_ text: String, to url: URL) throws {
+    package mutating func stage(_ text: String, to url: URL) throws {
         try stage(Data(text.utf8), to: url)
     }
 
     /// Writes `data` to the temporary file of `url`.
-    public mutating func stage(_ data: Data, to url: URL) throws {
+    package mutating func stage(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         var missing = folder.standardizedFileURL
         while !FileManager.default.fileExists(atPath: missing.path), missing.path != "/" {
@@ -93,7 +93,7 @@ public struct StagedFiles {
 
     /// Stages `text` as `url`, or, when `text` is `nil`, the removal of
     /// whatever an earlier run left there.
-    public mutating func stage(_ text: String?, orRemove url: URL) throws {
+    package mutating func stage(_ text: String?, orRemove url: URL) throws {
         if let text { try stage(text, to: url) } else { stageRemoval(of: url) }
     }
 
@@ -101,7 +101,7 @@ public struct StagedFiles {
     /// of every trace an earlier run left there that is not among them; with
     /// `nil`, the removal of all of them (and of the folder, when nothing
     /// else is in it).
-    public mutating func stageTraces(_ traces: [TraceFile]?, in folder: URL) throws {
+    package mutating func stageTraces(_ traces: [TraceFile]?, in folder: URL) throws {
         let tracesFolder = folder.appendingPathComponent(ChromeTrace.folder, isDirectory: true)
         let existing = ((try? FileManager.default.contentsOfDirectory(atPath: tracesFolder.path)) ?? []).sorted()
         let kept = Set((traces ?? []).map(\.name))
@@ -115,12 +115,12 @@ public struct StagedFiles {
     }
 
     /// Removes `url`, if it exists, at the commit.
-    public mutating func stageRemoval(of url: URL) {
+    package mutating func stageRemoval(of url: URL) {
         removals.append(url)
     }
 
     /// Renames every staged file over its destination and makes the removals.
-    public mutating func commit() throws {
+    package mutating func commit() throws {
         for (temporary, destination) in staged where rename(temporary.path, destination.path) != 0 {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
         }
@@ -133,7 +133,7 @@ public struct StagedFiles {
     }
 
     /// Removes the temporary files and the folders staging created.
-    public mutating func discard() {
+    package mutating func discard() {
         for (temporary, _) in staged { try? FileManager.default.removeItem(at: temporary) }
         // Deepest first, across every staging (a later one may have made a
         // folder inside an earlier one's); rmdir refuses a folder that is not empty.

@@ -6,22 +6,22 @@ import Foundation
 /// that runs many sessions) hands it over: a line of JSON on the worker's
 /// standard input. The worker answers each order with one `RunReply` line,
 /// in order, so a list of orders goes in and their results come back.
-public struct RunOrder: Codable, Sendable, Equatable {
+package struct RunOrder: Codable, Sendable, Equatable {
     /// The scenario file, as the user named it; device profiles are looked
     /// up beside it.
-    public var file: String
+    package var file: String
     /// The scenario's JSON text when it is not the file's own (a session
     /// made by the command rather than read from disk); `nil` reads `file`.
-    public var scenarioText: String?
-    public var refreshHz: Int
-    public var seed: UInt64
-    public var variant: String
+    package var scenarioText: String?
+    package var refreshHz: Int
+    package var seed: UInt64
+    package var variant: String
     /// Keep every frame record (for frames.csv).
-    public var frames: Bool
+    package var frames: Bool
     /// Record the run's timeline (for a trace file).
-    public var trace: Bool
+    package var trace: Bool
 
-    public init(
+    package init(
         file: String, scenarioText: String? = nil, refreshHz: Int, seed: UInt64, variant: String, frames: Bool, trace: Bool
     ) {
         self.file = file
@@ -34,14 +34,14 @@ public struct RunOrder: Codable, Sendable, Equatable {
     }
 
     /// The order for `request`, whose scenario is its file's.
-    public init(_ request: RunRequest) {
+    package init(_ request: RunRequest) {
         self.init(
             file: request.loaded.file, refreshHz: request.refreshHz, seed: request.seed, variant: request.variant,
             frames: request.recordFrames, trace: request.recordTimeline)
     }
 
     /// The scenario this order runs, read and checked.
-    public func load() throws(ScenarioError) -> LoadedScenario {
+    package func load() throws(ScenarioError) -> LoadedScenario {
         try load(text())
     }
 
@@ -57,17 +57,17 @@ public struct RunOrder: Codable, Sendable, Equatable {
     }
 
     /// The request for this order on `loaded`, its scenario.
-    public func request(on loaded: LoadedScenario) -> RunRequest {
+    package func request(on loaded: LoadedScenario) -> RunRequest {
         RunRequest(loaded: loaded, refreshHz: refreshHz, seed: seed, variant: variant, recordFrames: frames, recordTimeline: trace)
     }
 
     /// The order as one line of JSON, newline included.
-    public func line() throws -> Data {
+    package func line() throws -> Data {
         try RunOrder.lineEncoder.encode(self) + Data("\n".utf8)
     }
 
     /// An order from one line (without its newline).
-    public static func decode(line: Data) throws -> RunOrder {
+    package static func decode(line: Data) throws -> RunOrder {
         try JSONDecoder().decode(RunOrder.self, from: line)
     }
 
@@ -85,14 +85,14 @@ public struct RunOrder: Codable, Sendable, Equatable {
 /// each rate, one after another, and decodes it once for all of them. The
 /// file is read for every order, and decoded again whenever its bytes differ
 /// from the last order's; its device profiles are read with it.
-public struct ScenarioCache {
+package struct ScenarioCache {
     private var last: (file: String, text: Data, loaded: LoadedScenario)?
 
-    public init() {}
+    package init() {}
 
     /// `order.load()`, from the last order's scenario when the file and its
     /// bytes are the same.
-    public mutating func load(_ order: RunOrder) throws(ScenarioError) -> LoadedScenario {
+    package mutating func load(_ order: RunOrder) throws(ScenarioError) -> LoadedScenario {
         let text = try order.text()
         if let last, last.file == order.file, last.text == text { return last.loaded }
         last = nil
@@ -103,35 +103,35 @@ public struct ScenarioCache {
 }
 
 /// A worker's answer to one `RunOrder`: the run's result, or why there is none.
-public struct RunReply: Codable, Sendable {
+package struct RunReply: Codable, Sendable {
     /// Why a run has no result.
-    public enum FailureKind: String, Codable, Sendable {
+    package enum FailureKind: String, Codable, Sendable {
         /// The scenario could not be read or is not valid.
         case invalidScenario = "invalid_scenario"
         /// The simulation stopped at a limit or failed.
         case runFailed = "run_failed"
     }
 
-    public var result: RunResult?
-    public var failure: FailureKind?
-    public var message: String?
+    package var result: RunResult?
+    package var failure: FailureKind?
+    package var message: String?
 
-    public init(result: RunResult) {
+    package init(result: RunResult) {
         self.result = result
     }
 
-    public init(failure: FailureKind, message: String) {
+    package init(failure: FailureKind, message: String) {
         self.failure = failure
         self.message = message
     }
 
     /// The reply as one line of JSON, newline included.
-    public func line() throws -> Data {
+    package func line() throws -> Data {
         try RunOrder.lineEncoder.encode(self) + Data("\n".utf8)
     }
 
     /// A reply from one line (without its newline); `nil` if it is not one.
-    public static func decode(line: Data) -> RunReply? {
+    package static func decode(line: Data) -> RunReply? {
         try? JSONDecoder().decode(RunReply.self, from: line)
     }
 }

@@ -2,17 +2,17 @@ import CSVCodec
 import FeedSimulator
 
 /// The CSV files of a set of runs, with the columns DESIGN.md fixes.
-public enum RunReports {
+package enum RunReports {
     /// The key columns, `seed`, then one column per `Metric`.
-    public static let summaryColumns = SummaryFile.keyColumns + [SummaryFile.seedColumn] + Metric.all.map(\.name)
+    package static let summaryColumns = SummaryFile.keyColumns + [SummaryFile.seedColumn] + Metric.all.map(\.name)
 
-    public static let frameColumns = [
+    package static let frameColumns = [
         "scenario", "variant", "refresh_hz", "frame", "time_ms", "work_ms",
         "budget_ms", "overrun", "dropped", "content_offset_pt", "first_visible",
         "last_visible", "allocations", "commit_ms", "render_ms", "presented_ms", "hitch_type",
     ]
 
-    public static let driftColumns = [
+    package static let driftColumns = [
         "scenario", "variant", "refresh_hz", "time_ms", "cause", "anchor_id",
         "before_y_pt", "after_y_pt", "drift_pt", "clamped_pt",
     ]
@@ -21,20 +21,20 @@ public enum RunReports {
     /// under several seeds (`feedsim run --seeds N`), so that every row names
     /// its run. Without `--seeds` the files keep the columns above, byte for
     /// byte as before.
-    public static let seedColumn = "seed"
+    package static let seedColumn = "seed"
 
     /// The columns of drift.csv, ending with `seed` when `seeded`.
-    public static func driftColumns(seeded: Bool) -> [String] {
+    package static func driftColumns(seeded: Bool) -> [String] {
         driftColumns + (seeded ? [seedColumn] : [])
     }
 
     /// The columns of frames.csv, ending with `seed` when `seeded`.
-    public static func frameColumns(seeded: Bool) -> [String] {
+    package static func frameColumns(seeded: Bool) -> [String] {
         frameColumns + (seeded ? [seedColumn] : [])
     }
 
     /// One row per run.
-    public static func summary(_ results: [RunResult]) -> CSVTable {
+    package static func summary(_ results: [RunResult]) -> CSVTable {
         var table = CSVTable(columns: summaryColumns)
         for r in results { table.append(summaryRow(r)) }
         return table
@@ -42,7 +42,7 @@ public enum RunReports {
 
     /// One row per rendered frame of every run that kept its frames, each
     /// ending with its run's seed when `seeded`.
-    public static func frames(_ results: [RunResult], seeded: Bool = false) -> CSVTable {
+    package static func frames(_ results: [RunResult], seeded: Bool = false) -> CSVTable {
         var table = CSVTable(columns: frameColumns(seeded: seeded))
         for r in results {
             for row in frameRows(r) { table.append(seeded ? row + [String(r.seed)] : row) }
@@ -51,7 +51,7 @@ public enum RunReports {
     }
 
     /// One row per drift event, each ending with its run's seed when `seeded`.
-    public static func drift(_ results: [RunResult], seeded: Bool = false) -> CSVTable {
+    package static func drift(_ results: [RunResult], seeded: Bool = false) -> CSVTable {
         var table = CSVTable(columns: driftColumns(seeded: seeded))
         for r in results {
             for row in driftRows(r) { table.append(seeded ? row + [String(r.seed)] : row) }
@@ -60,12 +60,12 @@ public enum RunReports {
     }
 
     /// The run's summary.csv row.
-    public static func summaryRow(_ r: RunResult) -> [String] {
+    package static func summaryRow(_ r: RunResult) -> [String] {
         [r.scenario, r.variant, String(r.refreshHz), String(r.seed)] + Metric.all.map { $0.value(of: r) }
     }
 
     /// The run's frames.csv rows.
-    public static func frameRows(_ r: RunResult) -> [[String]] {
+    package static func frameRows(_ r: RunResult) -> [[String]] {
             r.frames.map { frame in [
                     r.scenario, r.variant, String(r.refreshHz), String(frame.frame),
                     ReportNumber.milliseconds(frame.time), ReportNumber.milliseconds(frame.work),
@@ -81,7 +81,7 @@ public enum RunReports {
     }
 
     /// The run's drift.csv rows.
-    public static func driftRows(_ r: RunResult) -> [[String]] {
+    package static func driftRows(_ r: RunResult) -> [[String]] {
             r.drift.map { event in [
                     r.scenario, r.variant, String(r.refreshHz), ReportNumber.milliseconds(event.time), event.cause,
                     String(event.anchorID),
@@ -98,7 +98,7 @@ extension SummaryRow {
     /// The summary row of `result`, exactly as `summary.csv` would hold it
     /// and `SummaryFile` read it back, followed by `extra` fields (explore's
     /// `violations`); `line` is the line it would stand on.
-    public init(_ result: RunResult, extra: [SummaryField] = [], line: Int = 0) {
+    package init(_ result: RunResult, extra: [SummaryField] = [], line: Int = 0) {
         self.init(
             key: SummaryKey(scenario: result.scenario, variant: result.variant, refreshHz: result.refreshHz),
             seed: result.seed,

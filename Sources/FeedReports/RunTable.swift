@@ -1,14 +1,14 @@
 import FeedSimulator
 
 /// The short table `feedsim run` prints: one line per run.
-public enum RunTable {
+package enum RunTable {
     /// The columns shown, with their headings.
     static let shown: [(column: String, heading: String)] =
         SummaryFile.keyHeadings + Metric.all.filter(\.inRunTable).map { ($0.name, $0.heading) }
 
     /// Renders one line per run, with each run's seed after its key when
     /// `seeded` (the runs of `feedsim run --seeds N`).
-    public static func render(_ results: [RunResult], seeded: Bool = false) -> String {
+    package static func render(_ results: [RunResult], seeded: Bool = false) -> String {
         let keyCount = SummaryFile.keyColumns.count
         let metrics = shown.dropFirst(keyCount).compactMap { Metric.named($0.column) }
         let rows = results.map { r in
@@ -21,8 +21,8 @@ public enum RunTable {
 }
 
 /// Plain-text columns: text left-aligned, numbers right-aligned.
-public enum TextGrid {
-    public static func render(header: [String], rows: [[String]]) -> String {
+package enum TextGrid {
+    package static func render(header: [String], rows: [[String]]) -> String {
         var widths = header.map(\.count)
         for row in rows {
             for (i, field) in row.enumerated() { widths[i] = max(widths[i], field.count) }

@@ -4,23 +4,23 @@ import CSVCodec
 /// per scenario and refresh rate, each variant's runs paired by seed: one
 /// `PairedComparison` per (scenario, refresh_hz), in the order the summary
 /// first lists them.
-public struct SeedComparison: Hashable, Sendable {
+package struct SeedComparison: Hashable, Sendable {
     /// One scenario at one refresh rate.
-    public struct Group: Hashable, Sendable {
+    package struct Group: Hashable, Sendable {
         /// The scenario's name.
-        public var scenario: String
+        package var scenario: String
         /// The refresh rate in hertz.
-        public var refreshHz: Int
+        package var refreshHz: Int
         /// The distinct seeds of its runs.
-        public var seeds: Int
+        package var seeds: Int
         /// Its variants compared, paired by seed.
-        public var comparison: PairedComparison
+        package var comparison: PairedComparison
     }
 
     /// The groups, in order of first appearance.
-    public let groups: [Group]
+    package let groups: [Group]
     /// The bootstrap every interval comes from.
-    public let bootstrap: PairedBootstrap
+    package let bootstrap: PairedBootstrap
 
     /// Compares the variants of each (scenario, refresh_hz) of `summary` on
     /// `metrics` (`nil`: the default metrics the summary has), paired by
@@ -34,7 +34,7 @@ public struct SeedComparison: Hashable, Sendable {
     ///
     /// Every difference of every group is one family: the correction
     /// covers them all.
-    public init(
+    package init(
         summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap(),
         smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
     ) throws(StrategyComparisonError) {
@@ -97,14 +97,14 @@ public struct SeedComparison: Hashable, Sendable {
 
     /// Each group's population and differences as terminal text, a blank
     /// line between groups; ends with a line break.
-    public var terminalText: String {
+    package var terminalText: String {
         groups.map { group in
             "== \(SeedComparison.title(group)) ==\n" + group.comparison.terminalText
         }.joined(separator: "\n")
     }
 
     /// A Markdown section per group; ends with a line break.
-    public var markdown: String {
+    package var markdown: String {
         groups.map { group in
             "### \(StrategyComparison.markdownEscaped(SeedComparison.title(group)))\n\n" + group.comparison.markdown
         }.joined(separator: "\n")
@@ -112,7 +112,7 @@ public struct SeedComparison: Hashable, Sendable {
 
     /// The differences of every group as CSV: `scenario, refresh_hz, seeds`
     /// and then `PairedComparison.differenceColumns`.
-    public var csv: CSVTable {
+    package var csv: CSVTable {
         var table = CSVTable(columns: ["scenario", "refresh_hz", "seeds"] + PairedComparison.differenceColumns)
         for group in groups {
             for row in group.comparison.differenceRows {

@@ -15,32 +15,32 @@ import Foundation
 /// and how many drift and frame rows it wrote: the CSV rows of one request
 /// are contiguous and in request order, so those counts are all a merge needs
 /// to put every row back in its place.
-public struct ShardManifest: Codable, Sendable, Equatable {
+package struct ShardManifest: Codable, Sendable, Equatable {
     /// The manifest's file name inside a results folder.
-    public static let fileName = "shard.json"
+    package static let fileName = "shard.json"
     /// The manifest format this code writes and reads.
-    public static let currentFormat = 1
+    package static let currentFormat = 1
 
     /// One request the part ran.
-    public struct Request: Codable, Sendable, Equatable {
+    package struct Request: Codable, Sendable, Equatable {
         /// The request's 0-based position in the whole suite.
-        public var index: Int
+        package var index: Int
         /// The scenario's name.
-        public var scenario: String
+        package var scenario: String
         /// The variant's name.
-        public var variant: String
+        package var variant: String
         /// The display refresh rate in hertz.
-        public var refreshHz: Int
+        package var refreshHz: Int
         /// Rows the request wrote to drift.csv.
-        public var driftRows: Int
+        package var driftRows: Int
         /// Rows the request wrote to frames.csv (0 without `--frames`).
-        public var frameRows: Int
+        package var frameRows: Int
         /// The run's seed, recorded when the suite ran each scenario under
         /// several seeds (`--seeds`); absent otherwise.
-        public var seed: UInt64?
+        package var seed: UInt64?
 
         /// A request from its parts.
-        public init(
+        package init(
             index: Int, scenario: String, variant: String, refreshHz: Int, driftRows: Int, frameRows: Int, seed: UInt64? = nil
         ) {
             self.index = index
@@ -53,7 +53,7 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         }
 
         /// The request's key, as summary.csv identifies its run.
-        public var key: SummaryKey { SummaryKey(scenario: scenario, variant: variant, refreshHz: refreshHz) }
+        package var key: SummaryKey { SummaryKey(scenario: scenario, variant: variant, refreshHz: refreshHz) }
 
         enum CodingKeys: String, CodingKey {
             case index, scenario, variant, seed
@@ -65,19 +65,19 @@ public struct ShardManifest: Codable, Sendable, Equatable {
 
     /// A scenario file of the suite and the device profile it uses, each
     /// with the FNV-1a 64 hash of its bytes.
-    public struct InputFile: Codable, Sendable, Equatable {
+    package struct InputFile: Codable, Sendable, Equatable {
         /// The scenario file as the command line named it (for people; not
         /// part of the inputs hash, so checkouts in different folders merge).
-        public var path: String
+        package var path: String
         /// FNV-1a 64 of the scenario file's bytes, 16 hex digits.
-        public var fnv1a64: String
+        package var fnv1a64: String
         /// The device profile's name.
-        public var device: String
+        package var device: String
         /// FNV-1a 64 of the device profile file's bytes, 16 hex digits.
-        public var deviceFnv1a64: String
+        package var deviceFnv1a64: String
 
         /// A file entry from its parts.
-        public init(path: String, fnv1a64: String, device: String, deviceFnv1a64: String) {
+        package init(path: String, fnv1a64: String, device: String, deviceFnv1a64: String) {
             self.path = path
             self.fnv1a64 = fnv1a64
             self.device = device
@@ -92,18 +92,18 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     }
 
     /// The command-line inputs that decide a suite's results.
-    public struct Inputs: Codable, Sendable, Equatable {
+    package struct Inputs: Codable, Sendable, Equatable {
         /// The scenario files, in the sorted order the suite runs them.
-        public var files: [InputFile]
+        package var files: [InputFile]
         /// `--seed`, if one replaced every scenario's own seed.
-        public var seedOverride: UInt64?
+        package var seedOverride: UInt64?
         /// Whether `--frames` was given.
-        public var frames: Bool
+        package var frames: Bool
         /// `--seeds`, if each scenario ran under that many seeds.
-        public var seeds: Int?
+        package var seeds: Int?
 
         /// Inputs from their parts.
-        public init(files: [InputFile], seedOverride: UInt64?, frames: Bool, seeds: Int? = nil) {
+        package init(files: [InputFile], seedOverride: UInt64?, frames: Bool, seeds: Int? = nil) {
             self.files = files
             self.seedOverride = seedOverride
             self.frames = frames
@@ -115,7 +115,7 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         /// and `--seeds` (when given: a suite without it hashes as before),
         /// as 16 hex digits. Paths are left out: the same suite checked out
         /// in two different folders gives the same results.
-        public var hash: String {
+        package var hash: String {
             var text = "feedsim-shard-inputs \(ShardManifest.currentFormat)\n"
             for file in files {
                 text += "scenario \(file.fnv1a64) device \(file.device) \(file.deviceFnv1a64)\n"
@@ -134,7 +134,7 @@ public struct ShardManifest: Codable, Sendable, Equatable {
         /// Writes `seed_override` as `null` when there is none, so the
         /// manifest always shows every input; `seeds` only when given, so a
         /// suite run without it writes the manifest it always did.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(files, forKey: .files)
             try c.encode(seedOverride, forKey: .seedOverride)
@@ -144,22 +144,22 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     }
 
     /// The manifest format; `currentFormat` when written by this code.
-    public var format: Int
+    package var format: Int
     /// K: which part this is, from 1.
-    public var shard: Int
+    package var shard: Int
     /// N: how many parts the suite was split into.
-    public var shardCount: Int
+    package var shardCount: Int
     /// Requests in the whole suite, over all parts.
-    public var totalRequests: Int
+    package var totalRequests: Int
     /// `inputs.hash` when the part ran; parts of one suite share it.
-    public var inputsHash: String
+    package var inputsHash: String
     /// What the suite was run from.
-    public var inputs: Inputs
+    package var inputs: Inputs
     /// The requests this part ran, in index order.
-    public var requests: [Request]
+    package var requests: [Request]
 
     /// A manifest from its parts; `inputsHash` is computed from `inputs`.
-    public init(shard: Int, shardCount: Int, totalRequests: Int, inputs: Inputs, requests: [Request]) {
+    package init(shard: Int, shardCount: Int, totalRequests: Int, inputs: Inputs, requests: [Request]) {
         self.format = ShardManifest.currentFormat
         self.shard = shard
         self.shardCount = shardCount
@@ -171,13 +171,13 @@ public struct ShardManifest: Codable, Sendable, Equatable {
 
     /// Whether part `shard` of `shardCount` runs the request at `index`:
     /// `index % shardCount == shard − 1`.
-    public static func selects(index: Int, shard: Int, shardCount: Int) -> Bool {
+    package static func selects(index: Int, shard: Int, shardCount: Int) -> Bool {
         index % shardCount == shard - 1
     }
 
     /// The manifest as pretty-printed JSON with sorted keys and a final
     /// line break: the same manifest always gives the same bytes.
-    public var json: String {
+    package var json: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         // Encoding plain value types to JSON cannot fail.
@@ -186,7 +186,7 @@ public struct ShardManifest: Codable, Sendable, Equatable {
     }
 
     /// Reads a manifest written by `json`; `file` names it in messages.
-    public static func decode(_ data: Data, file: String) throws(ShardMergeError) -> ShardManifest {
+    package static func decode(_ data: Data, file: String) throws(ShardMergeError) -> ShardManifest {
         // Each key once, as for scenario files: a repeated key would be read
         // one way here and another way by other tools.
         if let duplicate = JSONDuplicateKeys.first(in: data) {

@@ -2,15 +2,15 @@ import CSVCodec
 import Foundation
 
 /// Why a set of parts cannot be merged, as a sentence a person can act on.
-public struct ShardMergeError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct ShardMergeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong.
-    public var message: String
+    package var message: String
 
     /// An error saying `message`.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// Puts the parts of a sharded suite back together: the CSV files a
@@ -20,26 +20,26 @@ public struct ShardMergeError: Error, Equatable, Sendable, CustomStringConvertib
 /// run) but copied as the bytes the parts wrote, never re-formatted; traces
 /// are copied as they are. Should a part's rows not add up to its manifest,
 /// the merge refuses it.
-public enum ShardMerge {
+package enum ShardMerge {
     /// The merged files' text.
-    public struct Output: Sendable, Equatable {
+    package struct Output: Sendable, Equatable {
         /// summary.csv.
-        public var summary: String
+        package var summary: String
         /// drift.csv.
-        public var drift: String
+        package var drift: String
         /// frames.csv, when the suite was run with `--frames`.
-        public var frames: String?
+        package var frames: String?
         /// Every run's trace, in request order, when the parts were run with `--trace`.
-        public var traces: [TraceFile]?
+        package var traces: [TraceFile]?
         /// Runs in the merged suite.
-        public var requestCount: Int
+        package var requestCount: Int
     }
 
     /// Checks that `parts` are every part of one suite and interleaves their
     /// rows back into request order.
     ///
     /// - Complexity: O(*b*) for *b* bytes of CSV over all parts.
-    public static func merge(_ parts: [ShardPart]) throws(ShardMergeError) -> Output {
+    package static func merge(_ parts: [ShardPart]) throws(ShardMergeError) -> Output {
         guard let first = parts.first else { throw ShardMergeError("no parts to merge") }
         let n = first.manifest.shardCount
         let total = first.manifest.totalRequests

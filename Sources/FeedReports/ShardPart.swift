@@ -2,23 +2,23 @@ import Foundation
 
 /// One part of a sharded suite as read from its folder: the manifest and the
 /// bytes of its CSV files.
-public struct ShardPart: Sendable {
+package struct ShardPart: Sendable {
     /// The folder as the user named it, for messages.
-    public var folder: String
+    package var folder: String
     /// The part's `shard.json`.
-    public var manifest: ShardManifest
+    package var manifest: ShardManifest
     /// The bytes of its summary.csv.
-    public var summary: Data
+    package var summary: Data
     /// The bytes of its drift.csv.
-    public var drift: Data
+    package var drift: Data
     /// The bytes of its frames.csv; `nil` when the part was run without `--frames`.
-    public var frames: Data?
+    package var frames: Data?
     /// Its runs' traces, in its manifest's request order; `nil` when the
     /// part was run without `--trace` (it has no `traces/` folder).
-    public var traces: [TraceFile]?
+    package var traces: [TraceFile]?
 
     /// A part from its parts.
-    public init(folder: String, manifest: ShardManifest, summary: Data, drift: Data, frames: Data?, traces: [TraceFile]? = nil) {
+    package init(folder: String, manifest: ShardManifest, summary: Data, drift: Data, frames: Data?, traces: [TraceFile]? = nil) {
         self.folder = folder
         self.manifest = manifest
         self.summary = summary
@@ -28,7 +28,7 @@ public struct ShardPart: Sendable {
     }
 
     /// Reads the manifest and CSV files of the results folder `folder`.
-    public static func load(folder: String) throws(ShardMergeError) -> ShardPart {
+    package static func load(folder: String) throws(ShardMergeError) -> ShardPart {
         let base = URL(fileURLWithPath: folder, isDirectory: true)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -80,11 +80,11 @@ public struct ShardPart: Sendable {
 }
 
 /// One run's trace file: its name under `traces/` and its bytes.
-public struct TraceFile: Sendable, Equatable {
-    public var name: String
-    public var data: Data
+package struct TraceFile: Sendable, Equatable {
+    package var name: String
+    package var data: Data
 
-    public init(name: String, data: Data) {
+    package init(name: String, data: Data) {
         self.name = name
         self.data = data
     }

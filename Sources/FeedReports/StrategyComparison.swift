@@ -11,36 +11,36 @@ import Foundation
 /// higher-is-better one; every variant sharing it is marked. A row where
 /// fewer than two variants have a number, and every row of a neutral or
 /// text metric, has no mark.
-public struct StrategyComparison: Hashable, Sendable {
+package struct StrategyComparison: Hashable, Sendable {
     /// The metrics compared when none are chosen.
-    public static let defaultMetrics = Metric.all.filter(\.comparedByDefault).map(\.name)
+    package static let defaultMetrics = Metric.all.filter(\.comparedByDefault).map(\.name)
 
     /// One variant's value in a row.
-    public struct Cell: Hashable, Sendable {
+    package struct Cell: Hashable, Sendable {
         /// The value as the summary writes it.
-        public var value: String
+        package var value: String
         /// Whether it is the row's best.
-        public var isBest: Bool
+        package var isBest: Bool
 
         /// A cell from its parts.
-        public init(value: String, isBest: Bool) {
+        package init(value: String, isBest: Bool) {
             self.value = value
             self.isBest = isBest
         }
     }
 
     /// One (scenario, refresh_hz) of one metric.
-    public struct Row: Hashable, Sendable {
+    package struct Row: Hashable, Sendable {
         /// The scenario's name.
-        public var scenario: String
+        package var scenario: String
         /// The refresh rate in hertz.
-        public var refreshHz: Int
+        package var refreshHz: Int
         /// One cell per variant, in `variants` order; `nil` where the
         /// variant has no run for this scenario and rate.
-        public var cells: [Cell?]
+        package var cells: [Cell?]
 
         /// A row from its parts.
-        public init(scenario: String, refreshHz: Int, cells: [Cell?]) {
+        package init(scenario: String, refreshHz: Int, cells: [Cell?]) {
             self.scenario = scenario
             self.refreshHz = refreshHz
             self.cells = cells
@@ -48,19 +48,19 @@ public struct StrategyComparison: Hashable, Sendable {
     }
 
     /// All rows of one metric.
-    public struct MetricTable: Hashable, Sendable {
+    package struct MetricTable: Hashable, Sendable {
         /// The summary column.
-        public var metric: String
+        package var metric: String
         /// Which way is better, deciding the mark.
-        public var direction: MetricDirection
+        package var direction: MetricDirection
         /// The rows.
-        public var rows: [Row]
+        package var rows: [Row]
     }
 
     /// The variants, in order of first appearance.
-    public let variants: [String]
+    package let variants: [String]
     /// One table per chosen metric, in the order chosen.
-    public let tables: [MetricTable]
+    package let tables: [MetricTable]
 
     /// Compares the variants of `summary` on `metrics` (repeats ignored).
     ///
@@ -68,7 +68,7 @@ public struct StrategyComparison: Hashable, Sendable {
     ///   the summary.
     /// - Complexity: O(*r* · *m*) for *r* runs and *m* metrics, plus the
     ///   cost of `SummaryRow.value(of:)`.
-    public init(summary: SummaryFile, metrics: [String] = StrategyComparison.defaultMetrics) throws(StrategyComparisonError) {
+    package init(summary: SummaryFile, metrics: [String] = StrategyComparison.defaultMetrics) throws(StrategyComparisonError) {
         let available = summary.metricColumns
         var chosen: [String] = []
         for metric in metrics where !chosen.contains(metric) {
@@ -125,13 +125,13 @@ public struct StrategyComparison: Hashable, Sendable {
     }
 
     /// The variants holding the best value of `row`, in variant order.
-    public func bestVariants(in row: Row) -> [String] {
+    package func bestVariants(in row: Row) -> [String] {
         row.cells.enumerated().compactMap { i, cell in cell?.isBest == true ? variants[i] : nil }
     }
 
     /// A terminal table per metric, the best values followed by `*`, a blank
     /// line between metrics; ends with a line break.
-    public var terminalText: String {
+    package var terminalText: String {
         tables.map { table in
             let title = "\(table.metric) (\(table.direction.rawValue)\(table.direction == .neutral ? "" : ", * = best"))"
             let rows = table.rows.map { row in
@@ -148,7 +148,7 @@ public struct StrategyComparison: Hashable, Sendable {
 
     /// A Markdown section per metric, the best values in **bold**; ends with
     /// a line break.
-    public var markdown: String {
+    package var markdown: String {
         tables.map { table in
             var lines = ["### \(StrategyComparison.markdownEscaped(table.metric))", ""]
             switch table.direction {
@@ -177,7 +177,7 @@ public struct StrategyComparison: Hashable, Sendable {
     /// by metric, as the other formats). A variant without a run has an
     /// empty field; `best_variant` names the best variants joined by `;`,
     /// empty when the row has no mark.
-    public var csv: CSVTable {
+    package var csv: CSVTable {
         var table = CSVTable(columns: ["scenario", "refresh_hz", "metric"] + variants + ["best_variant"])
         for metricTable in tables {
             for row in metricTable.rows {
@@ -194,7 +194,7 @@ public struct StrategyComparison: Hashable, Sendable {
     /// its direction and rows, each row's values by variant (the summary's
     /// text as written, null where the variant has no run) and its best
     /// variants.
-    public var json: String {
+    package var json: String {
         JSONDocument.text(of: ComparisonDocument(
             variants: variants,
             metrics: tables.map { table in
@@ -214,15 +214,15 @@ public struct StrategyComparison: Hashable, Sendable {
 }
 
 /// A metric the comparison cannot show.
-public struct StrategyComparisonError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct StrategyComparisonError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong and what to choose instead.
-    public var problem: String
+    package var problem: String
 
     /// An error from its description.
-    public init(problem: String) { self.problem = problem }
+    package init(problem: String) { self.problem = problem }
 
     /// The problem.
-    public var description: String { problem }
+    package var description: String { problem }
 }
 
 /// Plain-text columns with an alignment chosen per column; lines carry no

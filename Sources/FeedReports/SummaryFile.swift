@@ -5,28 +5,28 @@ import FeedScenario
 /// What identifies one run in `summary.csv`: the scenario, the variant and
 /// the refresh rate. Keys order by scenario, then variant, then refresh rate
 /// (numerically), which is the order reports list them in.
-public struct SummaryKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct SummaryKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The scenario's name.
-    public var scenario: String
+    package var scenario: String
     /// The variant's name within the scenario.
-    public var variant: String
+    package var variant: String
     /// The display refresh rate in hertz.
-    public var refreshHz: Int
+    package var refreshHz: Int
 
     /// A key from its three parts.
-    public init(scenario: String, variant: String, refreshHz: Int) {
+    package init(scenario: String, variant: String, refreshHz: Int) {
         self.scenario = scenario
         self.variant = variant
         self.refreshHz = refreshHz
     }
 
     /// Orders by scenario, variant, then refresh rate.
-    public static func < (lhs: SummaryKey, rhs: SummaryKey) -> Bool {
+    package static func < (lhs: SummaryKey, rhs: SummaryKey) -> Bool {
         (lhs.scenario, lhs.variant, lhs.refreshHz) < (rhs.scenario, rhs.variant, rhs.refreshHz)
     }
 
     /// The key as people read it: `scenario / variant @ 60 Hz`.
-    public var description: String { "\(scenario) / \(variant) @ \(refreshHz) Hz" }
+    package var description: String { "\(scenario) / \(variant) @ \(refreshHz) Hz" }
 }
 
 /// What identifies one run of a multi-seed summary: its key and its seed.
@@ -37,35 +37,35 @@ struct SummaryRunID: Hashable {
 
 /// One value of a summary row: the column's name and the field exactly as
 /// the file holds it.
-public struct SummaryField: Hashable, Sendable {
+package struct SummaryField: Hashable, Sendable {
     /// The column name.
-    public var name: String
+    package var name: String
     /// The field's text, unchanged, so reports show what the file says.
-    public var value: String
+    package var value: String
 
     /// A field from its column name and text.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
 
     /// The value as a number, or `nil` when it is not one (`trace_digest`).
-    public var number: Double? { SummaryFile.parseNumber(value) }
+    package var number: Double? { SummaryFile.parseNumber(value) }
 }
 
 /// One run's row of `summary.csv`.
-public struct SummaryRow: Hashable, Sendable {
+package struct SummaryRow: Hashable, Sendable {
     /// The row's identity.
-    public var key: SummaryKey
+    package var key: SummaryKey
     /// The seed the run used; not a metric, so never compared.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Every column other than the key columns and `seed`, in file order.
-    public var metrics: [SummaryField]
+    package var metrics: [SummaryField]
     /// The line of the file the row starts on (the header is line 1).
-    public var line: Int
+    package var line: Int
 
     /// A row from its parts.
-    public init(key: SummaryKey, seed: UInt64, metrics: [SummaryField], line: Int) {
+    package init(key: SummaryKey, seed: UInt64, metrics: [SummaryField], line: Int) {
         self.key = key
         self.seed = seed
         self.metrics = metrics
@@ -75,16 +75,16 @@ public struct SummaryRow: Hashable, Sendable {
     /// The field of `metric`, or `nil` when the row has no such column.
     ///
     /// - Complexity: O(*m*) for *m* metrics.
-    public func value(of metric: String) -> String? {
+    package func value(of metric: String) -> String? {
         metrics.first { $0.name == metric }?.value
     }
 }
 
 /// A problem that keeps a summary file from being read: which file, which
 /// line (when one line is at fault) and what is wrong, in words.
-public struct SummaryFileError: FileDiagnostic, Equatable, Sendable {
+package struct SummaryFileError: FileDiagnostic, Equatable, Sendable {
     /// The kinds of problem, so a command can map them to exit codes.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The file does not exist.
         case missingFile
         /// The file exists but cannot be read or is not CSV.
@@ -101,16 +101,16 @@ public struct SummaryFileError: FileDiagnostic, Equatable, Sendable {
     }
 
     /// What kind of problem it is.
-    public var kind: Kind
+    package var kind: Kind
     /// The file as the user named it.
-    public var file: String
+    package var file: String
     /// The 1-based line at fault, if one is.
-    public var line: Int?
+    package var line: Int?
     /// What is wrong, as a sentence fragment a person can act on.
-    public var problem: String
+    package var problem: String
 
     /// An error from its parts.
-    public init(kind: Kind, file: String, line: Int?, problem: String) {
+    package init(kind: Kind, file: String, line: Int?, problem: String) {
         self.kind = kind
         self.file = file
         self.line = line
@@ -125,39 +125,39 @@ public struct SummaryFileError: FileDiagnostic, Equatable, Sendable {
 /// check), one row per key and seed, numbers in the numeric columns and a
 /// 16-hex-digit `trace_digest`. A key has several rows, one per seed, in
 /// the results of `feedsim run --seeds N` (`isMultiSeed`).
-public struct SummaryFile: Sendable {
+package struct SummaryFile: Sendable {
     /// The columns that identify a run.
-    public static let keyColumns = ["scenario", "variant", "refresh_hz"]
+    package static let keyColumns = ["scenario", "variant", "refresh_hz"]
     /// A column that is neither key nor metric.
-    public static let seedColumn = "seed"
+    package static let seedColumn = "seed"
     /// Columns whose values are text, not numbers.
-    public static let textColumns: Set<String> = Set(["scenario", "variant"] + Metric.all.filter(\.isText).map(\.name))
+    package static let textColumns: Set<String> = Set(["scenario", "variant"] + Metric.all.filter(\.isText).map(\.name))
     /// Numeric columns a build that cannot count allocations leaves empty
     /// (`AllocationMeter.unavailableReason`).
-    public static let mayBeEmptyColumns: Set<String> = Set(ProvenanceComparison.buildDependentColumns)
+    package static let mayBeEmptyColumns: Set<String> = Set(ProvenanceComparison.buildDependentColumns)
 
     /// The key columns with the headings tables give them.
-    public static let keyHeadings: [(column: String, heading: String)] = [
+    package static let keyHeadings: [(column: String, heading: String)] = [
         ("scenario", "scenario"), ("variant", "variant"), ("refresh_hz", "Hz"),
     ]
     /// The column holding the 64-bit hash of a run's event stream.
-    public static let traceDigestColumn = "trace_digest"
+    package static let traceDigestColumn = "trace_digest"
     /// Hex digits in a `trace_digest` (a 64-bit hash).
     static let traceDigestLength = 16
 
     /// The file as the user named it, for messages.
-    public let file: String
+    package let file: String
     /// The header, in file order.
-    public let columns: [String]
+    package let columns: [String]
     /// The rows, in file order.
-    public let rows: [SummaryRow]
+    package let rows: [SummaryRow]
     /// The first row of each key.
     private let index: [SummaryKey: Int]
     /// Whether some key has rows for more than one seed.
-    public let isMultiSeed: Bool
+    package let isMultiSeed: Bool
 
     /// The metric columns (all but the key columns and `seed`), in file order.
-    public var metricColumns: [String] {
+    package var metricColumns: [String] {
         columns.filter { !SummaryFile.keyColumns.contains($0) && $0 != SummaryFile.seedColumn }
     }
 
@@ -165,14 +165,14 @@ public struct SummaryFile: Sendable {
     /// multi-seed file.
     ///
     /// - Complexity: O(1) on average.
-    public func row(for key: SummaryKey) -> SummaryRow? {
+    package func row(for key: SummaryKey) -> SummaryRow? {
         index[key].map { rows[$0] }
     }
 
     /// Reads the file at `url`; `file` names it in messages (defaults to
     /// the path). The file must have `requiredColumns` (by default every
     /// column of summary.csv; explore.csv lacks the allocation counts).
-    public static func load(
+    package static func load(
         url: URL, file: String? = nil, requiredColumns: [String] = RunReports.summaryColumns
     ) throws(SummaryFileError) -> SummaryFile {
         let name = file ?? url.path
@@ -197,7 +197,7 @@ public struct SummaryFile: Sendable {
     ///
     /// The bytes must be UTF-8 without a byte-order mark, as `feedsim run`
     /// writes them; the first line that is not is named.
-    public init(data: Data, file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(SummaryFileError) {
+    package init(data: Data, file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(SummaryFileError) {
         try SummaryFile.checkText(data, file: file)
         try self.init(utf8: [UInt8](data), file: file, requiredColumns: requiredColumns)
     }
@@ -221,7 +221,7 @@ public struct SummaryFile: Sendable {
     }
 
     /// Parses CSV `text`; `file` names it in messages.
-    public init(text: String, file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(SummaryFileError) {
+    package init(text: String, file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(SummaryFileError) {
         try self.init(utf8: Array(text.utf8), file: file, requiredColumns: requiredColumns)
     }
 

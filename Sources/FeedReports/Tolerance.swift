@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which way a metric gets better.
-public enum MetricDirection: String, Hashable, Sendable {
+package enum MetricDirection: String, Hashable, Sendable {
     /// Less is better: an increase beyond tolerance is a regression.
     case lowerIsBetter = "lower is better"
     /// More is better: a decrease beyond tolerance is a regression.
@@ -14,19 +14,19 @@ public enum MetricDirection: String, Hashable, Sendable {
 
 /// The metrics of `summary.csv` that the baseline check compares, and the
 /// direction of each.
-public enum SummaryMetrics {
+package enum SummaryMetrics {
     /// Every metric column, in `summary.csv` order.
-    public static let compared: [String] = Metric.all.map(\.name)
+    package static let compared: [String] = Metric.all.map(\.name)
 
     /// The direction of `metric`; explore's `violations` is lower-is-better,
     /// any other column no `Metric` names is neutral.
-    public static func direction(of metric: String) -> MetricDirection {
+    package static func direction(of metric: String) -> MetricDirection {
         if metric == PopulationTable.violationsColumn { return .lowerIsBetter }
         return Metric.named(metric)?.direction ?? .neutral
     }
 
     /// Whether `metric` is compared as text rather than as a number.
-    public static func isText(_ metric: String) -> Bool {
+    package static func isText(_ metric: String) -> Bool {
         Metric.named(metric)?.isText ?? false
     }
 }
@@ -38,9 +38,9 @@ public enum SummaryMetrics {
 /// change. A `strict` tolerance makes any difference beyond the amount a
 /// failure whatever its direction, which is how a neutral metric such as
 /// `trace_digest` or `frames` is made to fail the check.
-public struct Tolerance: Hashable, Sendable, CustomStringConvertible {
+package struct Tolerance: Hashable, Sendable, CustomStringConvertible {
     /// The size of the allowed difference.
-    public enum Amount: Hashable, Sendable {
+    package enum Amount: Hashable, Sendable {
         /// At most this much either way, in the metric's own unit.
         case absolute(Double)
         /// At most this percentage of the baseline's magnitude either way;
@@ -49,22 +49,22 @@ public struct Tolerance: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The allowed difference.
-    public var amount: Amount
+    package var amount: Amount
     /// Whether a difference beyond `amount` fails in either direction.
-    public var isStrict: Bool
+    package var isStrict: Bool
 
     /// No difference allowed; improvements and neutral changes do not fail.
     /// The default for every metric.
-    public static let exact = Tolerance(amount: .absolute(0), isStrict: false)
+    package static let exact = Tolerance(amount: .absolute(0), isStrict: false)
 
     /// A tolerance from its parts.
-    public init(amount: Amount, isStrict: Bool = false) {
+    package init(amount: Amount, isStrict: Bool = false) {
         self.amount = amount
         self.isStrict = isStrict
     }
 
     /// The largest allowed `|current − baseline|` for `baseline`.
-    public func limit(baseline: Double) -> Double {
+    package func limit(baseline: Double) -> Double {
         switch amount {
         case .absolute(let value): return value
         case .relative(let percent): return abs(baseline) * percent / 100
@@ -76,7 +76,7 @@ public struct Tolerance: Hashable, Sendable, CustomStringConvertible {
     /// The limit gets a relative slack of one part in 10⁹ so that a
     /// boundary written in decimal (`0.3`) is inclusive despite binary
     /// rounding; a zero limit stays exactly zero.
-    public func allows(delta: Double, baseline: Double) -> Bool {
+    package func allows(delta: Double, baseline: Double) -> Bool {
         guard !delta.isNaN else { return false }
         let limit = limit(baseline: baseline)
         return abs(delta) <= limit + limit * Tolerance.boundarySlack
@@ -86,7 +86,7 @@ public struct Tolerance: Hashable, Sendable, CustomStringConvertible {
 
     /// The tolerance as a tolerance file writes it (`0.5`, `5%`, `2 strict`,
     /// `strict`).
-    public var description: String {
+    package var description: String {
         if isStrict, amount == .absolute(0) { return "strict" }
         let base: String
         switch amount {
@@ -103,21 +103,21 @@ public struct Tolerance: Hashable, Sendable, CustomStringConvertible {
 
 /// A tolerance that cannot be used, with where it came from and what to do
 /// about it.
-public struct ToleranceError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct ToleranceError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Where the tolerance came from: `tolerances.txt:3` or
     /// `--tolerance "allocations=five"`.
-    public var source: String
+    package var source: String
     /// What is wrong and how to write it instead.
-    public var problem: String
+    package var problem: String
 
     /// An error from its parts.
-    public init(source: String, problem: String) {
+    package init(source: String, problem: String) {
         self.source = source
         self.problem = problem
     }
 
     /// `source: problem`.
-    public var description: String { "\(source): \(problem)" }
+    package var description: String { "\(source): \(problem)" }
 }
 
 /// The tolerance of every compared metric: `Tolerance.exact` unless a
@@ -130,34 +130,34 @@ public struct ToleranceError: Error, Equatable, Sendable, CustomStringConvertibl
 /// alone (exact and strict). `trace_digest` is text: it takes only `0` or
 /// `strict`. Naming a metric twice in one file is an error; flags are
 /// applied after the file, the last flag for a metric winning.
-public struct ToleranceSet: Sendable, Equatable {
+package struct ToleranceSet: Sendable, Equatable {
     private var overrides: [String: Tolerance] = [:]
 
     /// Every metric exact.
-    public init() {}
+    package init() {}
 
     /// The tolerance of `metric`.
-    public func tolerance(for metric: String) -> Tolerance {
+    package func tolerance(for metric: String) -> Tolerance {
         overrides[metric] ?? .exact
     }
 
     /// Sets the tolerance of `metric`, replacing any earlier one.
     /// The tolerance given for `metric` (by a file or a flag), or nil when
     /// none was.
-    public func override(for metric: String) -> Tolerance? { overrides[metric] }
+    package func override(for metric: String) -> Tolerance? { overrides[metric] }
 
-    public mutating func set(_ tolerance: Tolerance, for metric: String) {
+    package mutating func set(_ tolerance: Tolerance, for metric: String) {
         overrides[metric] = tolerance
     }
 
     /// The metrics given a tolerance other than the default, sorted by name,
     /// with their tolerances.
-    public var customised: [(metric: String, tolerance: Tolerance)] {
+    package var customised: [(metric: String, tolerance: Tolerance)] {
         overrides.keys.sorted().map { ($0, overrides[$0]!) }
     }
 
     /// Reads a tolerance file; `file` names it in messages.
-    public static func load(url: URL, file: String? = nil) throws(ToleranceError) -> ToleranceSet {
+    package static func load(url: URL, file: String? = nil) throws(ToleranceError) -> ToleranceSet {
         let name = file ?? url.path
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw ToleranceError(source: name, problem: "no such tolerance file")
@@ -172,7 +172,7 @@ public struct ToleranceSet: Sendable, Equatable {
     }
 
     /// Parses the text of a tolerance file; `file` names it in messages.
-    public static func parse(fileText: String, file: String) throws(ToleranceError) -> ToleranceSet {
+    package static func parse(fileText: String, file: String) throws(ToleranceError) -> ToleranceSet {
         var set = ToleranceSet()
         var firstLine: [String: Int] = [:]
         let lines = fileText.split(separator: "\n", omittingEmptySubsequences: false)
@@ -191,7 +191,7 @@ public struct ToleranceSet: Sendable, Equatable {
     }
 
     /// Applies one `--tolerance metric=value` flag over what is already set.
-    public mutating func apply(flag: String) throws(ToleranceError) {
+    package mutating func apply(flag: String) throws(ToleranceError) {
         let (metric, tolerance) = try ToleranceSet.parseAssignment(flag, source: "--tolerance \"\(flag)\"")
         set(tolerance, for: metric)
     }

@@ -3,7 +3,7 @@
 /// in a fixed order, so a written profile diffs cleanly against its base.
 extension DeviceProfile {
     /// The profile as JSON text that `ScenarioLoader.device(from:file:)` reads back equal.
-    public var jsonText: String {
+    package var jsonText: String {
         var lines = ["{"]
         lines.append("  \"schema_version\": \(Scenario.schemaVersion),")
         lines.append("  \"name\": \(json(name)),")

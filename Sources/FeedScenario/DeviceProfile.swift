@@ -1,10 +1,10 @@
 /// A number from a device profile together with why it has that value.
-public struct Rated: Sendable, Equatable {
-    public var value: Double
+package struct Rated: Sendable, Equatable {
+    package var value: Double
     /// One line on where the number comes from.
-    public var rationale: String
+    package var rationale: String
 
-    public init(value: Double, rationale: String) {
+    package init(value: Double, rationale: String) {
         self.value = value
         self.rationale = rationale
     }
@@ -12,24 +12,24 @@ public struct Rated: Sendable, Equatable {
 
 /// A modelled device: its screen, its display and what the engine's work
 /// costs on its main thread. Lives in `scenarios/devices/<name>.json`.
-public struct DeviceProfile: Sendable, Equatable {
-    public var name: String
-    public var description: String
+package struct DeviceProfile: Sendable, Equatable {
+    package var name: String
+    package var description: String
     /// The fastest refresh rate the display offers; 60 Hz is always offered.
-    public var maxRefreshHz: Rated
-    public var screenWidthPt: Rated
-    public var screenHeightPt: Rated
-    public var safeAreaTopPt: Rated
-    public var safeAreaBottomPt: Rated
+    package var maxRefreshHz: Rated
+    package var screenWidthPt: Rated
+    package var screenHeightPt: Rated
+    package var safeAreaTopPt: Rated
+    package var safeAreaBottomPt: Rated
     /// Main-thread cost per unit of engine work, in nanoseconds.
-    public var costs: CostTable
+    package var costs: CostTable
     /// σ of the lognormal jitter multiplying every cost (0 turns it off).
-    public var costJitterSigma: Rated = Rated(value: 0, rationale: "No jitter: every cost is its mean.")
+    package var costJitterSigma: Rated = Rated(value: 0, rationale: "No jitter: every cost is its mean.")
     /// Whether a 120 Hz display lowers its rate when content is still or
     /// slow (ProMotion), so that frames have the longer 60 Hz budget.
-    public var adaptiveRefresh = false
+    package var adaptiveRefresh = false
 
-    public init(
+    package init(
         name: String, description: String, maxRefreshHz: Rated, screenWidthPt: Rated, screenHeightPt: Rated,
         safeAreaTopPt: Rated, safeAreaBottomPt: Rated, costs: CostTable
     ) {
@@ -44,46 +44,46 @@ public struct DeviceProfile: Sendable, Equatable {
     }
 
     /// Refresh rates a scenario may run this device at.
-    public var supportedRefreshRates: [Int] {
+    package var supportedRefreshRates: [Int] {
         Int(maxRefreshHz.value) == 120 ? [60, 120] : [60]
     }
 }
 
 /// Main-thread nanoseconds per unit of each kind of work.
-public struct CostTable: Sendable, Equatable {
+package struct CostTable: Sendable, Equatable {
     /// Fixed cost of every rendered frame: layout pass and Core Animation commit.
-    public var frameBase: Rated
-    public var cellConfigure: Rated
-    public var cellMeasure: Rated
-    public var itemLayout: Rated
-    public var heightUpdate: Rated
-    public var offsetQuery: Rated
-    public var diffElement: Rated
-    public var changeApply: Rated
-    public var viewModelCreate: Rated
+    package var frameBase: Rated
+    package var cellConfigure: Rated
+    package var cellMeasure: Rated
+    package var itemLayout: Rated
+    package var heightUpdate: Rated
+    package var offsetQuery: Rated
+    package var diffElement: Rated
+    package var changeApply: Rated
+    package var viewModelCreate: Rated
     /// Decoding an image on the main thread, per megapixel.
-    public var decodePerMegapixel: Rated
+    package var decodePerMegapixel: Rated
     /// Content-aware parts of configuring a cell: per character of body text
     /// and per media item laid out. 0 where a profile does not model them.
-    public var configurePerTextCharacter: Rated = CostTable.notModelled
-    public var configurePerMediaItem: Rated = CostTable.notModelled
+    package var configurePerTextCharacter: Rated = CostTable.notModelled
+    package var configurePerMediaItem: Rated = CostTable.notModelled
     /// Content-aware parts of measuring a cell: per character, per media
     /// item, and per thread row (connector, "show more" row).
-    public var measurePerTextCharacter: Rated = CostTable.notModelled
-    public var measurePerMediaItem: Rated = CostTable.notModelled
-    public var measurePerThreadRow: Rated = CostTable.notModelled
+    package var measurePerTextCharacter: Rated = CostTable.notModelled
+    package var measurePerMediaItem: Rated = CostTable.notModelled
+    package var measurePerThreadRow: Rated = CostTable.notModelled
     /// The render server's work per frame: a fixed part, per layer tree of
     /// a visible cell, per image blended, and per offscreen pass (a mask or
     /// shadow that renders into its own buffer first).
-    public var renderBase: Rated = CostTable.notModelled
-    public var renderPerLayer: Rated = CostTable.notModelled
-    public var renderPerImage: Rated = CostTable.notModelled
-    public var renderPerOffscreenPass: Rated = CostTable.notModelled
+    package var renderBase: Rated = CostTable.notModelled
+    package var renderPerLayer: Rated = CostTable.notModelled
+    package var renderPerImage: Rated = CostTable.notModelled
+    package var renderPerOffscreenPass: Rated = CostTable.notModelled
 
     /// A cost a profile leaves out.
-    public static let notModelled = Rated(value: 0, rationale: "Not modelled by this profile.")
+    package static let notModelled = Rated(value: 0, rationale: "Not modelled by this profile.")
 
-    public init(
+    package init(
         frameBase: Rated, cellConfigure: Rated, cellMeasure: Rated, itemLayout: Rated, heightUpdate: Rated,
         offsetQuery: Rated, diffElement: Rated, changeApply: Rated, viewModelCreate: Rated, decodePerMegapixel: Rated
     ) {
@@ -105,7 +105,7 @@ extension Rated: Decodable {
         case value, rationale
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         value = try c.decode(Double.self, forKey: .value, in: 0...1e12)
@@ -122,7 +122,7 @@ extension DeviceProfile: Decodable {
         case width_pt, height_pt, safe_area_top_pt, safe_area_bottom_pt
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let version = try c.decodeNumber(Int.self, forKey: .schema_version)
@@ -182,7 +182,7 @@ extension CostTable: Decodable {
         case render_base, render_per_layer, render_per_image, render_per_offscreen_pass
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         frameBase = try c.decode(Rated.self, forKey: .frame_base)

@@ -1,17 +1,17 @@
 /// A key that appears twice in one JSON object, where, and on which lines.
-public struct DuplicateKey: Sendable, Equatable {
+package struct DuplicateKey: Sendable, Equatable {
     /// The JSON path of the repeated member, `$.feed.post_count`, in the
     /// notation `ScenarioError` uses.
-    public var path: String
+    package var path: String
     /// The key as decoded (escapes resolved).
-    public var key: String
+    package var key: String
     /// The 1-based line of the first occurrence.
-    public var firstLine: Int
+    package var firstLine: Int
     /// The 1-based line of the repetition.
-    public var line: Int
+    package var line: Int
 
     /// What a reader is told: both lines and the rule.
-    public var expected: String {
+    package var expected: String {
         "expected each key once per object, found `\(key)` twice (lines \(firstLine) and \(line))"
     }
 }
@@ -25,12 +25,12 @@ public struct DuplicateKey: Sendable, Equatable {
 /// a tokenizer with an explicit stack, so no nesting depth can exhaust the
 /// call stack; a document that is not well-formed JSON has no verdict here,
 /// and the decoder reports its syntax error instead.
-public enum JSONDuplicateKeys {
+package enum JSONDuplicateKeys {
     /// The first repeated key in document order, or `nil` when every object's
     /// keys are distinct or `bytes` is not well-formed JSON.
     ///
     /// - Complexity: O(*n*) for *n* bytes, plus hashing of the keys.
-    public static func first<Bytes: Collection<UInt8>>(in bytes: Bytes) -> DuplicateKey? {
+    package static func first<Bytes: Collection<UInt8>>(in bytes: Bytes) -> DuplicateKey? {
         var scanner = _Scanner(Array(bytes))
         return scanner.scan()
     }

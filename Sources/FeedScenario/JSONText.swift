@@ -1,9 +1,9 @@
 /// JSON text written by hand, where field order and number formats must be
 /// exactly ours (device profiles, traces).
-public enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal (RFC 8259 §7): quote, backslash and
     /// control characters escaped, everything else as UTF-8.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

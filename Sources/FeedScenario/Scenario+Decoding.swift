@@ -21,7 +21,7 @@ extension Scenario: Decodable {
     /// The display refresh rates a scenario may ask for, in hertz.
     static let refreshRates = [60, 120]
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let version = try c.decodeNumber(Int.self, forKey: .schema_version)
@@ -131,7 +131,7 @@ extension FeedSettings: Decodable {
         case min, max
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         postCount = try c.decode(Int.self, forKey: .post_count, per: FeedSettings.schema)
@@ -175,9 +175,9 @@ extension FeedSettings: Decodable {
 
     /// Body text lengths when a scenario names none: short-form social posts
     /// (300 characters is Bluesky's limit).
-    public static let defaultTextLength = 0...300
+    package static let defaultTextLength = 0...300
     /// Share of posts with media when a scenario names none.
-    public static let defaultMediaFraction = 0.4
+    package static let defaultMediaFraction = 0.4
 }
 
 extension MemorySettings: Decodable {
@@ -185,7 +185,7 @@ extension MemorySettings: Decodable {
         case limit_mb, baseline_mb, per_post_kb, warning_fraction, critical_fraction
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let d = MemorySettings.defaults
@@ -209,7 +209,7 @@ extension LifecycleSettings: Decodable {
         case keep_under_s, check_under_s, restore_max_age_s, cold_start_ms
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let d = LifecycleSettings.defaults
@@ -233,7 +233,7 @@ extension NetworkSettings: Decodable {
         case from_s, to_s
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let d = NetworkSettings.defaults
@@ -314,7 +314,7 @@ extension ServerSettings: Decodable {
         case latency_ms, like_failure_rate
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let latencyMs = try c.decode(Double.self, forKey: .latency_ms, per: ServerSettings.schema, default: ServerSettings.defaultLatencyMs)
@@ -336,7 +336,7 @@ extension EngineSettings {
     }
 
     /// The engine configuration when a scenario names none.
-    public static let defaults = EngineSettings()
+    package static let defaults = EngineSettings()
 
     /// Decodes engine fields over `base`; a variant (`named`) also has a name.
     static func decode(
@@ -411,11 +411,11 @@ extension RunLimits: Decodable {
         case max_events, max_simulated_s
     }
 
-    public static let defaults = RunLimits(
+    package static let defaults = RunLimits(
         maxEvents: defaultMaxEvents,
         maxSimulatedNs: Int64(defaultMaxSimulatedSeconds * nanosecondsPerSecond))
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         maxEvents = try c.decode(Int.self, forKey: .max_events, per: RunLimits.schema, default: RunLimits.defaultMaxEvents)
@@ -471,7 +471,7 @@ extension ScriptStep: Decodable {
         fields(of: action).fields.compactMap { Keys(rawValue: $0.name) }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let atMs = try c.decode(Double.self, forKey: .at_ms, per: ScriptStep.schema)

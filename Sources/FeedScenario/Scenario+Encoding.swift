@@ -9,7 +9,7 @@ import FeedEngine
 /// gives the same `Scenario` (a test checks it on every bundled scenario).
 extension Scenario {
     /// The scenario as a scenario file's JSON value.
-    public var fileJSON: OrderedJSON {
+    package var fileJSON: OrderedJSON {
         typealias K = Keys
         var members: [(String, OrderedJSON)] = [
             (K.schema_version.rawValue, .int(Scenario.schemaVersion)),
@@ -41,7 +41,7 @@ extension Scenario {
     }
 
     /// The scenario file's text: two spaces per level and a final newline.
-    public var fileText: String { fileJSON.text + "\n" }
+    package var fileText: String { fileJSON.text + "\n" }
 }
 
 private func seconds(_ ns: Int64) -> Double { Double(ns) / nanosecondsPerSecond }
@@ -194,7 +194,7 @@ extension RunLimits {
 
 extension ScriptAction {
     /// The action's name in a scenario file.
-    public var fileName: String { actionName.rawValue }
+    package var fileName: String { actionName.rawValue }
 
     var actionName: ScriptStep.ActionName {
         switch self {
@@ -218,7 +218,7 @@ extension ScriptAction {
     }
 
     /// Every action's name in a scenario file, in the schema's order.
-    public static var fileNames: [String] { ScriptStep.ActionName.allCases.map(\.rawValue) }
+    package static var fileNames: [String] { ScriptStep.ActionName.allCases.map(\.rawValue) }
 }
 
 extension ScriptStep {

@@ -2,38 +2,38 @@ import FeedEngine
 
 /// A scenario file, schema version 1: a device, a feed, an engine
 /// configuration and a script of user actions over a stretch of simulated time.
-public struct Scenario: Sendable, Equatable {
+package struct Scenario: Sendable, Equatable {
     /// The schema version this decoder reads.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
     /// The seed of a file that gives none.
-    public static let defaultSeed: UInt64 = 1
+    package static let defaultSeed: UInt64 = 1
 
-    public var name: String
-    public var description: String
+    package var name: String
+    package var description: String
     /// The device profile's name, resolved to `devices/<name>.json`.
-    public var device: String
+    package var device: String
     /// Display refresh rates to run at; each is its own run. Empty means the
     /// device's own rate.
-    public var refreshRatesHz: [Int]
-    public var seed: UInt64
+    package var refreshRatesHz: [Int]
+    package var seed: UInt64
     /// Simulated time the run covers, in nanoseconds.
-    public var durationNs: Int64
-    public var feed: FeedSettings
-    public var server: ServerSettings
-    public var engine: EngineSettings
+    package var durationNs: Int64
+    package var feed: FeedSettings
+    package var server: ServerSettings
+    package var engine: EngineSettings
     /// Engine variants to compare; each is its own run. Empty means one run
     /// with `engine` as it is, named `default`.
-    public var variants: [EngineVariant]
+    package var variants: [EngineVariant]
     /// The user's actions as written, in time order of their first
     /// occurrence: a step with `repeat` is one step (`expandedScript` has
     /// every occurrence).
-    public var script: [ScriptStep]
-    public var limits: RunLimits
-    public var memory: MemorySettings = .defaults
-    public var lifecycle: LifecycleSettings = .defaults
-    public var network: NetworkSettings = .defaults
+    package var script: [ScriptStep]
+    package var limits: RunLimits
+    package var memory: MemorySettings = .defaults
+    package var lifecycle: LifecycleSettings = .defaults
+    package var network: NetworkSettings = .defaults
 
-    public init(
+    package init(
         name: String, description: String, device: String, refreshRatesHz: [Int] = [], seed: UInt64 = 1,
         durationNs: Int64, feed: FeedSettings, server: ServerSettings = .defaults, engine: EngineSettings = .defaults,
         variants: [EngineVariant] = [], script: [ScriptStep] = [], limits: RunLimits = .defaults
@@ -54,28 +54,28 @@ public struct Scenario: Sendable, Equatable {
 }
 
 /// The synthetic feed a scenario starts with.
-public struct FeedSettings: Sendable, Equatable {
+package struct FeedSettings: Sendable, Equatable {
     /// Posts in the feed at launch.
-    public var postCount: Int
+    package var postCount: Int
     /// Body text length range, in characters.
-    public var textLength: ClosedRange<Int>
+    package var textLength: ClosedRange<Int>
     /// Fraction of posts with media, 0...1.
-    public var mediaFraction: Double
+    package var mediaFraction: Double
     /// Fraction of posts that are replies in a thread, 0...1.
-    public var replyFraction: Double
+    package var replyFraction: Double
     /// Fraction of posts that are reposts, 0...1.
-    public var repostFraction: Double
+    package var repostFraction: Double
     /// Posts per page; 0 loads the whole feed in one response.
-    public var pageSize: Int
+    package var pageSize: Int
     /// Load the next page when the last visible post is this many from the end.
-    public var loadMoreThreshold: Int
+    package var loadMoreThreshold: Int
     /// Fraction of media whose pixel size the feed's data gives; the rest
     /// are laid out as squares until the image arrives.
-    public var mediaSizeKnownFraction: Double = 1
+    package var mediaSizeKnownFraction: Double = 1
     /// How tall each post's cell measures.
-    public var itemHeight: ItemHeight = .content
+    package var itemHeight: ItemHeight = .content
 
-    public init(
+    package init(
         postCount: Int, textLength: ClosedRange<Int> = defaultTextLength, mediaFraction: Double = defaultMediaFraction,
         replyFraction: Double = 0, repostFraction: Double = 0, pageSize: Int = 0, loadMoreThreshold: Int = FeedEngineConfiguration.defaultLoadMoreThreshold
     ) {
@@ -90,11 +90,11 @@ public struct FeedSettings: Sendable, Equatable {
 
     /// What a file that leaves an optional field of `feed` out gets
     /// (`post_count` is required; 0 here).
-    public static let defaults = FeedSettings(postCount: 0)
+    package static let defaults = FeedSettings(postCount: 0)
 }
 
 /// How tall a post's cell measures once laid out.
-public enum ItemHeight: Sendable, Equatable {
+package enum ItemHeight: Sendable, Equatable {
     /// From the post's content: text lines at the width and type size,
     /// media at its aspect ratio, header, action bar and insets.
     case content
@@ -106,28 +106,28 @@ public enum ItemHeight: Sendable, Equatable {
 }
 
 /// The feed's server, until the network model replaces its fixed latency.
-public struct ServerSettings: Sendable, Equatable {
+package struct ServerSettings: Sendable, Equatable {
     /// Time from request to response, in nanoseconds.
-    public var latencyNs: Int64
+    package var latencyNs: Int64
     /// Probability that a like request fails, 0...1.
-    public var likeFailureRate: Double
+    package var likeFailureRate: Double
 
-    public init(latencyNs: Int64 = 0, likeFailureRate: Double = 0) {
+    package init(latencyNs: Int64 = 0, likeFailureRate: Double = 0) {
         self.latencyNs = latencyNs
         self.likeFailureRate = likeFailureRate
     }
 
-    public static let defaults = ServerSettings()
+    package static let defaults = ServerSettings()
 }
 
 /// A named engine configuration to run and compare.
-public struct EngineVariant: Sendable, Equatable {
-    public var name: String
-    public var engine: EngineSettings
+package struct EngineVariant: Sendable, Equatable {
+    package var name: String
+    package var engine: EngineSettings
     /// A network replacing the scenario's for this variant, to compare links.
-    public var network: NetworkSettings?
+    package var network: NetworkSettings?
 
-    public init(name: String, engine: EngineSettings, network: NetworkSettings? = nil) {
+    package init(name: String, engine: EngineSettings, network: NetworkSettings? = nil) {
         self.name = name
         self.engine = engine
         self.network = network
@@ -137,75 +137,75 @@ public struct EngineVariant: Sendable, Equatable {
 /// The engine configuration under test, as a scenario writes it. Its
 /// defaults are the engine's own (`FeedEngineConfiguration.default…`,
 /// `ImagePipeline.Configuration.default…`), not a second copy of them.
-public struct EngineSettings: Sendable, Equatable {
+package struct EngineSettings: Sendable, Equatable {
     /// The height a cell is assumed to have before it is measured, in points.
-    public var estimatedItemHeightPt: Double = FeedEngineConfiguration.defaultEstimatedItemHeight
+    package var estimatedItemHeightPt: Double = FeedEngineConfiguration.defaultEstimatedItemHeight
     /// The view that hosts the feed: `collection_view` (UIKit) or one of
     /// SwiftUI's (docs/swiftui-hosts.md).
-    public var host: FeedHost = .collectionView
-    public var positionStrategy: PositionStrategy = .none
-    public var diffAlgorithm: DiffAlgorithm = .heckel
+    package var host: FeedHost = .collectionView
+    package var positionStrategy: PositionStrategy = .none
+    package var diffAlgorithm: DiffAlgorithm = .heckel
     /// Debounce interval for data changes, in nanoseconds.
-    public var debounceNs: Int64 = FeedEngineConfiguration.defaultDebounceInterval
-    public var viewModelCacheCount: Int = FeedEngineConfiguration.defaultViewModelCacheCount
-    public var viewModelCacheCostBytes: Int = FeedEngineConfiguration.defaultViewModelCacheCost
-    public var newPostsPolicy: NewPostsPolicy = .insert
-    public var hideReplies = false
-    public var hideReposts = false
+    package var debounceNs: Int64 = FeedEngineConfiguration.defaultDebounceInterval
+    package var viewModelCacheCount: Int = FeedEngineConfiguration.defaultViewModelCacheCount
+    package var viewModelCacheCostBytes: Int = FeedEngineConfiguration.defaultViewModelCacheCost
+    package var newPostsPolicy: NewPostsPolicy = .insert
+    package var hideReplies = false
+    package var hideReposts = false
     /// How far past the top a pull must go to refresh, in points.
-    public var refreshTriggerPt: Double = FeedEngineConfiguration.defaultRefreshTriggerDistance
+    package var refreshTriggerPt: Double = FeedEngineConfiguration.defaultRefreshTriggerDistance
     /// How the engine trims its caches on a memory warning.
-    public var memoryWarningPolicy: MemoryWarningPolicy = .clearAll
+    package var memoryWarningPolicy: MemoryWarningPolicy = .clearAll
     /// Where images are decoded.
-    public var imageDecode: ImageDecodeSetting = .background
+    package var imageDecode: ImageDecodeSetting = .background
     /// Cost limit of the decoded-image memory cache, in bytes.
-    public var imageMemoryCacheBytes: Int = ImagePipeline.Configuration.defaultMemoryCacheCostLimit
+    package var imageMemoryCacheBytes: Int = ImagePipeline.Configuration.defaultMemoryCacheCostLimit
     /// Size limit of the encoded-image disk cache, in bytes.
-    public var imageDiskCacheBytes: Int = ImagePipeline.Configuration.defaultDiskCacheSizeLimit
+    package var imageDiskCacheBytes: Int = ImagePipeline.Configuration.defaultDiskCacheSizeLimit
     /// Posts past the viewport whose images are prefetched: the window the
     /// image prefetch policy works with.
-    public var imagePrefetchWindow: Int = ImagePipeline.Configuration.defaultPrefetchWindow
+    package var imagePrefetchWindow: Int = ImagePipeline.Configuration.defaultPrefetchWindow
     /// Which images load before their cells ask.
-    public var imagePrefetch: ImagePrefetch = .window
+    package var imagePrefetch: ImagePrefetch = .window
     /// When the next page is asked for.
-    public var pagePrefetch: PagePrefetch = .threshold
+    package var pagePrefetch: PagePrefetch = .threshold
     /// The page threshold, in posts from the end; `nil` for the feed's
     /// (`feed.load_more_threshold`, where older files set it).
-    public var loadMoreThreshold: Int?
+    package var loadMoreThreshold: Int?
     /// What a lazy stack does with row views that leave the screen (only
     /// `lazy_vstack` keeps any: docs/swiftui-hosts.md).
-    public var rowRetention: RowRetention = .released
+    package var rowRetention: RowRetention = .released
     /// Updates (layout passes) a released row view is kept off screen.
-    public var rowKeptUpdates: Int = EngineSettings.defaultRowKeptUpdates
+    package var rowKeptUpdates: Int = EngineSettings.defaultRowKeptUpdates
     /// Memory one kept row view holds, in bytes.
-    public var rowViewBytes: Int = EngineSettings.defaultRowViewBytes
+    package var rowViewBytes: Int = EngineSettings.defaultRowViewBytes
     /// Rows past the screen the host lays out in a frame's spare time while
     /// the reader scrolls down; 0, the default, turns it off
     /// (docs/swiftui-hosts.md).
-    public var spareTimePrefetchRows: Int = 0
+    package var spareTimePrefetchRows: Int = 0
     /// Which row bodies a SwiftUI host runs again when the feed changes
     /// (docs/swiftui-hosts.md); a collection view ignores it.
-    public var rowObservation: RowObservation = .perRow
+    package var rowObservation: RowObservation = .perRow
 
     /// Session 321 says only "a number of updates": an assumption.
-    public static let defaultRowKeptUpdates = 30
+    package static let defaultRowKeptUpdates = 30
     /// No source gives a kept row view's size: an assumption, 16 KiB.
-    public static let defaultRowViewBytes = 16 << 10
+    package static let defaultRowViewBytes = 16 << 10
 
     /// The row view settings the engine gets: `nil` in a host that reuses
     /// its cells.
-    public var rowViews: RowViewSettings? {
+    package var rowViews: RowViewSettings? {
         host.keepsRowViews ? RowViewSettings(policy: rowRetention, keptUpdates: rowKeptUpdates, rowViewBytes: rowViewBytes) : nil
     }
 
-    public init(estimatedItemHeightPt: Double = FeedEngineConfiguration.defaultEstimatedItemHeight) {
+    package init(estimatedItemHeightPt: Double = FeedEngineConfiguration.defaultEstimatedItemHeight) {
         self.estimatedItemHeightPt = estimatedItemHeightPt
     }
 
     /// These settings under `strategy`, in a host it can exist in: this
     /// host if it can, else the strategy's first (a SwiftUI strategy moves
     /// a collection view's settings to `lazy_vstack`).
-    public func with(strategy: PositionStrategy) -> EngineSettings {
+    package func with(strategy: PositionStrategy) -> EngineSettings {
         var settings = self
         settings.positionStrategy = strategy
         if !strategy.hosts.contains(host), let first = strategy.hosts.first { settings.host = first }
@@ -214,14 +214,14 @@ public struct EngineSettings: Sendable, Equatable {
 }
 
 /// UIScrollView's deceleration rates, per millisecond.
-public enum DecelerationRate: String, Sendable, CaseIterable {
+package enum DecelerationRate: String, Sendable, CaseIterable {
     /// `UIScrollView.DecelerationRate.normal`: 0.998 per ms.
     case normal
     /// `UIScrollView.DecelerationRate.fast`: 0.99 per ms.
     case fast
 
     /// The velocity kept per millisecond.
-    public var perMillisecond: Double {
+    package var perMillisecond: Double {
         switch self {
         case .normal: 0.998
         case .fast: 0.99
@@ -230,21 +230,21 @@ public enum DecelerationRate: String, Sendable, CaseIterable {
 }
 
 /// One point of a finger trajectory, relative to the touch-down.
-public struct TrajectoryPoint: Sendable, Equatable {
+package struct TrajectoryPoint: Sendable, Equatable {
     /// Time since touch-down, in nanoseconds.
-    public var timeNs: Int64
+    package var timeNs: Int64
     /// Content displacement so far, in points; positive scrolls towards
     /// later posts (the finger moves up).
-    public var displacementPt: Double
+    package var displacementPt: Double
 
-    public init(timeNs: Int64, displacementPt: Double) {
+    package init(timeNs: Int64, displacementPt: Double) {
         self.timeNs = timeNs
         self.displacementPt = displacementPt
     }
 }
 
 /// What happens when a drag's finger lifts.
-public enum DragRelease: String, Sendable, CaseIterable {
+package enum DragRelease: String, Sendable, CaseIterable {
     /// The scroll view decelerates from the finger's last velocity.
     case fling
     /// The finger stops before lifting: no deceleration.
@@ -252,15 +252,15 @@ public enum DragRelease: String, Sendable, CaseIterable {
 }
 
 /// A user action at a point in simulated time.
-public struct ScriptStep: Sendable, Equatable {
-    public var atNs: Int64
-    public var action: ScriptAction
+package struct ScriptStep: Sendable, Equatable {
+    package var atNs: Int64
+    package var action: ScriptAction
     /// How many times the step happens (1 unless the file has `repeat`).
-    public var repeatCount: Int
+    package var repeatCount: Int
     /// Time between repetitions, in nanoseconds.
-    public var repeatEveryNs: Int64
+    package var repeatEveryNs: Int64
 
-    public init(atNs: Int64, action: ScriptAction, repeatCount: Int = 1, repeatEveryNs: Int64 = 0) {
+    package init(atNs: Int64, action: ScriptAction, repeatCount: Int = 1, repeatEveryNs: Int64 = 0) {
         self.atNs = atNs
         self.action = action
         self.repeatCount = repeatCount
@@ -268,10 +268,10 @@ public struct ScriptStep: Sendable, Equatable {
     }
 
     /// The time of the last repetition.
-    public var lastNs: Int64 { atNs + Int64(repeatCount - 1) * repeatEveryNs }
+    package var lastNs: Int64 { atNs + Int64(repeatCount - 1) * repeatEveryNs }
 
     /// The step as single, unrepeated steps.
-    public var expanded: [ScriptStep] {
+    package var expanded: [ScriptStep] {
         (0..<repeatCount).map { ScriptStep(atNs: atNs + Int64($0) * repeatEveryNs, action: action) }
     }
 }
@@ -280,7 +280,7 @@ extension Scenario {
     /// Every occurrence of every step, unrepeated, in time order, ties in
     /// the order written: what a run performs. Repetitions interleave with
     /// the steps after them.
-    public var expandedScript: [ScriptStep] {
+    package var expandedScript: [ScriptStep] {
         guard script.contains(where: { $0.repeatCount > 1 }) else { return script }
         return script.enumerated()
             .flatMap { index, step in step.expanded.map { (index, $0) } }
@@ -290,7 +290,7 @@ extension Scenario {
 }
 
 /// The actions a script can take.
-public enum ScriptAction: Sendable, Equatable {
+package enum ScriptAction: Sendable, Equatable {
     /// A finger drag along `trajectory`, then a release.
     case drag(trajectory: [TrajectoryPoint], release: DragRelease, deceleration: DecelerationRate)
     /// A flick that leaves the scroll view decelerating from `velocityPtPerS`
@@ -332,7 +332,7 @@ public enum ScriptAction: Sendable, Equatable {
 }
 
 /// Where a `scroll_to` puts the content.
-public enum ScrollTarget: Sendable, Equatable {
+package enum ScrollTarget: Sendable, Equatable {
     /// This many points below the top of the content (0 is the top).
     case offset(Double)
     /// The post at this index (0 is the first) at the top of the readable area.
@@ -344,7 +344,7 @@ public enum ScrollTarget: Sendable, Equatable {
 }
 
 /// Which posts a `remove_posts` deletes, among those the app shows.
-public enum RemovalPlace: String, Sendable, CaseIterable {
+package enum RemovalPlace: String, Sendable, CaseIterable {
     /// The first posts of the feed.
     case top
     /// The posts around the reader's anchor, the anchor among them.
@@ -354,25 +354,25 @@ public enum RemovalPlace: String, Sendable, CaseIterable {
 }
 
 /// Limits that stop a run loudly instead of letting it run away.
-public struct RunLimits: Sendable, Equatable {
+package struct RunLimits: Sendable, Equatable {
     /// Events the simulation may process.
-    public var maxEvents: Int
+    package var maxEvents: Int
     /// Simulated time no event may be scheduled beyond, in nanoseconds.
-    public var maxSimulatedNs: Int64
+    package var maxSimulatedNs: Int64
 
-    public init(maxEvents: Int, maxSimulatedNs: Int64) {
+    package init(maxEvents: Int, maxSimulatedNs: Int64) {
         self.maxEvents = maxEvents
         self.maxSimulatedNs = maxSimulatedNs
     }
 
     /// Enough for an hour at 120 Hz (432,000 vsyncs) and all it sets off;
     /// a run that needs more says so by raising it.
-    public static let defaultMaxEvents = 2_000_000
-    public static let defaultMaxSimulatedSeconds = 3_600.0
+    package static let defaultMaxEvents = 2_000_000
+    package static let defaultMaxSimulatedSeconds = 3_600.0
 }
 
 /// How the engine trims its caches on a memory warning.
-public enum MemoryWarningPolicy: String, Sendable, CaseIterable {
+package enum MemoryWarningPolicy: String, Sendable, CaseIterable {
     /// Drop every cached view model and decoded image.
     case clearAll = "clear_all"
     /// Keep half of each cache's cost.
@@ -381,7 +381,7 @@ public enum MemoryWarningPolicy: String, Sendable, CaseIterable {
     case ignore = "none"
 
     /// The share of each cache kept.
-    public var keptFraction: Double {
+    package var keptFraction: Double {
         switch self {
         case .clearAll: 0
         case .trimHalf: 0.5
@@ -391,19 +391,19 @@ public enum MemoryWarningPolicy: String, Sendable, CaseIterable {
 }
 
 /// The app's modelled memory: what it costs and where the system steps in.
-public struct MemorySettings: Sendable, Equatable {
+package struct MemorySettings: Sendable, Equatable {
     /// Above this footprint the app is killed (jetsam), in bytes.
-    public var limitBytes: Int64
+    package var limitBytes: Int64
     /// The app's footprint with nothing loaded (code, frameworks, UI), in bytes.
-    public var baselineBytes: Int64
+    package var baselineBytes: Int64
     /// Model objects per post held by the feed, in bytes.
-    public var bytesPerPost: Int64
+    package var bytesPerPost: Int64
     /// Fraction of the limit at which a memory warning is sent.
-    public var warningFraction: Double
+    package var warningFraction: Double
     /// Fraction of the limit at which a second, critical warning is sent.
-    public var criticalFraction: Double
+    package var criticalFraction: Double
 
-    public init(
+    package init(
         limitBytes: Int64 = MemorySettings.defaultLimitBytes, baselineBytes: Int64 = 150 << 20, bytesPerPost: Int64 = 4 << 10,
         warningFraction: Double = 0.8, criticalFraction: Double = 0.9
     ) {
@@ -416,21 +416,21 @@ public struct MemorySettings: Sendable, Equatable {
 
     /// About half the RAM of a 4 GB iPhone: the foreground jetsam limit
     /// `os_proc_available_memory` reports on such devices is near 2 GB.
-    public static let defaultLimitBytes: Int64 = 2048 << 20
-    public static let defaults = MemorySettings()
+    package static let defaultLimitBytes: Int64 = 2048 << 20
+    package static let defaults = MemorySettings()
 }
 
 /// Backgrounding, relaunching and restoring state.
-public struct LifecycleSettings: Sendable, Equatable {
+package struct LifecycleSettings: Sendable, Equatable {
     /// When the app returns from the background (Catbird's thresholds by default).
-    public var keepUnderNs: Int64
-    public var checkUnderNs: Int64
+    package var keepUnderNs: Int64
+    package var checkUnderNs: Int64
     /// Persisted state older than this is ignored at relaunch, in nanoseconds.
-    public var restoreMaxAgeNs: Int64
+    package var restoreMaxAgeNs: Int64
     /// Time from the reader's tap to the first frame of a relaunch, in nanoseconds.
-    public var coldStartNs: Int64
+    package var coldStartNs: Int64
 
-    public init(
+    package init(
         keepUnderNs: Int64 = 600_000_000_000, checkUnderNs: Int64 = 1_800_000_000_000,
         restoreMaxAgeNs: Int64 = 3_600_000_000_000, coldStartNs: Int64 = 1_200_000_000
     ) {
@@ -440,7 +440,7 @@ public struct LifecycleSettings: Sendable, Equatable {
         self.coldStartNs = coldStartNs
     }
 
-    public static let defaults = LifecycleSettings()
+    package static let defaults = LifecycleSettings()
 }
 
 /// The network between the app and its servers: a named link profile in the
@@ -451,24 +451,24 @@ public struct LifecycleSettings: Sendable, Equatable {
 /// overrides only some of its fields (each optional here, `nil` meaning
 /// "the profile's"), while a `LinkProfile` is a whole link with every field
 /// set; `linkProfile()` is the one place that applies the one to the other.
-public struct NetworkSettings: Sendable, Equatable {
+package struct NetworkSettings: Sendable, Equatable {
     /// The names of the link profiles a scenario can choose.
-    public static var profileNames: [String] { LinkProfile.allNames }
+    package static var profileNames: [String] { LinkProfile.allNames }
 
-    public var profile: String
-    public var latency: LatencyDistribution?
-    public var jitterMs: Double?
-    public var downlinkKbps: Int?
-    public var uplinkKbps: Int?
-    public var lossRate: Double?
-    public var timeoutMs: Double?
-    public var maxRetries: Int
-    public var backoffBaseMs: Double
-    public var backoffMultiplier: Double
+    package var profile: String
+    package var latency: LatencyDistribution?
+    package var jitterMs: Double?
+    package var downlinkKbps: Int?
+    package var uplinkKbps: Int?
+    package var lossRate: Double?
+    package var timeoutMs: Double?
+    package var maxRetries: Int
+    package var backoffBaseMs: Double
+    package var backoffMultiplier: Double
     /// Times with no network at all, in nanoseconds from launch.
-    public var offlineWindows: [Range<Int64>]
+    package var offlineWindows: [Range<Int64>]
 
-    public init(
+    package init(
         profile: String = "wifi", latency: LatencyDistribution? = nil, jitterMs: Double? = nil, downlinkKbps: Int? = nil,
         uplinkKbps: Int? = nil, lossRate: Double? = nil, timeoutMs: Double? = nil, maxRetries: Int = 2,
         backoffBaseMs: Double = 500, backoffMultiplier: Double = 2, offlineWindows: [Range<Int64>] = []
@@ -486,7 +486,7 @@ public struct NetworkSettings: Sendable, Equatable {
         self.offlineWindows = offlineWindows
     }
 
-    public static let defaults = NetworkSettings()
+    package static let defaults = NetworkSettings()
 }
 
 /// Where an engine decodes images, as a scenario says it.
@@ -495,7 +495,7 @@ public struct NetworkSettings: Sendable, Equatable {
 /// background mode carries the decode time per megapixel, which comes from
 /// the device profile, not the scenario; `Simulation.engineConfiguration`
 /// joins the two.
-public enum ImageDecodeSetting: String, Sendable, CaseIterable {
+package enum ImageDecodeSetting: String, Sendable, CaseIterable {
     /// On the main thread: costs frame time per megapixel.
     case main
     /// On a background queue: costs latency before the image shows.

@@ -1,25 +1,25 @@
 /// A scenario or device file that cannot be used, with where and why.
-public struct ScenarioError: Error, Equatable, CustomStringConvertible, Sendable {
+package struct ScenarioError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The file, as the user named it.
-    public var file: String
+    package var file: String
     /// A JSON path such as `$.script[2].velocity_pt_s`.
-    public var path: String
+    package var path: String
     /// What was expected there, and what was found when that helps.
-    public var expected: String
+    package var expected: String
 
-    public init(file: String, path: String, expected: String) {
+    package init(file: String, path: String, expected: String) {
         self.file = file
         self.path = path
         self.expected = expected
     }
 
-    public var description: String { "\(file): \(path): \(expected)" }
+    package var description: String { "\(file): \(path): \(expected)" }
 }
 
 extension ScenarioError {
     /// What `JSONDecoder` threw while reading `file`, as the JSON path at
     /// fault and what was expected there; for other JSON files FeedSim reads.
-    public init(file: String, decodingError error: any Error) {
+    package init(file: String, decodingError error: any Error) {
         self = scenarioError(file: file, from: error)
     }
 }

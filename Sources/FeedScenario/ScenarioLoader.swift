@@ -1,32 +1,32 @@
 import Foundation
 
 /// A scenario with its device profile resolved, ready to run.
-public struct LoadedScenario: Sendable, Equatable {
+package struct LoadedScenario: Sendable, Equatable {
     /// The scenario file as the user named it.
-    public var file: String
-    public var scenario: Scenario
-    public var device: DeviceProfile
+    package var file: String
+    package var scenario: Scenario
+    package var device: DeviceProfile
 
-    public init(file: String, scenario: Scenario, device: DeviceProfile) {
+    package init(file: String, scenario: Scenario, device: DeviceProfile) {
         self.file = file
         self.scenario = scenario
         self.device = device
     }
 
     /// The refresh rates this scenario runs at, in order.
-    public var refreshRates: [Int] {
+    package var refreshRates: [Int] {
         scenario.refreshRatesHz.isEmpty ? [Int(device.maxRefreshHz.value)] : scenario.refreshRatesHz
     }
 }
 
 /// Reads scenario files and the device profiles they name.
-public enum ScenarioLoader {
+package enum ScenarioLoader {
     /// Files larger than this are refused before parsing.
-    public static let maximumFileBytes = 16 * 1024 * 1024
+    package static let maximumFileBytes = 16 * 1024 * 1024
 
     /// Decodes a scenario from `data`; `file` names it in errors. The device
     /// profile is looked up in `devices/` beside the file or in a folder above.
-    public static func load(data: Data, file: String, deviceDirectories: [URL]) throws(ScenarioError) -> LoadedScenario {
+    package static func load(data: Data, file: String, deviceDirectories: [URL]) throws(ScenarioError) -> LoadedScenario {
         let scenario: Scenario = try decode(Scenario.self, from: data, file: file)
         guard let deviceURL = deviceDirectories
             .map({ $0.appendingPathComponent("\(scenario.device).json") })
@@ -59,7 +59,7 @@ public enum ScenarioLoader {
     }
 
     /// Reads and decodes the scenario at `url`.
-    public static func load(url: URL, file: String) throws(ScenarioError) -> LoadedScenario {
+    package static func load(url: URL, file: String) throws(ScenarioError) -> LoadedScenario {
         try load(data: try read(url, file: file), file: file, deviceDirectories: deviceDirectories(for: url))
     }
 
@@ -69,7 +69,7 @@ public enum ScenarioLoader {
     /// The scenario files in `folder` and below it, as paths relative to it,
     /// sorted: every `*.json` but `schema.json`, outside `devices/` and
     /// hidden folders. `nil` when the folder cannot be read.
-    public static func scenarioFiles(in folder: String) -> [String]? {
+    package static func scenarioFiles(in folder: String) -> [String]? {
         guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return nil }
         var found: [String] = []
         while let relative = enumerator.nextObject() as? String {
@@ -84,7 +84,7 @@ public enum ScenarioLoader {
     }
 
     /// `devices/` in the scenario's folder and in each folder above it, nearest first.
-    public static func deviceDirectories(for scenarioURL: URL) -> [URL] {
+    package static func deviceDirectories(for scenarioURL: URL) -> [URL] {
         var directories: [URL] = []
         var folder = scenarioURL.standardizedFileURL.deletingLastPathComponent()
         for _ in 0..<8 {
@@ -96,7 +96,7 @@ public enum ScenarioLoader {
         return directories
     }
 
-    public static func read(_ url: URL, file: String) throws(ScenarioError) -> Data {
+    package static func read(_ url: URL, file: String) throws(ScenarioError) -> Data {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -111,12 +111,12 @@ public enum ScenarioLoader {
 
     /// Decodes a scenario file's bytes without resolving its device
     /// profile; `file` names it in errors.
-    public static func scenario(from data: Data, file: String) throws(ScenarioError) -> Scenario {
+    package static func scenario(from data: Data, file: String) throws(ScenarioError) -> Scenario {
         try decode(Scenario.self, from: data, file: file)
     }
 
     /// Decodes a device profile file's bytes; `file` names it in errors.
-    public static func device(from data: Data, file: String) throws(ScenarioError) -> DeviceProfile {
+    package static func device(from data: Data, file: String) throws(ScenarioError) -> DeviceProfile {
         try decode(DeviceProfile.self, from: data, file: file)
     }
 

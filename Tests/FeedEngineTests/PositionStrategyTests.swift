@@ -418,7 +418,7 @@ struct ContentAnchorTests {
                 Post(id: 1, authorID: 1, textLength: 40, media: Media(kind: .single, pixelWidth: 10, pixelHeight: 10, encodedBytes: 10, sizeKnownAtLayout: false)),
             ])
         harness.start()
-        let list = harness.engine.list
+        let list = harness.engine.listView
         #expect((0..<3).map { ContentAnchorKeeper.hasFinalHeight($0, in: list) } == [true, true, false])
     }
 }

@@ -9,9 +9,9 @@ import FeedScenario
 struct PromisesEverythingKeeper: PositionKeeper {
     static let name = "promises_everything"
     static let heldCauses = Set(ChangeCause.allCases)
-    func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { PlaceOutcome(.keepOffset) }
+    func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome { PlaceOutcome(.keepOffset) }
     func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .keepOffset }
-    func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection { .keepOffset }
+    func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection { .keepOffset }
 }
 
 /// `anchor`, but for a relayout of a post deep in the feed (index 45 or
@@ -21,10 +21,10 @@ struct ForgetsDeepPostsKeeper: PositionKeeper {
     static let name = "forgets_deep_posts"
     static let heldCauses = AnchorKeeper.heldCauses
     var anchor = AnchorKeeper()
-    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) { anchor.batchWillApply(batch, list: list) }
-    func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { anchor.batchDidApply(batch, list: list) }
+    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) { anchor.batchWillApply(batch, list: list) }
+    func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome { anchor.batchDidApply(batch, list: list) }
     func heightsChangedAbove(by delta: Double) -> PlaceCorrection { anchor.heightsChangedAbove(by: delta) }
-    func afterRelayout(anchor scrollAnchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    func afterRelayout(anchor scrollAnchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         scrollAnchor.index >= 45 ? .keepOffset : anchor.afterRelayout(anchor: scrollAnchor, list: list)
     }
 }
@@ -38,13 +38,13 @@ struct DipsWithChangesKeeper: PositionKeeper {
     static let heldCauses = AnchorKeeper.heldCauses
     var anchor = AnchorKeeper()
     var batches = 0
-    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) {
         batches += 1
         anchor.batchWillApply(batch, list: list)
     }
-    func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { anchor.batchDidApply(batch, list: list) }
+    func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome { anchor.batchDidApply(batch, list: list) }
     func heightsChangedAbove(by delta: Double) -> PlaceCorrection { anchor.heightsChangedAbove(by: delta) }
-    func afterRelayout(anchor scrollAnchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    func afterRelayout(anchor scrollAnchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         .adjustOffset(by: batches == 0 || batches >= 10 ? 300 : 30)
     }
 }
@@ -59,10 +59,10 @@ struct MissesAtOnePlaceKeeper: PositionKeeper {
     /// Where post 30's top must sit for the miss: eight flings leave it at 31.3 pt.
     static let place: ClosedRange<Double> = 28...34
     var anchor = AnchorKeeper()
-    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) { anchor.batchWillApply(batch, list: list) }
-    func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { anchor.batchDidApply(batch, list: list) }
+    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) { anchor.batchWillApply(batch, list: list) }
+    func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome { anchor.batchDidApply(batch, list: list) }
     func heightsChangedAbove(by delta: Double) -> PlaceCorrection { anchor.heightsChangedAbove(by: delta) }
-    func afterRelayout(anchor scrollAnchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    func afterRelayout(anchor scrollAnchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         let held = anchor.afterRelayout(anchor: scrollAnchor, list: list)
         guard scrollAnchor.index == 30, Self.place.contains(scrollAnchor.viewportY), case let .moveOffset(offset) = held else {
             return held

@@ -89,6 +89,34 @@ struct ProvenanceCommandTests {
         #expect(Provenance.feedsimVersion.split(separator: ".").count == 3)
     }
 
+    @Test("CHANGELOG.md's newest release is the version feedsim --version prints")
+    func changelogNamesTheVersion() throws {
+        let outcome = try FeedSimProcess.run(["--version"], in: FeedSimProcess.packageRoot)
+        #expect(outcome.status == 0, "\(outcome)")
+        let changelog = try String(
+            contentsOf: FeedSimProcess.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let newest = try #require(ProvenanceCommandTests.newestRelease(inChangelog: changelog), "no `## [X.Y.Z] - date` heading")
+        #expect(newest == outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "CHANGELOG.md's newest release")
+    }
+
+    @Test("The newest release of a changelog is its first versioned heading, Unreleased skipped")
+    func newestReleaseSkipsUnreleased() {
+        let text = "# Changelog\n\n## [Unreleased]\n- x\n\n## [2.1.0] - 2026-12-01\n- y\n\n## [2.0.0] - 2026-11-28\n"
+        #expect(ProvenanceCommandTests.newestRelease(inChangelog: text) == "2.1.0")
+        #expect(ProvenanceCommandTests.newestRelease(inChangelog: "# Changelog\n\n## [Unreleased]\n") == nil)
+    }
+
+    /// The version of the first `## [X.Y.Z]` heading, Keep a Changelog's
+    /// form of a release.
+    static func newestRelease(inChangelog text: String) -> String? {
+        for line in text.split(separator: "\n") where line.hasPrefix("## [") {
+            let name = line.dropFirst(4).prefix { $0 != "]" }
+            let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+            if parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) { return String(name) }
+        }
+        return nil
+    }
+
     @Test("run records its build beside the CSV files; check refuses a debug run against the release baseline unless asked")
     func runAndCheck() throws {
         let folder = try ScratchFolder()

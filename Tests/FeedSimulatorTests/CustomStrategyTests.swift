@@ -10,12 +10,12 @@ import FeedScenario
 struct JumpToTopKeeper: PositionKeeper {
     static let name = "jump_to_top"
 
-    func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+    func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
         // Clamped by the engine to the top of the content.
         PlaceOutcome(.moveOffset(to: -.greatestFiniteMagnitude))
     }
 
-    func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         .moveOffset(to: -.greatestFiniteMagnitude)
     }
 }

@@ -74,15 +74,15 @@ struct VelocityRestoreTests {
         static let heldCauses = AnchorKeeper.heldCauses
         private var anchor = AnchorKeeper()
         init() {}
-        mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) { anchor.batchWillApply(batch, list: list) }
-        func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+        mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) { anchor.batchWillApply(batch, list: list) }
+        func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
             var outcome = anchor.batchDidApply(batch, list: list)
             if case let .moveOffset(target) = outcome.correction {
                 outcome.correction = .retargetingFling(.moveOffset(to: batch.offset + (target - batch.offset) / 2))
             }
             return outcome
         }
-        func afterRelayout(anchor captured: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+        func afterRelayout(anchor captured: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
             anchor.afterRelayout(anchor: captured, list: list)
         }
     }

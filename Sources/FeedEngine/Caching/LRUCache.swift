@@ -15,7 +15,7 @@
 ///
 /// Eviction order is determined by the sequence of operations alone, never by
 /// hashing, so it is the same in every run.
-public struct LRUCache<Key: Hashable, Value> {
+package struct LRUCache<Key: Hashable, Value> {
     private var slotOfKey: [Key: Int] = [:]
     private var slots: [_LRUSlot<Key, Value>] = []
     private var mostRecentSlot = noSlot
@@ -25,7 +25,7 @@ public struct LRUCache<Key: Hashable, Value> {
     /// The largest number of entries the cache keeps; lowering it evicts.
     ///
     /// - Complexity: O(1) to read; setting it is O(*e*) for *e* evictions.
-    public var countLimit: Int {
+    package var countLimit: Int {
         didSet {
             precondition(countLimit >= 0, "LRUCache countLimit must not be negative")
             evictToLimits()
@@ -35,7 +35,7 @@ public struct LRUCache<Key: Hashable, Value> {
     /// The largest total cost the cache keeps; lowering it evicts.
     ///
     /// - Complexity: O(1) to read; setting it is O(*e*) for *e* evictions.
-    public var costLimit: Int {
+    package var costLimit: Int {
         didSet {
             precondition(costLimit >= 0, "LRUCache costLimit must not be negative")
             evictToLimits()
@@ -43,19 +43,19 @@ public struct LRUCache<Key: Hashable, Value> {
     }
 
     /// The sum of the costs of the entries in the cache.
-    public private(set) var totalCost = 0
+    package private(set) var totalCost = 0
 
     /// The number of `value(forKey:)` calls that found their key.
-    public private(set) var hits = 0
+    package private(set) var hits = 0
 
     /// The number of `value(forKey:)` calls that did not find their key.
-    public private(set) var misses = 0
+    package private(set) var misses = 0
 
     /// The number of entries the cache removed on its own: to respect a
     /// limit, or in `trim(toCost:)` and `trim(toCount:)`. Entries removed by
     /// `removeValue(forKey:)` or `removeAll(keepingCapacity:)`, and values
     /// replaced by `insert(_:forKey:cost:)`, are not evictions.
-    public private(set) var evictions = 0
+    package private(set) var evictions = 0
 
     /// Creates an empty cache.
     ///
@@ -63,7 +63,7 @@ public struct LRUCache<Key: Hashable, Value> {
     ///   - countLimit: The largest number of entries to keep; unbounded by
     ///     default.
     ///   - costLimit: The largest total cost to keep; unbounded by default.
-    public init(countLimit: Int = .max, costLimit: Int = .max) {
+    package init(countLimit: Int = .max, costLimit: Int = .max) {
         precondition(countLimit >= 0, "LRUCache countLimit must not be negative")
         precondition(costLimit >= 0, "LRUCache costLimit must not be negative")
         self.countLimit = countLimit
@@ -73,18 +73,18 @@ public struct LRUCache<Key: Hashable, Value> {
     /// The number of entries in the cache.
     ///
     /// - Complexity: O(1)
-    public var count: Int { slotOfKey.count }
+    package var count: Int { slotOfKey.count }
 
     /// Whether the cache holds no entry.
     ///
     /// - Complexity: O(1)
-    public var isEmpty: Bool { slotOfKey.isEmpty }
+    package var isEmpty: Bool { slotOfKey.isEmpty }
 
     /// Returns the value for `key` and marks it most recently used, counting
     /// a hit; returns `nil` and counts a miss if the key is absent.
     ///
     /// - Complexity: O(1) expected (one hash lookup, a few slot updates).
-    public mutating func value(forKey key: Key) -> Value? {
+    package mutating func value(forKey key: Key) -> Value? {
         guard let value = valueIfPresent(forKey: key) else {
             misses += 1
             return nil
@@ -98,7 +98,7 @@ public struct LRUCache<Key: Hashable, Value> {
     /// `value(forKey:)` took two.
     ///
     /// - Complexity: O(1) expected.
-    public mutating func valueIfPresent(forKey key: Key) -> Value? {
+    package mutating func valueIfPresent(forKey key: Key) -> Value? {
         guard let slot = slotOfKey[key] else { return nil }
         hits += 1
         moveToMostRecent(slot)
@@ -108,7 +108,7 @@ public struct LRUCache<Key: Hashable, Value> {
     /// Whether the cache holds `key`; neither counts nor refreshes recency.
     ///
     /// - Complexity: O(1) expected.
-    public func contains(_ key: Key) -> Bool {
+    package func contains(_ key: Key) -> Bool {
         slotOfKey[key] != nil
     }
 
@@ -124,7 +124,7 @@ public struct LRUCache<Key: Hashable, Value> {
     ///   - key: The key to store it under.
     ///   - cost: The entry's cost towards `costLimit`; not negative.
     /// - Complexity: O(1) expected, plus O(1) per eviction.
-    public mutating func insert(_ value: Value, forKey key: Key, cost: Int = 0) {
+    package mutating func insert(_ value: Value, forKey key: Key, cost: Int = 0) {
         precondition(cost >= 0, "LRUCache cost must not be negative")
         if let slot = slotOfKey[key] {
             totalCost += cost - slots[slot].cost
@@ -145,7 +145,7 @@ public struct LRUCache<Key: Hashable, Value> {
     ///
     /// - Complexity: O(1) expected.
     @discardableResult
-    public mutating func removeValue(forKey key: Key) -> Value? {
+    package mutating func removeValue(forKey key: Key) -> Value? {
         guard let slot = slotOfKey.removeValue(forKey: key) else { return nil }
         return releaseSlot(slot)
     }
@@ -154,7 +154,7 @@ public struct LRUCache<Key: Hashable, Value> {
     /// `cost`.
     ///
     /// - Complexity: O(*e*) for *e* evictions.
-    public mutating func trim(toCost cost: Int) {
+    package mutating func trim(toCost cost: Int) {
         precondition(cost >= 0, "LRUCache cannot trim to a negative cost")
         while totalCost > cost {
             evictLeastRecent()
@@ -164,7 +164,7 @@ public struct LRUCache<Key: Hashable, Value> {
     /// Evicts least recently used entries until at most `count` remain.
     ///
     /// - Complexity: O(*e*) for *e* evictions.
-    public mutating func trim(toCount count: Int) {
+    package mutating func trim(toCount count: Int) {
         precondition(count >= 0, "LRUCache cannot trim to a negative count")
         while self.count > count {
             evictLeastRecent()
@@ -177,7 +177,7 @@ public struct LRUCache<Key: Hashable, Value> {
     /// - Parameter keepingCapacity: Whether to keep the storage for reuse
     ///   rather than release it, as after a memory warning.
     /// - Complexity: O(*n*) for *n* slots.
-    public mutating func removeAll(keepingCapacity: Bool = false) {
+    package mutating func removeAll(keepingCapacity: Bool = false) {
         slotOfKey.removeAll(keepingCapacity: keepingCapacity)
         slots.removeAll(keepingCapacity: keepingCapacity)
         mostRecentSlot = noSlot
@@ -189,7 +189,7 @@ public struct LRUCache<Key: Hashable, Value> {
     /// The keys in eviction order: least recently used first.
     ///
     /// - Complexity: O(*n*)
-    public var keysByRecency: [Key] {
+    package var keysByRecency: [Key] {
         var keys: [Key] = []
         keys.reserveCapacity(count)
         var slot = leastRecentSlot

@@ -1,20 +1,20 @@
 /// What a post cell displays, prepared once per post and content version:
 /// the strings a real cell would format (author line, counts, an
 /// accessibility label).
-public final class PostViewModel {
-    public let postID: PostID
+package final class PostViewModel {
+    package let postID: PostID
     /// The post's content version the view model was built from.
-    public let contentVersion: Int
-    public let authorLine: String
-    public let likeLabel: String
-    public let accessibilityLabel: String
+    package let contentVersion: Int
+    package let authorLine: String
+    package let likeLabel: String
+    package let accessibilityLabel: String
 
     /// Builds the view model for `item`.
     ///
     /// Each string is written byte by byte into a buffer on the stack and
     /// made a `String` once: one allocation a string (none for a short
     /// one), where interpolation grew its storage as it went.
-    public init(item: FeedItem) {
+    package init(item: FeedItem) {
         let post = item.post
         postID = post.id
         contentVersion = PostViewModel.contentVersion(of: post)
@@ -55,12 +55,12 @@ public final class PostViewModel {
     }
 
     /// Approximate bytes held: what the cache's cost limit counts.
-    public var cost: Int {
+    package var cost: Int {
         64 + authorLine.utf8.count + likeLabel.utf8.count + accessibilityLabel.utf8.count
     }
 
     /// Changes whenever what the cell shows changes.
-    public static func contentVersion(of post: Post) -> Int {
+    package static func contentVersion(of post: Post) -> Int {
         post.likeCount &* 2 &+ (post.isLikedByViewer ? 1 : 0)
     }
 }

@@ -1,6 +1,6 @@
 /// A way of computing the changes between two snapshots of a feed; the raw
 /// values are the names scenario files use.
-public enum DiffAlgorithm: String, Sendable, CaseIterable {
+package enum DiffAlgorithm: String, Sendable, CaseIterable {
     /// Heckel's O(*n*) algorithm over element ids; see `heckelDiff(from:to:)`.
     case heckel
     /// The standard library's `CollectionDifference` (Myers' algorithm) over
@@ -21,7 +21,7 @@ public enum DiffAlgorithm: String, Sendable, CaseIterable {
     ///   `heckelDiff(from:to:)`. `collectionDifference`: O((*n* + *m*) · *d*)
     ///   for *d* differences. `reloadAll`: O(*n* + *m*).
     @inlinable
-    public func diff<E: Identifiable & Equatable>(
+    package func diff<E: Identifiable & Equatable>(
         from old: [E],
         to new: [E]
     ) -> Changeset where E.ID: Hashable {

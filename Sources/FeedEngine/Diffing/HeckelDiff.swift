@@ -26,7 +26,7 @@
 ///   are the lengths of `old` and `new`, plus O(*k* log *k*) to choose the
 ///   moves among the *k* matched elements.
 @inlinable
-public func heckelDiff<E: Identifiable & Equatable>(
+package func heckelDiff<E: Identifiable & Equatable>(
     from old: [E],
     to new: [E]
 ) -> Changeset where E.ID: Hashable {

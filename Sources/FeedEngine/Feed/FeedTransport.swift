@@ -1,18 +1,18 @@
 /// Where a page of older posts starts: the id of the last post already held.
-public struct FeedCursor: Hashable, Sendable {
-    public var afterPostID: PostID
-    public init(afterPostID: PostID) { self.afterPostID = afterPostID }
+package struct FeedCursor: Hashable, Sendable {
+    package var afterPostID: PostID
+    package init(afterPostID: PostID) { self.afterPostID = afterPostID }
 }
 
 /// A page of posts, newest first, and the cursor of the next page.
-public struct FeedPage: Sendable, Equatable {
-    public var posts: [Post]
+package struct FeedPage: Sendable, Equatable {
+    package var posts: [Post]
     /// Posts the page's replies refer to (parents and roots), for threading.
-    public var threadContext: [Post]
+    package var threadContext: [Post]
     /// `nil` at the end of the feed.
-    public var nextCursor: FeedCursor?
+    package var nextCursor: FeedCursor?
 
-    public init(posts: [Post], threadContext: [Post] = [], nextCursor: FeedCursor?) {
+    package init(posts: [Post], threadContext: [Post] = [], nextCursor: FeedCursor?) {
         self.posts = posts
         self.threadContext = threadContext
         self.nextCursor = nextCursor
@@ -20,7 +20,7 @@ public struct FeedPage: Sendable, Equatable {
 }
 
 /// Why a request failed.
-public enum FeedTransportError: Error, Equatable, Sendable {
+package enum FeedTransportError: Error, Equatable, Sendable {
     case offline
     case timedOut
     case serverError
@@ -28,7 +28,7 @@ public enum FeedTransportError: Error, Equatable, Sendable {
 
 /// How the engine talks to the feed's server. Completions are called later,
 /// on the same (simulated) main thread, never synchronously.
-public protocol FeedTransport: AnyObject {
+package protocol FeedTransport: AnyObject {
     /// The page after `cursor`, or the first page when `cursor` is nil.
     func fetchPage(cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void)
     /// Sets the viewer's like on a post.
@@ -37,7 +37,7 @@ public protocol FeedTransport: AnyObject {
 
 /// What hosts the feed on screen: the scroll view the engine reads and
 /// corrects, and the observer of every change the engine commits.
-public protocol FeedViewport: AnyObject {
+package protocol FeedViewport: AnyObject {
     var contentOffset: Double { get }
     var viewportHeight: Double { get }
     /// Height hidden under bars at the top and bottom.
@@ -60,8 +60,8 @@ public protocol FeedViewport: AnyObject {
 }
 
 extension FeedViewport {
-    public func retargetDeceleration(by delta: Double) -> Bool { false }
-    public var isDecelerating: Bool { false }
+    package func retargetDeceleration(by delta: Double) -> Bool { false }
+    package var isDecelerating: Bool { false }
 }
 
 /// Why the displayed feed changed.

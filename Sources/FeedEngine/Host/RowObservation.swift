@@ -7,7 +7,7 @@
 /// changes (WWDC23 session 10149, 2:26–4:05); views off screen are not
 /// updated (WWDC26 session 321, 16:59). A collection view configures only
 /// the cells whose items changed, so it has no such setting.
-public enum RowObservation: String, Sendable, CaseIterable {
+package enum RowObservation: String, Sendable, CaseIterable {
     /// Each row reads only its own post (a value passed to it, or a small
     /// observable model of its own): a change runs the bodies of the rows
     /// whose posts changed, as a collection view reconfigures their cells.

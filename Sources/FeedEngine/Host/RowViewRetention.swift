@@ -2,7 +2,7 @@ import DequeModule
 
 /// What a lazy stack does with a row's view once it scrolls off screen.
 /// Sources, with times: docs/swiftui-hosts.md, "Row views kept alive".
-public enum RowRetention: String, Sendable, CaseIterable {
+package enum RowRetention: String, Sendable, CaseIterable {
     /// Kept, not rendered or updated, for a number of updates in case it
     /// scrolls back, then freed with its state (WWDC26 session 321,
     /// 16:59–17:13). The number is not stated: `row_kept_updates`.
@@ -16,14 +16,14 @@ public enum RowRetention: String, Sendable, CaseIterable {
 }
 
 /// How a lazy stack keeps row views off screen: `FeedEngineConfiguration.rowViews`.
-public struct RowViewSettings: Hashable, Sendable {
-    public var policy: RowRetention
+package struct RowViewSettings: Hashable, Sendable {
+    package var policy: RowRetention
     /// Updates a row's view is kept after it leaves the screen (`released`).
-    public var keptUpdates: Int
+    package var keptUpdates: Int
     /// Memory one kept row view holds, in bytes.
-    public var rowViewBytes: Int
+    package var rowViewBytes: Int
 
-    public init(policy: RowRetention, keptUpdates: Int, rowViewBytes: Int) {
+    package init(policy: RowRetention, keptUpdates: Int, rowViewBytes: Int) {
         self.policy = policy
         self.keptUpdates = keptUpdates
         self.rowViewBytes = rowViewBytes

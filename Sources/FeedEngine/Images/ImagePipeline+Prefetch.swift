@@ -13,7 +13,7 @@ extension ImagePipeline {
     ///
     /// - Complexity: O(*r*) for *r* requests, plus O(*q*) per queued load
     ///   whose priority changes.
-    public func prefetch(_ requests: [ImageRequest]) {
+    package func prefetch(_ requests: [ImageRequest]) {
         for request in requests {
             startPrefetching(request)
         }
@@ -26,7 +26,7 @@ extension ImagePipeline {
     ///
     /// - Complexity: O(*k* × (*p* + *q*)) for *k* keys, *p* prefetched keys
     ///   and *q* queued loads.
-    public func cancelPrefetching(_ keys: [ImageKey]) {
+    package func cancelPrefetching(_ keys: [ImageKey]) {
         for key in keys {
             guard let load = loads[key], load.prefetchPriority != nil else { continue }
             load.prefetchPriority = nil
@@ -42,7 +42,7 @@ extension ImagePipeline {
     ///
     /// - Complexity: O(*p* × (*r* + *p* + *q*)) for *r* requests, *p*
     ///   prefetched keys and *q* queued loads.
-    public func setPrefetchTargets(_ requests: [ImageRequest]) {
+    package func setPrefetchTargets(_ requests: [ImageRequest]) {
         // The window is a handful of requests: scanning them finds a key
         // without building a Set, an allocation every time the window moves.
         cancelPrefetching(prefetchedKeys.filter { key in !requests.contains { $0.key == key } })
@@ -52,7 +52,7 @@ extension ImagePipeline {
     /// The keys being prefetched, in the order prefetching started.
     ///
     /// - Complexity: O(1)
-    public var prefetchingKeys: [ImageKey] { prefetchedKeys }
+    package var prefetchingKeys: [ImageKey] { prefetchedKeys }
 
     private func startPrefetching(_ request: ImageRequest) {
         let key = request.key

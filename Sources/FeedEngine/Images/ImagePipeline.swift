@@ -29,50 +29,50 @@ import DequeModule
 /// The pipeline is single-threaded and synchronous; time reaches it only
 /// through the `EngineScheduler`. Queues are arrays and deques and
 /// dictionaries are used only for lookup, so every run is the same.
-public final class ImagePipeline {
+package final class ImagePipeline {
     /// Everything that configures an `ImagePipeline`.
-    public struct Configuration: Hashable, Sendable {
+    package struct Configuration: Hashable, Sendable {
         /// Bytes a decoded pixel takes: 8-bit RGBA, the bitmap UIKit decodes
         /// photos into.
-        public static let bytesPerDecodedPixel = 4
+        package static let bytesPerDecodedPixel = 4
 
         /// The decoded-image memory budget of the reference Instagram design
         /// (an `NSCache` with a 50 MB total cost limit).
-        public static let defaultMemoryCacheCostLimit = 50 * 1_024 * 1_024
+        package static let defaultMemoryCacheCostLimit = 50 * 1_024 * 1_024
 
         /// The disk budget of the reference Instagram design (LRU eviction
         /// at 500 MB).
-        public static let defaultDiskCacheSizeLimit = 500 * 1_024 * 1_024
+        package static let defaultDiskCacheSizeLimit = 500 * 1_024 * 1_024
 
         /// What an overflowing disk cache trims to, as a fraction of its
         /// limit: DESIGN.md asks for 70–80 %; this is the middle.
-        public static let defaultDiskTrimFraction = 0.75
+        package static let defaultDiskTrimFraction = 0.75
 
         /// Downloads at once: the reference Instagram design's limit, also
         /// the per-host connection limit of HTTP/1.1 clients.
-        public static let defaultMaxConcurrentLoads = 6
+        package static let defaultMaxConcurrentLoads = 6
 
         /// Posts prefetched ahead of the viewport: the low end of the
         /// reference Instagram design's 5–10.
-        public static let defaultPrefetchWindow = 5
+        package static let defaultPrefetchWindow = 5
 
         /// The largest total cost of decoded images kept in memory, in bytes
         /// (width × height × `bytesPerDecodedPixel` each).
-        public var memoryCacheCostLimit: Int
+        package var memoryCacheCostLimit: Int
         /// The largest total size of encoded data kept on disk, in bytes.
-        public var diskCacheSizeLimit: Int
+        package var diskCacheSizeLimit: Int
         /// When the disk cache exceeds its limit it evicts least recently
         /// used data until it holds at most this fraction of the limit.
-        public var diskTrimFraction: Double
+        package var diskTrimFraction: Double
         /// The most downloads in flight at once.
-        public var maxConcurrentLoads: Int
+        package var maxConcurrentLoads: Int
         /// How many posts past the viewport to prefetch: the window the
         /// engine's image prefetch policy works with (0 turns prefetching off).
-        public var prefetchWindow: Int
+        package var prefetchWindow: Int
         /// Where decoding costs time.
-        public var decodeMode: ImageDecodeMode
+        package var decodeMode: ImageDecodeMode
         /// How long a disk cache read takes, in nanoseconds.
-        public var diskReadLatency: Int64
+        package var diskReadLatency: Int64
 
         /// Creates a configuration. The decode mode and the disk latency
         /// model the device and have no default: the device profile supplies
@@ -86,7 +86,7 @@ public final class ImagePipeline {
         ///   - diskTrimFraction: In 0...1.
         ///   - maxConcurrentLoads: At least 1.
         ///   - prefetchWindow: Posts ahead; not negative.
-        public init(
+        package init(
             decodeMode: ImageDecodeMode,
             diskReadLatency: Int64,
             memoryCacheCostLimit: Int = Configuration.defaultMemoryCacheCostLimit,
@@ -105,7 +105,7 @@ public final class ImagePipeline {
         }
 
         /// The disk size an overflowing disk cache trims to, in bytes.
-        public var diskTrimTarget: Int {
+        package var diskTrimTarget: Int {
             Int((Double(diskCacheSizeLimit) * diskTrimFraction).rounded(.down))
         }
 
@@ -123,52 +123,52 @@ public final class ImagePipeline {
     }
 
     /// What the pipeline has done, as counts.
-    public struct Counters: Hashable, Sendable {
+    package struct Counters: Hashable, Sendable {
         /// Calls to `request(_:for:completion:)`.
-        public var requests = 0
+        package var requests = 0
         /// Requests answered from the memory cache.
-        public var memoryHits = 0
+        package var memoryHits = 0
         /// Requests answered from the disk cache, including those that joined
         /// a disk read already under way.
-        public var diskHits = 0
+        package var diskHits = 0
         /// Downloads started through the transport.
-        public var networkLoads = 0
+        package var networkLoads = 0
         /// Requests and prefetches that joined a load already under way
         /// instead of starting one.
-        public var coalesced = 0
+        package var coalesced = 0
         /// Prefetches that started or joined a load.
-        public var prefetches = 0
+        package var prefetches = 0
         /// Requests ended with `.cancelled` because their owner cancelled or
         /// replaced them.
-        public var cancellations = 0
+        package var cancellations = 0
         /// Loads dropped because nothing wanted them any more: from the
         /// queue, in flight (cancelled through the transport), or while
         /// reading the disk or decoding.
-        public var abandonedLoads = 0
+        package var abandonedLoads = 0
         /// Of `abandonedLoads`, the downloads cancelled through the transport.
-        public var transportCancellations = 0
+        package var transportCancellations = 0
         /// Downloads that failed.
-        public var failedLoads = 0
+        package var failedLoads = 0
         /// Images decoded, on the main thread or in background.
-        public var decodes = 0
+        package var decodes = 0
         /// Bytes the transport reported downloaded.
-        public var bytesDownloaded = 0
+        package var bytesDownloaded = 0
 
         /// Creates zeroed counters.
-        public init() {}
+        package init() {}
 
         /// The fraction of requests answered from memory or disk; 0 when
         /// there were none.
-        public var hitRate: Double {
+        package var hitRate: Double {
             requests == 0 ? 0 : Double(memoryHits + diskHits) / Double(requests)
         }
     }
 
     /// The configuration the pipeline was created with.
-    public let configuration: Configuration
+    package let configuration: Configuration
 
     /// What the pipeline has done so far.
-    @exclusivity(unchecked) public internal(set) var counters = Counters()
+    @exclusivity(unchecked) package internal(set) var counters = Counters()
 
     /// Held, as the engine holds its own: neither holds the pipeline.
     let transport: any ImageTransport
@@ -199,7 +199,7 @@ public final class ImagePipeline {
     ///   - configuration: Limits, decode mode and latencies.
     ///   - transport: The network side; not retained.
     ///   - scheduler: The source of time and timers; not retained.
-    public init(configuration: Configuration, transport: any ImageTransport, scheduler: any EngineScheduler) {
+    package init(configuration: Configuration, transport: any ImageTransport, scheduler: any EngineScheduler) {
         configuration.validate()
         self.configuration = configuration
         self.transport = transport
@@ -214,63 +214,63 @@ public final class ImagePipeline {
     /// were none.
     ///
     /// - Complexity: O(1)
-    public var hitRate: Double { counters.hitRate }
+    package var hitRate: Double { counters.hitRate }
 
     /// Bytes of decoded images in the memory cache, for a memory model.
     ///
     /// - Complexity: O(1)
-    public var memoryCacheCost: Int { memoryCache.totalCost }
+    package var memoryCacheCost: Int { memoryCache.totalCost }
 
     /// Bytes of encoded data in the disk cache.
     ///
     /// - Complexity: O(1)
-    public var diskCacheSize: Int { diskCache.totalCost }
+    package var diskCacheSize: Int { diskCache.totalCost }
 
     /// Images the memory cache evicted on its own (to respect its limit or
     /// on a memory warning's trim).
     ///
     /// - Complexity: O(1)
-    public var memoryCacheEvictions: Int { memoryCache.evictions }
+    package var memoryCacheEvictions: Int { memoryCache.evictions }
 
     /// Encoded images the disk cache evicted when trimming.
     ///
     /// - Complexity: O(1)
-    public var diskCacheEvictions: Int { diskCache.evictions }
+    package var diskCacheEvictions: Int { diskCache.evictions }
 
     /// Downloads in flight through the transport; never more than
     /// `configuration.maxConcurrentLoads`.
     ///
     /// - Complexity: O(1)
-    public var inFlightLoadCount: Int { inFlightCount }
+    package var inFlightLoadCount: Int { inFlightCount }
 
     /// Loads waiting for a download slot.
     ///
     /// - Complexity: O(1)
-    public var queuedLoadCount: Int { visibleQueue.count + prefetchQueue.count }
+    package var queuedLoadCount: Int { visibleQueue.count + prefetchQueue.count }
 
     /// Loads under way in any stage: queued, downloading, reading the disk
     /// or decoding.
     ///
     /// - Complexity: O(1)
-    public var activeLoadCount: Int { loads.count }
+    package var activeLoadCount: Int { loads.count }
 
     /// Whether the decoded image for `key` is in the memory cache; neither
     /// counts nor refreshes recency.
     ///
     /// - Complexity: O(1) expected.
-    public func isInMemory(_ key: ImageKey) -> Bool { memoryCache.contains(key) }
+    package func isInMemory(_ key: ImageKey) -> Bool { memoryCache.contains(key) }
 
     /// Whether encoded data for `key` is in the disk cache; neither counts
     /// nor refreshes recency.
     ///
     /// - Complexity: O(1) expected.
-    public func isOnDisk(_ key: ImageKey) -> Bool { diskCache.contains(key) }
+    package func isOnDisk(_ key: ImageKey) -> Bool { diskCache.contains(key) }
 
     /// Returns the work done since the last call (main-thread decodes) and
     /// starts counting afresh; the owner's cost model charges it.
     ///
     /// - Complexity: O(1)
-    public func drainWork() -> WorkCounters {
+    package func drainWork() -> WorkCounters {
         let work = pendingWork
         pendingWork = WorkCounters()
         return work
@@ -294,7 +294,7 @@ public final class ImagePipeline {
     ///   - completion: Called exactly once with the outcome.
     /// - Complexity: O(1) expected for a hit or a join; O(*q*) for *q* queued
     ///   loads when the request changes a queued load's priority.
-    public func request(_ request: ImageRequest, for owner: Int, completion: @escaping (ImageLoadOutcome) -> Void) {
+    package func request(_ request: ImageRequest, for owner: Int, completion: @escaping (ImageLoadOutcome) -> Void) {
         counters.requests += 1
         let replaced = detachWaiter(of: owner)
         let key = request.key
@@ -334,7 +334,7 @@ public final class ImagePipeline {
     ///
     /// - Complexity: O(*w* + *q*) for *w* waiters on the load and *q* queued
     ///   loads.
-    public func cancel(for owner: Int) {
+    package func cancel(for owner: Int) {
         guard let cancelled = detachWaiter(of: owner) else { return }
         releaseInterest(of: cancelled)
         startQueuedLoads()
@@ -347,7 +347,7 @@ public final class ImagePipeline {
     /// The disk cache and loads under way are untouched.
     ///
     /// - Complexity: O(*e*) for *e* evicted images; O(*n*) to clear all.
-    public func didReceiveMemoryWarning(_ policy: MemoryTrimPolicy) {
+    package func didReceiveMemoryWarning(_ policy: MemoryTrimPolicy) {
         switch policy {
         case .clearAll:
             memoryCache.removeAll(keepingCapacity: true)
@@ -362,7 +362,7 @@ public final class ImagePipeline {
     /// disk cache as a download would.
     ///
     /// - Complexity: O(1) expected, plus O(1) per eviction.
-    public func storeOnDisk(_ request: ImageRequest) {
+    package func storeOnDisk(_ request: ImageRequest) {
         storeEncoded(request, bytes: request.encodedBytes)
     }
 }

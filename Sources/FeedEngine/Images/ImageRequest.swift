@@ -1,33 +1,33 @@
 /// Which image a request names: a post's media, and the page of it for a
 /// carousel. Two requests with one key share one load and one cache entry.
-public struct ImageKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct ImageKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The post the image belongs to.
-    public var postID: PostID
+    package var postID: PostID
     /// The image's page within the post's media: 0 for a single image.
-    public var index: Int
+    package var index: Int
 
     /// Creates the key of page `index` of `postID`'s media.
-    public init(postID: PostID, index: Int = 0) {
+    package init(postID: PostID, index: Int = 0) {
         precondition(index >= 0, "ImageKey index must not be negative")
         self.postID = postID
         self.index = index
     }
 
     /// Orders keys by post, then page.
-    public static func < (lhs: ImageKey, rhs: ImageKey) -> Bool {
+    package static func < (lhs: ImageKey, rhs: ImageKey) -> Bool {
         (lhs.postID, lhs.index) < (rhs.postID, rhs.index)
     }
 
     /// Feeds the hasher one word where the synthesized hash fed it two: the
     /// page's bits go to the top, far from any post id's.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(word)
     }
 
     /// The hash a `Dictionary` or `Set` of keys places this one by: the
     /// same word, mixed by `WordHash` rather than SipHash (the pipeline's
     /// lookups, several per cell shown, were 4.5% of a session).
-    public func _rawHashValue(seed: Int) -> Int {
+    package func _rawHashValue(seed: Int) -> Int {
         WordHash.hashValue(of: word, seed: seed)
     }
 
@@ -35,19 +35,19 @@ public struct ImageKey: Hashable, Comparable, Sendable, CustomStringConvertible 
     private var word: UInt64 { postID ^ UInt64(truncatingIfNeeded: index).byteSwapped }
 
     /// `post/index`, for logs and failure messages.
-    public var description: String { "\(postID)/\(index)" }
+    package var description: String { "\(postID)/\(index)" }
 }
 
 /// How urgently a load is wanted. A load runs at the highest priority of
 /// everything waiting on it.
-public enum ImagePriority: Int, Hashable, Comparable, Sendable, CaseIterable {
+package enum ImagePriority: Int, Hashable, Comparable, Sendable, CaseIterable {
     /// Wanted soon, by a cell that is not on screen yet.
     case prefetch = 0
     /// Wanted now, by a cell on screen.
     case visible = 1
 
     /// Orders `.prefetch` below `.visible`.
-    public static func < (lhs: ImagePriority, rhs: ImagePriority) -> Bool {
+    package static func < (lhs: ImagePriority, rhs: ImagePriority) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
 }
@@ -56,17 +56,17 @@ public enum ImagePriority: Int, Hashable, Comparable, Sendable, CaseIterable {
 ///
 /// No pixels travel anywhere: the pixel size decides the decode cost and the
 /// decoded image's memory cost, the encoded size what a download transfers.
-public struct ImageRequest: Hashable, Sendable {
+package struct ImageRequest: Hashable, Sendable {
     /// Which image this is.
-    public var key: ImageKey
+    package var key: ImageKey
     /// The image's width in pixels.
-    public var pixelWidth: Int
+    package var pixelWidth: Int
     /// The image's height in pixels.
-    public var pixelHeight: Int
+    package var pixelHeight: Int
     /// The size of the image's compressed data, in bytes.
-    public var encodedBytes: Int
+    package var encodedBytes: Int
     /// How urgently the image is wanted.
-    public var priority: ImagePriority
+    package var priority: ImagePriority
 
     /// Creates a request.
     ///
@@ -76,7 +76,7 @@ public struct ImageRequest: Hashable, Sendable {
     ///   - pixelHeight: The height in pixels; not negative.
     ///   - encodedBytes: The compressed size in bytes; not negative.
     ///   - priority: How urgently the image is wanted.
-    public init(key: ImageKey, pixelWidth: Int, pixelHeight: Int, encodedBytes: Int, priority: ImagePriority) {
+    package init(key: ImageKey, pixelWidth: Int, pixelHeight: Int, encodedBytes: Int, priority: ImagePriority) {
         precondition(pixelWidth >= 0 && pixelHeight >= 0, "ImageRequest pixel size must not be negative")
         precondition(encodedBytes >= 0, "ImageRequest encodedBytes must not be negative")
         self.key = key
@@ -93,7 +93,7 @@ public struct ImageRequest: Hashable, Sendable {
     ///   - media: The post's media: its pixel size and encoded size.
     ///   - index: The carousel page; 0 for a single image.
     ///   - priority: How urgently the image is wanted.
-    public init(postID: PostID, media: Media, index: Int = 0, priority: ImagePriority) {
+    package init(postID: PostID, media: Media, index: Int = 0, priority: ImagePriority) {
         self.init(
             key: ImageKey(postID: postID, index: index),
             pixelWidth: media.pixelWidth,
@@ -104,11 +104,11 @@ public struct ImageRequest: Hashable, Sendable {
     }
 
     /// The image's size in pixels: width times height.
-    public var pixelCount: Int { pixelWidth * pixelHeight }
+    package var pixelCount: Int { pixelWidth * pixelHeight }
 }
 
 /// Why an image load failed.
-public enum ImageLoadError: Error, Hashable, Sendable {
+package enum ImageLoadError: Error, Hashable, Sendable {
     /// There was no network.
     case offline
     /// The load took too long.
@@ -118,13 +118,13 @@ public enum ImageLoadError: Error, Hashable, Sendable {
 }
 
 /// A handle to one load an `ImageTransport` started, for cancelling it.
-public struct ImageLoadToken: Hashable, Sendable {
+package struct ImageLoadToken: Hashable, Sendable {
     /// The transport's identifier for the load, unique per transport.
-    public let id: UInt64
+    package let id: UInt64
 
     /// Creates a handle; transports call this, the pipeline keeps what
     /// `ImageTransport.load(_:completion:)` returns.
-    public init(id: UInt64) {
+    package init(id: UInt64) {
         self.id = id
     }
 }
@@ -133,7 +133,7 @@ public struct ImageLoadToken: Hashable, Sendable {
 ///
 /// The pipeline never calls `load` for more than its configured number of
 /// loads at once, and never for a key it is already loading.
-public protocol ImageTransport: AnyObject {
+package protocol ImageTransport: AnyObject {
     /// Starts downloading `request`'s encoded data.
     ///
     /// `completion` receives the number of bytes downloaded, or the error,
@@ -149,9 +149,9 @@ public protocol ImageTransport: AnyObject {
 }
 
 /// What a request for an image came to, handed to its completion.
-public struct ImageLoadOutcome: Hashable, Sendable {
+package struct ImageLoadOutcome: Hashable, Sendable {
     /// Where the image came from, or why there is none.
-    public enum Source: Hashable, Sendable {
+    package enum Source: Hashable, Sendable {
         /// Decoded already, from the memory cache.
         case memory
         /// Read from the disk cache and decoded.
@@ -166,17 +166,17 @@ public struct ImageLoadOutcome: Hashable, Sendable {
     }
 
     /// The image the request named.
-    public var key: ImageKey
+    package var key: ImageKey
     /// Where the image came from, or why there is none.
-    public var source: Source
+    package var source: Source
     /// The image's width in pixels: the delivered image's own for memory,
     /// disk and network, otherwise the width the request named.
-    public var pixelWidth: Int
+    package var pixelWidth: Int
     /// The image's height in pixels, taken as `pixelWidth` is.
-    public var pixelHeight: Int
+    package var pixelHeight: Int
 
     /// Creates an outcome.
-    public init(key: ImageKey, source: Source, pixelWidth: Int, pixelHeight: Int) {
+    package init(key: ImageKey, source: Source, pixelWidth: Int, pixelHeight: Int) {
         self.key = key
         self.source = source
         self.pixelWidth = pixelWidth
@@ -184,7 +184,7 @@ public struct ImageLoadOutcome: Hashable, Sendable {
     }
 
     /// Whether the image arrived, from memory, disk or network.
-    public var isDelivered: Bool {
+    package var isDelivered: Bool {
         switch source {
         case .memory, .disk, .network: true
         case .failed, .cancelled: false
@@ -193,7 +193,7 @@ public struct ImageLoadOutcome: Hashable, Sendable {
 }
 
 /// How much of the decoded-image memory cache a memory warning drops.
-public enum MemoryTrimPolicy: Hashable, Sendable {
+package enum MemoryTrimPolicy: Hashable, Sendable {
     /// Drop every decoded image.
     case clearAll
     /// Evict least recently used images until the cache's cost is at most
@@ -202,7 +202,7 @@ public enum MemoryTrimPolicy: Hashable, Sendable {
 }
 
 /// Where decoding a downloaded or disk-read image costs time.
-public enum ImageDecodeMode: Hashable, Sendable {
+package enum ImageDecodeMode: Hashable, Sendable {
     /// On the main thread, as a naive app does: each decode adds its pixels
     /// to `WorkCounters.mainThreadDecodedPixels`, which the owner's cost model
     /// turns into main-thread time; delivery is not delayed.

@@ -1,10 +1,19 @@
-/// A read-only look at the engine's rows and their layout, for whoever
-/// drives or measures the engine (the simulator's drift meter, a test).
-/// Reading through it is not engine work: nothing here is charged to a frame.
+/// A read-only look at the engine's rows and their layout: what a position
+/// strategy reads (``PositionKeeper``), and what drives or measures the
+/// engine (the simulator's drift meter, a test) reads.
+///
+/// A strategy's lookups are the engine's work, charged to the frame as the
+/// engine's own are (an offset or range query in the height index); a look
+/// from outside the engine is charged nothing.
 public struct FeedListView {
     private let list: FeedList
+    /// Whether lookups are the engine's work (a strategy's), charged as such.
+    private let chargesLookups: Bool
 
-    init(_ list: FeedList) { self.list = list }
+    init(_ list: FeedList, chargingLookups: Bool = false) {
+        self.list = list
+        self.chargesLookups = chargingLookups
+    }
 
     /// The rows, in display order.
     public var items: [FeedItem] { list.items }
@@ -30,7 +39,9 @@ public struct FeedListView {
 
     /// Row `index`'s top, in content coordinates.
     /// - Complexity: O(log n)
-    public func minY(of index: Int) -> Double { list.originY + list.layout.minY(of: index) }
+    public func minY(of index: Int) -> Double {
+        chargesLookups ? list.minY(of: index) : list.originY + list.layout.minY(of: index)
+    }
 
     /// Row `index`'s height.
     /// - Complexity: O(1)
@@ -42,13 +53,14 @@ public struct FeedListView {
     /// The rows intersecting `[minY, maxY)` in content coordinates.
     /// - Complexity: O(log n)
     public func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {
-        list.layout.indices(intersecting: minY - list.originY, maxY - list.originY)
+        chargesLookups ? list.indices(intersecting: minY, maxY) : list.layout.indices(intersecting: minY - list.originY, maxY - list.originY)
     }
 
     /// The first row at least `fraction` visible in `[minY, maxY)` in
     /// content coordinates, with its top.
     /// - Complexity: O(log n + k) for k rows examined.
     public func firstItem(visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double) -> (index: Int, top: Double)? {
-        list.anchorSearch(visibleAtLeast: fraction, in: minY, maxY).found
+        chargesLookups
+            ? list.firstItem(visibleAtLeast: fraction, in: minY, maxY) : list.anchorSearch(visibleAtLeast: fraction, in: minY, maxY).found
     }
 }

@@ -5,12 +5,12 @@
 /// and every sum of them below 2^47 pt, is exact in a `Double`, so offsets
 /// never pick up rounding error however many updates a run makes, and the
 /// same updates in any order give the same offsets.
-public struct HeightIndex: Sendable, Equatable {
+package struct HeightIndex: Sendable, Equatable {
     /// The layout unit heights are snapped to, in points.
-    public static let quantum: Double = 1.0 / 64.0
+    package static let quantum: Double = 1.0 / 64.0
 
     /// Rounds `height` to the nearest layout unit, never below zero.
-    public static func snap(_ height: Double) -> Double {
+    package static func snap(_ height: Double) -> Double {
         max(0, (height / quantum).rounded(.toNearestOrAwayFromZero) * quantum)
     }
 
@@ -28,7 +28,7 @@ public struct HeightIndex: Sendable, Equatable {
 
     /// Creates an index over `heights`, snapping each.
     /// - Complexity: O(n)
-    public init(heights: [Double]) {
+    package init(heights: [Double]) {
         var snapped = heights
         for i in snapped.indices { snapped[i] = HeightIndex.snap(snapped[i]) }
         self.heights = snapped
@@ -38,32 +38,32 @@ public struct HeightIndex: Sendable, Equatable {
 
     /// Creates an index of `count` items of the same height.
     /// - Complexity: O(n)
-    public init(repeating height: Double, count: Int) {
+    package init(repeating height: Double, count: Int) {
         self.heights = [Double](repeating: HeightIndex.snap(height), count: count)
         self.tree = []
         rebuild()
     }
 
     /// Creates an empty index.
-    public init() {
+    package init() {
         self.init(heights: [])
     }
 
     /// The number of items.
-    public var count: Int { heights.count }
+    package var count: Int { heights.count }
 
     /// The sum of all heights.
     /// - Complexity: O(1)
-    public var totalHeight: Double { tree[0] }
+    package var totalHeight: Double { tree[0] }
 
     /// The height of item `index`.
     /// - Complexity: O(1)
-    public subscript(index: Int) -> Double { heights[index] }
+    package subscript(index: Int) -> Double { heights[index] }
 
     /// Sets the height of item `index` (snapped) and returns the change.
     /// - Complexity: O(log n)
     @discardableResult
-    public mutating func setHeight(_ height: Double, at index: Int) -> Double {
+    package mutating func setHeight(_ height: Double, at index: Int) -> Double {
         let snapped = HeightIndex.snap(height)
         let delta = snapped - heights[index]
         guard delta != 0 else { return 0 }
@@ -80,7 +80,7 @@ public struct HeightIndex: Sendable, Equatable {
     /// The y of item `index`'s top edge: the sum of the heights before it.
     /// `offset(of: count)` is the total height.
     /// - Complexity: O(log n)
-    public func offset(of index: Int) -> Double {
+    package func offset(of index: Int) -> Double {
         precondition(index >= 0 && index <= heights.count, "index \(index) outside 0...\(heights.count)")
         var sum = 0.0
         var i = index
@@ -95,7 +95,7 @@ public struct HeightIndex: Sendable, Equatable {
     /// 0 for `y` above the content and `count - 1` for `y` at or below its end.
     /// Zero-height items are never returned unless all are zero.
     /// - Complexity: O(log n), a binary search down the tree.
-    public func index(containing y: Double) -> Int {
+    package func index(containing y: Double) -> Int {
         item(containing: y).index
     }
 
@@ -103,7 +103,7 @@ public struct HeightIndex: Sendable, Equatable {
     /// finds it, and that item's top edge, `offset(of: index)`, found on the
     /// same way down the tree.
     /// - Complexity: O(log n), one binary search down the tree.
-    public func item(containing y: Double) -> (index: Int, top: Double) {
+    package func item(containing y: Double) -> (index: Int, top: Double) {
         guard !heights.isEmpty else { return (0, 0) }
         var position = 0
         var remaining = y
@@ -129,7 +129,7 @@ public struct HeightIndex: Sendable, Equatable {
 
     /// Inserts items at `index` with the given heights.
     /// - Complexity: O(n)
-    public mutating func insert(contentsOf newHeights: [Double], at index: Int) {
+    package mutating func insert(contentsOf newHeights: [Double], at index: Int) {
         var snapped = newHeights
         for i in snapped.indices { snapped[i] = HeightIndex.snap(snapped[i]) }
         heights.insert(contentsOf: snapped, at: index)
@@ -138,19 +138,19 @@ public struct HeightIndex: Sendable, Equatable {
 
     /// Removes the items in `range`.
     /// - Complexity: O(n)
-    public mutating func removeSubrange(_ range: Range<Int>) {
+    package mutating func removeSubrange(_ range: Range<Int>) {
         heights.removeSubrange(range)
         rebuild()
     }
 
     /// Replaces every height.
     /// - Complexity: O(n)
-    public mutating func replaceAll(with newHeights: [Double]) {
+    package mutating func replaceAll(with newHeights: [Double]) {
         self = HeightIndex(heights: newHeights)
     }
 
     /// All heights, in item order.
-    public var allHeights: [Double] { heights }
+    package var allHeights: [Double] { heights }
 
     /// Builds the tree from `heights` in linear time.
     private mutating func rebuild() {
@@ -165,7 +165,7 @@ public struct HeightIndex: Sendable, Equatable {
     }
 
     /// Checks every prefix sum against a direct sum of the heights.
-    public func _checkInvariants() {
+    package func _checkInvariants() {
         var sum = 0.0
         for i in 0...heights.count {
             precondition(offset(of: i) == sum, "prefix \(i): \(offset(of: i)) != \(sum)")

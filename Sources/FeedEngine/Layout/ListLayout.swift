@@ -1,8 +1,8 @@
 /// The vertical geometry of a list whose item heights start as estimates and
 /// become measured when a cell is first materialised (self-sizing).
-public struct ListLayout: Sendable, Equatable {
+package struct ListLayout: Sendable, Equatable {
     /// The height assumed for an item that has not been measured yet.
-    public var estimatedHeight: Double
+    package var estimatedHeight: Double
     private(set) var heights: HeightIndex
     private(set) var measured: [Bool]
     /// How many rows the estimate is the mean height of, when it follows
@@ -17,39 +17,39 @@ public struct ListLayout: Sendable, Equatable {
     private(set) var meanSamples: Int32 = -1
 
     /// Whether the estimate is the running mean of the rows measured.
-    public var estimatesFromMeasured: Bool {
+    package var estimatesFromMeasured: Bool {
         get { meanSamples >= 0 }
         set { meanSamples = newValue ? max(0, meanSamples) : -1 }
     }
 
     /// Creates a layout of `count` items, all at the estimated height.
     /// - Complexity: O(n)
-    public init(count: Int, estimatedHeight: Double) {
+    package init(count: Int, estimatedHeight: Double) {
         self.estimatedHeight = HeightIndex.snap(estimatedHeight)
         self.heights = HeightIndex(repeating: self.estimatedHeight, count: count)
         self.measured = [Bool](repeating: false, count: count)
     }
 
     /// The number of items.
-    public var count: Int { measured.count }
+    package var count: Int { measured.count }
 
     /// The sum of every item's current height.
     /// - Complexity: O(1)
-    public var contentHeight: Double { heights.totalHeight }
+    package var contentHeight: Double { heights.totalHeight }
 
     /// The top edge of item `index`; `minY(of: count)` is the content height.
     /// - Complexity: O(log n)
-    public func minY(of index: Int) -> Double { heights.offset(of: index) }
+    package func minY(of index: Int) -> Double { heights.offset(of: index) }
 
     /// The current height of item `index`.
     /// - Complexity: O(1)
-    public func height(of index: Int) -> Double { heights[index] }
+    package func height(of index: Int) -> Double { heights[index] }
 
     /// Whether item `index` has been measured.
-    public func isMeasured(_ index: Int) -> Bool { measured[index] }
+    package func isMeasured(_ index: Int) -> Bool { measured[index] }
 
     /// The number of measured items.
-    public var measuredCount: Int {
+    package var measuredCount: Int {
         var total = 0
         for flag in measured where flag { total += 1 }
         return total
@@ -59,7 +59,7 @@ public struct ListLayout: Sendable, Equatable {
     /// search, the last by walking down from it (a screen holds a handful
     /// of items), or by a second search when more than `walkLimit` fit.
     /// - Complexity: O(log n)
-    public func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {
+    package func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {
         span(intersecting: minY, maxY).indices
     }
 
@@ -97,7 +97,7 @@ public struct ListLayout: Sendable, Equatable {
     /// equals: the one the reader is reading. `examined` counts the items
     /// looked at, found or not.
     /// - Complexity: O(log n + k) for k items examined.
-    public func firstItem(
+    package func firstItem(
         visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double, origin: Double
     ) -> (found: (index: Int, top: Double)?, examined: Int) {
         let (range, firstOffset) = span(intersecting: minY - origin, maxY - origin)
@@ -119,7 +119,7 @@ public struct ListLayout: Sendable, Equatable {
     /// height.
     /// - Complexity: O(log n)
     @discardableResult
-    public mutating func setMeasuredHeight(_ height: Double, at index: Int) -> Double {
+    package mutating func setMeasuredHeight(_ height: Double, at index: Int) -> Double {
         measured[index] = true
         let delta = heights.setHeight(height, at: index)
         noteMeasured(index)
@@ -138,7 +138,7 @@ public struct ListLayout: Sendable, Equatable {
     /// Measures every item of `range` that still has an estimated height,
     /// with `measure` giving an item's height, and returns how many it measured.
     /// - Complexity: O(k log n) for k unmeasured items.
-    public mutating func measureUnmeasured(
+    package mutating func measureUnmeasured(
         in range: Range<Int>, measure: (Int) -> Double, onChange: (Int, Double) -> Void = { _, _ in }
     ) -> Int {
         var count = 0
@@ -159,7 +159,7 @@ public struct ListLayout: Sendable, Equatable {
     /// Marks every item unmeasured and back at the estimated height (a width
     /// or type-size change invalidates every cached size).
     /// - Complexity: O(n)
-    public mutating func resetToEstimates() {
+    package mutating func resetToEstimates() {
         self = emptied(count: count)
     }
 
@@ -167,7 +167,7 @@ public struct ListLayout: Sendable, Equatable {
     /// this one does: a mean the measured rows made stays the estimate, and
     /// the rows measured from now on make the next.
     /// - Complexity: O(n)
-    public func emptied(count: Int) -> ListLayout {
+    package func emptied(count: Int) -> ListLayout {
         var layout = ListLayout(count: count, estimatedHeight: estimatedHeight)
         layout.estimatesFromMeasured = estimatesFromMeasured
         return layout
@@ -175,14 +175,14 @@ public struct ListLayout: Sendable, Equatable {
 
     /// Inserts `count` estimated items at `index`.
     /// - Complexity: O(n)
-    public mutating func insertEstimated(count: Int, at index: Int) {
+    package mutating func insertEstimated(count: Int, at index: Int) {
         heights.insert(contentsOf: [Double](repeating: estimatedHeight, count: count), at: index)
         measured.insert(contentsOf: [Bool](repeating: false, count: count), at: index)
     }
 
     /// Inserts items at `index` with known heights and measured flags.
     /// - Complexity: O(n)
-    public mutating func insert(heights newHeights: [Double], measured newMeasured: [Bool], at index: Int) {
+    package mutating func insert(heights newHeights: [Double], measured newMeasured: [Bool], at index: Int) {
         precondition(newHeights.count == newMeasured.count)
         heights.insert(contentsOf: newHeights, at: index)
         measured.insert(contentsOf: newMeasured, at: index)
@@ -190,21 +190,21 @@ public struct ListLayout: Sendable, Equatable {
 
     /// Removes the items in `range`.
     /// - Complexity: O(n)
-    public mutating func removeSubrange(_ range: Range<Int>) {
+    package mutating func removeSubrange(_ range: Range<Int>) {
         heights.removeSubrange(range)
         measured.removeSubrange(range)
     }
 
     /// Replaces every item's height and measured flag at once.
     /// - Complexity: O(n)
-    public mutating func replaceAll(heights newHeights: [Double], measured newMeasured: [Bool]) {
+    package mutating func replaceAll(heights newHeights: [Double], measured newMeasured: [Bool]) {
         precondition(newHeights.count == newMeasured.count)
         heights.replaceAll(with: newHeights)
         measured = newMeasured
     }
 
     /// Every item's current height, in order.
-    public var allHeights: [Double] { heights.allHeights }
+    package var allHeights: [Double] { heights.allHeights }
     /// Every item's measured flag, in order.
-    public var allMeasured: [Bool] { measured }
+    package var allMeasured: [Bool] { measured }
 }

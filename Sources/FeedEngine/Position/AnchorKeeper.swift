@@ -23,7 +23,7 @@ public struct AnchorKeeper: PositionKeeper {
     /// batch, to fall back on.
     private var fallbacks: [ScrollAnchor] = []
 
-    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) {
         fallbacks.removeAll(keepingCapacity: true)
         guard let anchor = batch.anchor else { return }
         var index = anchor.index + 1
@@ -36,7 +36,7 @@ public struct AnchorKeeper: PositionKeeper {
         }
     }
 
-    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
         guard let anchor = batch.anchor else { return PlaceOutcome(.keepOffset) }
         if let newIndex = list.index(of: anchor.itemID) {
             return PlaceOutcome(.moveOffset(to: list.minY(of: newIndex) - anchor.viewportY))
@@ -50,7 +50,7 @@ public struct AnchorKeeper: PositionKeeper {
         return PlaceOutcome(.keepOffset, anchorLost: true)
     }
 
-    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         guard let index = list.index(of: anchor.itemID) else { return .keepOffset }
         return .moveOffset(to: list.minY(of: index) - anchor.viewportY)
     }

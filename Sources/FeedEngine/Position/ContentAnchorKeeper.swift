@@ -43,12 +43,12 @@ public struct ContentAnchorKeeper: PositionKeeper {
 
     /// Whether the row at `index` has its final height: measured, and text
     /// only or with media whose size the layout knows.
-    public static func hasFinalHeight(_ index: Int, in list: FeedList) -> Bool {
-        guard list.layout.isMeasured(index) else { return false }
+    public static func hasFinalHeight(_ index: Int, in list: FeedListView) -> Bool {
+        guard list.isMeasured(index) else { return false }
         return list.items[index].post.media?.sizeKnownAtLayout ?? true
     }
 
-    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) {
         anchor.batchWillApply(batch, list: list)
         held = nil
         guard let reader = batch.anchor, reader.index < list.items.count,
@@ -68,13 +68,13 @@ public struct ContentAnchorKeeper: PositionKeeper {
         }
     }
 
-    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
         guard let held, let index = list.index(of: held.id) else { return anchor.batchDidApply(batch, list: list) }
         let readerLost = batch.anchor.map { list.index(of: $0.itemID) == nil } ?? false
         return PlaceOutcome(.moveOffset(to: list.minY(of: index) - held.viewportY), settleAround: held.id, anchorLost: readerLost)
     }
 
-    public func afterRelayout(anchor captured: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    public func afterRelayout(anchor captured: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         anchor.afterRelayout(anchor: captured, list: list)
     }
 }

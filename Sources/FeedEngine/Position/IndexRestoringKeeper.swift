@@ -10,18 +10,18 @@ public struct IndexRestoringKeeper: PositionKeeper {
     ]
     public init() {}
 
-    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
         guard let anchor = batch.anchor, !list.items.isEmpty else { return PlaceOutcome(.keepOffset) }
         return PlaceOutcome(.moveOffset(to: IndexRestoringKeeper.offset(restoring: anchor, in: list)))
     }
 
-    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         .moveOffset(to: IndexRestoringKeeper.offset(restoring: anchor, in: list))
     }
 
     /// The offset that puts `anchor`'s index (or the last item) at its old
     /// viewport position.
-    static func offset(restoring anchor: ScrollAnchor, in list: FeedList) -> Double {
+    static func offset(restoring anchor: ScrollAnchor, in list: FeedListView) -> Double {
         list.minY(of: min(anchor.index, list.items.count - 1)) - anchor.viewportY
     }
 }

@@ -31,7 +31,7 @@ public struct MultiAnchorKeeper: PositionKeeper {
 
     public var usesPullAnchor: Bool { true }
 
-    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) {
         anchors.removeAll(keepingCapacity: true)
         guard let anchor = batch.anchor else { return }
         anchors.append((anchor.itemID, anchor.viewportY))
@@ -42,7 +42,7 @@ public struct MultiAnchorKeeper: PositionKeeper {
         }
     }
 
-    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
         // Where each surviving anchor puts contentOffset, top first.
         var wanted: [(id: PostID, offset: Double)] = []
         for anchor in anchors {
@@ -66,7 +66,7 @@ public struct MultiAnchorKeeper: PositionKeeper {
             .moveOffset(to: best.offset), settleAround: best.id == batch.anchor?.itemID ? nil : best.id, anchorLost: anchorLost)
     }
 
-    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         guard let index = list.index(of: anchor.itemID) else { return .keepOffset }
         return .moveOffset(to: list.minY(of: index) - anchor.viewportY)
     }

@@ -27,30 +27,30 @@ public struct OffsetAdjustingKeeper: PositionKeeper {
     private var movedFrom: MovedItems = [:]
     typealias MovedItems = [Int: (index: Int, height: Double)]
 
-    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) {
         deletedAbove = 0
         movedFrom.removeAll(keepingCapacity: true)
         guard let anchor = batch.anchor else { return }
-        for index in batch.changes.deletes where index < anchor.index { deletedAbove += list.layout.height(of: index) }
-        for move in batch.changes.moves { movedFrom[move.to] = (move.from, list.layout.height(of: move.from)) }
+        for index in batch.changes.deletes where index < anchor.index { deletedAbove += list.height(of: index) }
+        for move in batch.changes.moves { movedFrom[move.to] = (move.from, list.height(of: move.from)) }
     }
 
-    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
         guard let anchor = batch.anchor, let newIndex = list.index(of: anchor.itemID) else { return PlaceOutcome(.keepOffset) }
         var arrived = 0.0
         var left = deletedAbove
-        for index in batch.changes.inserts where index < newIndex { arrived += list.layout.height(of: index) }
+        for index in batch.changes.inserts where index < newIndex { arrived += list.height(of: index) }
         for move in batch.changes.moves {
             guard let old = movedFrom[move.to] else { continue }
             let wasAbove = old.index < anchor.index
             let isAbove = move.to < newIndex
-            if isAbove && !wasAbove { arrived += list.layout.height(of: move.to) }
+            if isAbove && !wasAbove { arrived += list.height(of: move.to) }
             if wasAbove && !isAbove { left += old.height }
         }
         return PlaceOutcome(.moveOffset(to: batch.offset + arrived - left))
     }
 
-    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         guard let index = list.index(of: anchor.itemID) else { return .keepOffset }
         return .moveOffset(to: list.minY(of: index) - anchor.viewportY)
     }

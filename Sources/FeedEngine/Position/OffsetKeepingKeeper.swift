@@ -5,9 +5,9 @@ public struct OffsetKeepingKeeper: PositionKeeper {
     public static let name = "none"
     public init() {}
 
-    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { PlaceOutcome(.keepOffset) }
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome { PlaceOutcome(.keepOffset) }
 
     public func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .keepOffset }
 
-    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection { .keepOffset }
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection { .keepOffset }
 }

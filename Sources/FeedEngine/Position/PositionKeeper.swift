@@ -32,11 +32,11 @@ public protocol PositionKeeper {
     var usesPullAnchor: Bool { get }
 
     /// A batch update is about to be applied; `list` still holds the old items.
-    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList)
+    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView)
 
     /// The batch update was applied; `list` holds the new items. Says how to
     /// put the reader back.
-    mutating func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome
+    mutating func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome
 
     /// Cells above the reader changed height by `delta` points in total
     /// (measured for the first time, or an image whose size was unknown arrived).
@@ -54,12 +54,12 @@ public protocol PositionKeeper {
 
     /// Every cell was invalidated (a width or text size change) and the
     /// cells around `anchor`, captured before, were measured again.
-    func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection
+    func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection
 
     /// A relaunch put saved posts back: the reader's anchor was `anchorID`,
     /// its top `viewportY` points below the top of the viewport; `top` is
     /// the offset of the top of the content.
-    func afterRestore(anchorID: PostID?, viewportY: Double, list: FeedList, top: Double) -> PlaceCorrection
+    func afterRestore(anchorID: PostID?, viewportY: Double, list: FeedListView, top: Double) -> PlaceCorrection
 }
 
 /// A batch update as a keeper sees it.
@@ -123,7 +123,7 @@ extension PositionKeeper {
     public func loadedRowResizedAbove(by delta: Double, inUpdate: Bool) -> PlaceCorrection { heightsChangedAbove(by: delta) }
     public var coordinateSpace: CoordinateSpace? { nil }
     public var usesPullAnchor: Bool { false }
-    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {}
+    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) {}
 
     /// Offsets follow heights measured above the reader by default: the
     /// post the reader looks at stays still.
@@ -132,7 +132,7 @@ extension PositionKeeper {
     /// By default a relaunch puts the saved anchor back where the reader
     /// left it, whatever the strategy: restoration is the app's own state,
     /// not a batch update.
-    public func afterRestore(anchorID: PostID?, viewportY: Double, list: FeedList, top: Double) -> PlaceCorrection {
+    public func afterRestore(anchorID: PostID?, viewportY: Double, list: FeedListView, top: Double) -> PlaceCorrection {
         guard let anchorID, let index = list.index(of: anchorID) else { return .moveOffset(to: top) }
         return .moveOffset(to: list.minY(of: index) - viewportY)
     }

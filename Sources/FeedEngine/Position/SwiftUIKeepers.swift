@@ -21,11 +21,11 @@ public struct SwiftUIDefaultKeeper: PositionKeeper {
     public static let hosts: [FeedHost] = [.lazyVStack, .list]
     public init() {}
 
-    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome { PlaceOutcome(.keepOffset) }
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome { PlaceOutcome(.keepOffset) }
 
     public func loadedRowResizedAbove(by delta: Double, inUpdate: Bool) -> PlaceCorrection { .keepOffset }
 
-    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         AnchorKeeper().afterRelayout(anchor: anchor, list: list)
     }
 }
@@ -53,11 +53,11 @@ public struct ScrollPositionKeeper: PositionKeeper {
 
     public var usesPullAnchor: Bool { true }
 
-    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) {
         identified.batchWillApply(batch, list: list)
     }
 
-    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
         identified.batchDidApply(batch, list: list)
     }
 
@@ -68,7 +68,7 @@ public struct ScrollPositionKeeper: PositionKeeper {
         inUpdate ? .adjustOffset(by: delta) : .keepOffset
     }
 
-    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         identified.afterRelayout(anchor: anchor, list: list)
     }
 }
@@ -98,13 +98,13 @@ public struct BottomAnchorKeeper: PositionKeeper {
     /// when the last row was on screen and the content overflowed.
     private var distanceFromEnd: Double?
 
-    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) {
         let atEnd = !list.items.isEmpty && list.displayedRange.upperBound == list.items.count
             && list.displayedRange.lowerBound > 0
         distanceFromEnd = atEnd ? list.contentMaxY - batch.offset : nil
     }
 
-    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
         guard let distanceFromEnd else { return base.batchDidApply(batch, list: list) }
         return PlaceOutcome(.moveOffset(to: list.contentMaxY - distanceFromEnd))
     }
@@ -113,7 +113,7 @@ public struct BottomAnchorKeeper: PositionKeeper {
         base.loadedRowResizedAbove(by: delta, inUpdate: inUpdate)
     }
 
-    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         base.afterRelayout(anchor: anchor, list: list)
     }
 }

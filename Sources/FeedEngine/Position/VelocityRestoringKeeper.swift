@@ -33,11 +33,11 @@ public struct VelocityRestoringKeeper: PositionKeeper {
 
     public var usesPullAnchor: Bool { anchor.usesPullAnchor }
 
-    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+    public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) {
         anchor.batchWillApply(batch, list: list)
     }
 
-    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
         var outcome = anchor.batchDidApply(batch, list: list)
         // A retarget carries the flight on over rows the reader has seen laid
         // out, aiming where the held post is now. An update that set that
@@ -51,13 +51,13 @@ public struct VelocityRestoringKeeper: PositionKeeper {
         // post when a height between the two changes on the way (explore,
         // seed 4: an image, by 172 pt).
         guard !outcome.anchorLost, let held = batch.anchor?.itemID, let index = list.index(of: held),
-            list.layout.isMeasured(index)
+            list.isMeasured(index)
         else { return outcome }
         outcome.correction = .retargetingFling(outcome.correction)
         return outcome
     }
 
-    public func afterRelayout(anchor captured: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    public func afterRelayout(anchor captured: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         anchor.afterRelayout(anchor: captured, list: list)
     }
 }

@@ -16,7 +16,7 @@ public struct VirtualSpaceKeeper: PositionKeeper {
     /// The list keeps the anchor's y through a batch update by itself; a
     /// reloadData (the `reload_all` diff) starts the content over at the
     /// space's origin, so the origin moves back to where the anchor was.
-    public func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+    public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
         guard let anchor = batch.anchor, let index = list.index(of: anchor.itemID) else { return PlaceOutcome(.keepOffset) }
         let moved = anchor.itemY - list.minY(of: index)
         return PlaceOutcome(moved == 0 ? .keepOffset : .shiftOrigin(by: moved))
@@ -24,7 +24,7 @@ public struct VirtualSpaceKeeper: PositionKeeper {
 
     public func heightsChangedAbove(by delta: Double) -> PlaceCorrection { .shiftOrigin(by: -delta) }
 
-    public func afterRelayout(anchor: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    public func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         guard let index = list.index(of: anchor.itemID) else { return .keepOffset }
         return .shiftOrigin(by: anchor.itemY - list.minY(of: index))
     }

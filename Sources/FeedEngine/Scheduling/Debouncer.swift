@@ -9,22 +9,22 @@
 ///
 /// Time comes only from the `EngineScheduler`, so a debounced timeline is the
 /// same in every run.
-public final class Debouncer<Update> {
+package final class Debouncer<Update> {
     /// The quiet time, in nanoseconds, after which a burst is applied.
-    public let interval: Int64
+    package let interval: Int64
 
     /// The longest time, in nanoseconds, from a burst's first update to its
     /// application, or `nil` if a burst may be delayed indefinitely.
-    public let maxDelay: Int64?
+    package let maxDelay: Int64?
 
     /// The number of updates submitted.
-    @exclusivity(unchecked) public private(set) var submitted = 0
+    @exclusivity(unchecked) package private(set) var submitted = 0
 
     /// The number of batches passed to `apply`.
-    @exclusivity(unchecked) public private(set) var applied = 0
+    @exclusivity(unchecked) package private(set) var applied = 0
 
     /// The number of updates dropped by `cancel()`.
-    @exclusivity(unchecked) public private(set) var discarded = 0
+    @exclusivity(unchecked) package private(set) var discarded = 0
 
     private let scheduler: any EngineScheduler
     private let apply: ([Update]) -> Void
@@ -42,7 +42,7 @@ public final class Debouncer<Update> {
     ///     nanoseconds; not negative. `nil` for no bound.
     ///   - scheduler: The source of time and timers.
     ///   - apply: Receives each batch, oldest update first.
-    public init(
+    package init(
         interval: Int64,
         maxDelay: Int64? = nil,
         scheduler: any EngineScheduler,
@@ -63,13 +63,13 @@ public final class Debouncer<Update> {
     /// The number of updates waiting for the burst to end.
     ///
     /// - Complexity: O(1)
-    public var pendingCount: Int { pending.count }
+    package var pendingCount: Int { pending.count }
 
     /// When the pending burst will be applied, in nanoseconds, or `nil` if
     /// nothing is pending.
     ///
     /// - Complexity: O(1)
-    public var scheduledApplyTime: Int64? {
+    package var scheduledApplyTime: Int64? {
         timer == nil ? nil : timerDeadline
     }
 
@@ -77,7 +77,7 @@ public final class Debouncer<Update> {
     ///
     /// - Complexity: O(1) amortized, plus one cancellation and one
     ///   scheduling on the scheduler.
-    public func submit(_ update: Update) {
+    package func submit(_ update: Update) {
         let now = scheduler.now
         submitted += 1
         if pending.isEmpty { burstStart = now }
@@ -100,7 +100,7 @@ public final class Debouncer<Update> {
     /// Updates submitted from inside `apply` start a new burst.
     ///
     /// - Complexity: O(1), plus the cost of `apply`.
-    public func flush() {
+    package func flush() {
         if let timer {
             scheduler.cancel(timer)
             self.timer = nil
@@ -115,7 +115,7 @@ public final class Debouncer<Update> {
     /// Drops the pending burst without applying it.
     ///
     /// - Complexity: O(*p*) for *p* pending updates.
-    public func cancel() {
+    package func cancel() {
         if let timer {
             scheduler.cancel(timer)
             self.timer = nil

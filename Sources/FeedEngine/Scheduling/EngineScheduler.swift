@@ -4,7 +4,7 @@
 /// The simulator implements this with its event queue; tests and engine
 /// users who drive time by hand use `ManualScheduler`. Times and delays are
 /// integer nanoseconds.
-public protocol EngineScheduler: AnyObject {
+package protocol EngineScheduler: AnyObject {
     /// The current time, in nanoseconds.
     var now: Int64 { get }
 
@@ -24,13 +24,13 @@ public protocol EngineScheduler: AnyObject {
 }
 
 /// A handle to an action given to an `EngineScheduler`.
-public struct ScheduledAction: Hashable, Sendable {
+package struct ScheduledAction: Hashable, Sendable {
     /// The scheduler's identifier for the action, unique per scheduler.
-    public let id: UInt64
+    package let id: UInt64
 
     /// Creates a handle; schedulers call this, clients keep what
     /// `schedule(after:_:)` returns.
-    public init(id: UInt64) {
+    package init(id: UInt64) {
         self.id = id
     }
 }
@@ -43,18 +43,18 @@ public struct ScheduledAction: Hashable, Sendable {
 /// actions run in the order they were scheduled and every run is the same.
 /// Advancing time runs each due action at its own due time, including
 /// actions that running ones schedule within the advanced span.
-public final class ManualScheduler: EngineScheduler {
+package final class ManualScheduler: EngineScheduler {
     /// The current time, in nanoseconds; changes only in `advance(by:)` and
     /// `advance(to:)`.
-    public private(set) var now: Int64
+    package private(set) var now: Int64
 
     /// The most actions one call to `advance(by:)` or `advance(to:)` may
     /// run; past it the scheduler traps, because an action that keeps
     /// rescheduling itself without delay would otherwise never let time move.
-    public let actionLimitPerAdvance: Int
+    package let actionLimitPerAdvance: Int
 
     /// The number of actions run so far.
-    public private(set) var actionsRun = 0
+    package private(set) var actionsRun = 0
 
     private var isAdvancing = false
     private var queue = _DueActionQueue()
@@ -66,7 +66,7 @@ public final class ManualScheduler: EngineScheduler {
     /// - Parameters:
     ///   - now: The starting time, in nanoseconds.
     ///   - actionLimitPerAdvance: The most actions one advance may run.
-    public init(now: Int64 = 0, actionLimitPerAdvance: Int = 1_000_000) {
+    package init(now: Int64 = 0, actionLimitPerAdvance: Int = 1_000_000) {
         precondition(actionLimitPerAdvance > 0, "ManualScheduler needs a positive action limit")
         self.now = now
         self.actionLimitPerAdvance = actionLimitPerAdvance
@@ -75,14 +75,14 @@ public final class ManualScheduler: EngineScheduler {
     /// The number of actions scheduled and neither run nor cancelled.
     ///
     /// - Complexity: O(1)
-    public var pendingCount: Int { pendingActions.count }
+    package var pendingCount: Int { pendingActions.count }
 
     /// The due time of the earliest pending action, or `nil` if none is
     /// pending.
     ///
     /// - Complexity: O(log *n*) amortized: cancelled entries at the front of
     ///   the queue are discarded on the way.
-    public var nextDueTime: Int64? {
+    package var nextDueTime: Int64? {
         discardCancelledHead()
         return queue.first?.dueTime
     }
@@ -91,7 +91,7 @@ public final class ManualScheduler: EngineScheduler {
     ///
     /// - Complexity: O(log *n*) for *n* queued actions.
     @discardableResult
-    public func schedule(after delay: Int64, _ action: @escaping () -> Void) -> ScheduledAction {
+    package func schedule(after delay: Int64, _ action: @escaping () -> Void) -> ScheduledAction {
         precondition(delay >= 0, "Cannot schedule an action \(delay) ns in the past")
         let id = nextID
         nextID += 1
@@ -104,7 +104,7 @@ public final class ManualScheduler: EngineScheduler {
     ///
     /// - Complexity: O(1) expected; the queue entry is discarded when it
     ///   reaches the front.
-    public func cancel(_ action: ScheduledAction) {
+    package func cancel(_ action: ScheduledAction) {
         pendingActions.removeValue(forKey: action.id)
     }
 
@@ -112,7 +112,7 @@ public final class ManualScheduler: EngineScheduler {
     /// that falls due on the way.
     ///
     /// - Complexity: O(*k* log *n*) for *k* actions run, plus their own cost.
-    public func advance(by duration: Int64) {
+    package func advance(by duration: Int64) {
         precondition(duration >= 0, "Cannot move time backwards by \(-duration) ns")
         advance(to: now + duration)
     }
@@ -122,7 +122,7 @@ public final class ManualScheduler: EngineScheduler {
     /// while it runs, and `time` afterwards.
     ///
     /// - Complexity: O(*k* log *n*) for *k* actions run, plus their own cost.
-    public func advance(to time: Int64) {
+    package func advance(to time: Int64) {
         precondition(time >= now, "Cannot move time back from \(now) to \(time)")
         precondition(!isAdvancing, "An action cannot advance the scheduler that runs it")
         isAdvancing = true

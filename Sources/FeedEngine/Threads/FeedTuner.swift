@@ -36,18 +36,18 @@
 /// The tuner is deterministic: rows depend only on the order of the input
 /// and on what `lookup` answers. Its dictionary and set are only probed,
 /// never iterated, so hashing never reaches the output.
-public struct FeedTuner: Sendable {
+package struct FeedTuner: Sendable {
     /// What the tuner hides from the feed.
-    public struct Options: Hashable, Sendable {
+    package struct Options: Hashable, Sendable {
         /// Hide replies to other people, keeping self-threads: a reply stays
         /// only if its root and its parent, those that can be found, are by
         /// the reply's author, and at least one of them can be found.
-        public var hideReplies: Bool
+        package var hideReplies: Bool
         /// Hide posts reposted into the feed (`repostedBy != nil`).
-        public var hideReposts: Bool
+        package var hideReposts: Bool
 
         /// Creates options; by default nothing is hidden.
-        public init(hideReplies: Bool = false, hideReposts: Bool = false) {
+        package init(hideReplies: Bool = false, hideReposts: Bool = false) {
             self.hideReplies = hideReplies
             self.hideReposts = hideReposts
         }
@@ -57,27 +57,27 @@ public struct FeedTuner: Sendable {
     ///
     /// Every feed post has exactly one fate: it is shown as a row, or it is
     /// counted in `filtered`, `duplicatesDropped` or `repliesMerged`.
-    public struct TunedFeed: Hashable, Sendable {
+    package struct TunedFeed: Hashable, Sendable {
         /// The display rows, top to bottom.
-        public var items: [FeedItem]
+        package var items: [FeedItem]
         /// Feed posts read: the number of posts passed in.
-        public var postsExamined: Int
+        package var postsExamined: Int
         /// Calls made to `lookup`: at most two for each reply in the feed.
-        public var lookups: Int
+        package var lookups: Int
         /// Feed posts hidden by the options.
-        public var filtered: Int
+        package var filtered: Int
         /// Feed posts not shown themselves because a row elsewhere shows the
         /// same post id.
-        public var duplicatesDropped: Int
+        package var duplicatesDropped: Int
         /// Replies not shown because their thread's slice shows another reply.
-        public var repliesMerged: Int
+        package var repliesMerged: Int
     }
 
     /// What the tuner hides.
-    public var options: Options
+    package var options: Options
 
     /// Creates a tuner that hides what `options` asks.
-    public init(options: Options = Options()) {
+    package init(options: Options = Options()) {
         self.options = options
     }
 
@@ -90,7 +90,7 @@ public struct FeedTuner: Sendable {
     /// - Returns: The rows of ``tuneWithStats(_:lookup:)``, top to bottom.
     /// - Complexity: O(*n*) expected for *n* posts, with at most two calls to
     ///   `lookup` per reply.
-    public func tune(_ posts: [Post], lookup: (PostID) -> Post?) -> [FeedItem] {
+    package func tune(_ posts: [Post], lookup: (PostID) -> Post?) -> [FeedItem] {
         tuneWithStats(posts, lookup: lookup).items
     }
 
@@ -107,7 +107,7 @@ public struct FeedTuner: Sendable {
     ///     parents delivered with the page); `nil` when it is not known.
     /// - Complexity: O(*n*) expected for *n* posts, with at most two calls to
     ///   `lookup` per reply.
-    public func tuneWithStats(_ posts: [Post], lookup: (PostID) -> Post?) -> TunedFeed {
+    package func tuneWithStats(_ posts: [Post], lookup: (PostID) -> Post?) -> TunedFeed {
         precondition(posts.count < Int(Int32.max), "the tuner takes fewer than \(Int32.max) posts")
         var dispositions = [_FeedPostDisposition](repeating: .pending, count: posts.count)
         // One thread per feed post at most, in 8 bytes each: a million-post

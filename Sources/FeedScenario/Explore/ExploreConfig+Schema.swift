@@ -44,8 +44,8 @@ extension ExploreConfig {
 /// The explore configuration format as JSON Schema (Draft 2020-12),
 /// generated from the table its decoder reads: `feedsim schema --explore`
 /// prints it, and `explore/schema.json` is its output.
-public enum ExploreConfigSchema {
-    public static var text: String {
+package enum ExploreConfigSchema {
+    package static var text: String {
         OrderedJSON.object(
             [
                 ("$schema", "https://json-schema.org/draft/2020-12/schema"),

@@ -6,46 +6,46 @@ import Foundation
 /// and the strategies each session is run under. Every field is optional;
 /// `explore/schema.json` is its JSON Schema, generated from the same table
 /// the decoder reads.
-public struct ExploreConfig: Sendable, Equatable {
+package struct ExploreConfig: Sendable, Equatable {
     /// The device profile sessions run on (`devices/<device>.json`).
-    public var device: String
+    package var device: String
     /// The position strategies every session runs under, paired.
-    public var strategies: [PositionStrategy]
+    package var strategies: [PositionStrategy]
     /// The hosts every session also runs in, paired: each strategy in each
     /// of them it can exist in, as the variant `<host>-<strategy>`. Empty:
     /// each strategy in its own host (the collection view, or `lazy_vstack`
     /// for a SwiftUI strategy), as the variant `<strategy>`.
-    public var hosts: [FeedHost] = []
+    package var hosts: [FeedHost] = []
     /// The prefetch policies every session also runs under, paired, each
     /// name setting the image and the page prefetch policy it names (the
     /// default one of a seam that lacks it); empty runs the drawn engine's.
-    public var prefetchPolicies: [String] = []
+    package var prefetchPolicies: [String] = []
     /// Simulated time per session, in seconds.
-    public var durationS: Double
+    package var durationS: Double
     /// Posts on the server at launch, drawn from this range.
-    public var postCount: ClosedRange<Int>
+    package var postCount: ClosedRange<Int>
     /// Script steps per session, drawn from this range.
-    public var steps: ClosedRange<Int>
+    package var steps: ClosedRange<Int>
     /// The chance each action is enabled in a session (swarm testing).
-    public var swarmFraction: Double
+    package var swarmFraction: Double
     /// Each action's weight, in `ExploreConfig.actions` order; 0 never draws it.
-    public var weights: [Double]
+    package var weights: [Double]
     /// The network profiles sessions draw from.
-    public var networkProfiles: [String]
+    package var networkProfiles: [String]
     /// The chance a session has an offline window.
-    public var offlineChance: Double
+    package var offlineChance: Double
     /// Every n-th session runs twice to check that it replays identically; 0 never.
-    public var determinismEvery: Int
+    package var determinismEvery: Int
     /// The most runs spent shrinking one failing session.
-    public var shrinkRuns: Int
+    package var shrinkRuns: Int
     /// Engine fields every session gets over the options it draws (`engine`
     /// in the file): the fields the file names, read from these settings.
-    public var engine: EngineSettings = .defaults
+    package var engine: EngineSettings = .defaults
     /// The fields of `engine` the file names, in the engine's field order.
     var engineFields: [EngineSettings.Keys] = []
 
     /// The script actions sessions draw from, in the scenario format's order.
-    public static let actions: [String] = ScriptAction.fileNames
+    package static let actions: [String] = ScriptAction.fileNames
 
     /// How often each action is drawn when the configuration says nothing:
     /// scrolling most, then the changes that test a strategy's claims, then
@@ -56,12 +56,12 @@ public struct ExploreConfig: Sendable, Equatable {
         .scroll_to: 2, .pull: 2, .remove_posts: 2,
     ]
 
-    public static let defaults = ExploreConfig(
+    package static let defaults = ExploreConfig(
         device: "iphone-pro-120hz", strategies: PositionStrategy.builtIn, durationS: 30, postCount: 10...300, steps: 1...10,
         swarmFraction: 0.5, weights: ScriptStep.ActionName.allCases.map { defaultWeights[$0] ?? 1 },
         networkProfiles: ["wifi", "lte", "3g", "very_bad"], offlineChance: 0.25, determinismEvery: 10, shrinkRuns: 400)
 
-    public init(
+    package init(
         device: String, strategies: [PositionStrategy], durationS: Double, postCount: ClosedRange<Int>, steps: ClosedRange<Int>,
         swarmFraction: Double, weights: [Double], networkProfiles: [String], offlineChance: Double, determinismEvery: Int,
         shrinkRuns: Int
@@ -81,7 +81,7 @@ public struct ExploreConfig: Sendable, Equatable {
 
     /// The variants each session runs as, in order: a strategy's name, or
     /// `<strategy>-<policy>` for each prefetch policy when there are any.
-    public var variantNames: [String] {
+    package var variantNames: [String] {
         placements.flatMap { name, _ in
             prefetchPolicies.isEmpty ? [name] : prefetchPolicies.map { "\(name)-\($0)" }
         }
@@ -89,7 +89,7 @@ public struct ExploreConfig: Sendable, Equatable {
 
     /// Each strategy in each host it runs in, with the name its variant
     /// starts with: the strategy's alone when `hosts` is empty.
-    public func placements(over engine: EngineSettings = .defaults) -> [(name: String, engine: EngineSettings)] {
+    package func placements(over engine: EngineSettings = .defaults) -> [(name: String, engine: EngineSettings)] {
         strategies.flatMap { strategy in
             let settings = engine.with(strategy: strategy)
             guard !hosts.isEmpty else { return [(strategy.name, settings)] }
@@ -106,14 +106,14 @@ public struct ExploreConfig: Sendable, Equatable {
 
     /// Every name a prefetch policy can have here: the image prefetch
     /// policies, then the page prefetch policies not already among them.
-    public static var prefetchPolicyNames: [String] {
+    package static var prefetchPolicyNames: [String] {
         let images = ImagePrefetch.known.map(\.name)
         return images + PagePrefetch.known.map(\.name).filter { !images.contains($0) }
     }
 
     /// `engine` with the prefetch policy named `name`: the image and page
     /// policies of that name, and the defaults for a seam that has none.
-    public static func engine(_ engine: EngineSettings, prefetch name: String) -> EngineSettings {
+    package static func engine(_ engine: EngineSettings, prefetch name: String) -> EngineSettings {
         var settings = engine
         settings.imagePrefetch = ImagePrefetch.named(name) ?? EngineSettings.defaults.imagePrefetch
         settings.pagePrefetch = PagePrefetch.named(name) ?? EngineSettings.defaults.pagePrefetch
@@ -121,7 +121,7 @@ public struct ExploreConfig: Sendable, Equatable {
     }
 
     /// The weight of the action named `name` (a scenario file's action name).
-    public func weight(of name: String) -> Double {
+    package func weight(of name: String) -> Double {
         ExploreConfig.actions.firstIndex(of: name).map { weights[$0] } ?? 0
     }
 }
@@ -136,7 +136,7 @@ extension ExploreConfig: Decodable {
         case min, max
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let d = ExploreConfig.defaults
@@ -228,7 +228,7 @@ extension ExploreConfig: Decodable {
 
     /// `drawn`, a session's engine, with the fields the configuration's
     /// `engine` names.
-    public func engine(over drawn: EngineSettings) -> EngineSettings {
+    package func engine(over drawn: EngineSettings) -> EngineSettings {
         var s = drawn
         for key in engineFields {
             switch key {
@@ -274,7 +274,7 @@ extension ExploreConfig: Decodable {
 
 extension ScenarioLoader {
     /// Decodes an explore configuration file's bytes; `file` names it in errors.
-    public static func exploreConfig(from data: Data, file: String) throws(ScenarioError) -> ExploreConfig {
+    package static func exploreConfig(from data: Data, file: String) throws(ScenarioError) -> ExploreConfig {
         try decode(ExploreConfig.self, from: data, file: file)
     }
 }

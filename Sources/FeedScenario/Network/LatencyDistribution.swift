@@ -8,7 +8,7 @@ import Foundation
 /// can hold samples against analytic values and reports can say what a
 /// profile means without simulating it; the simulator draws from it with our
 /// own generator (`sample(using:)`, in FeedSimulator, where the generators are).
-public enum LatencyDistribution: Sendable, Equatable {
+package enum LatencyDistribution: Sendable, Equatable {
     /// Always `ms`.
     case constant(ms: Double)
     /// Uniform on `[minMs, maxMs)`.
@@ -32,7 +32,7 @@ public enum LatencyDistribution: Sendable, Equatable {
     /// - normal (truncated at 0, `α = −μ/σ`): `μ + σ·φ(α) / (1 − Φ(α))`.
     /// - lognormal: `median·e^(σ²/2)`.
     /// - pareto: `α·x_m / (α − 1)` for `α > 1`.
-    public var mean: Double {
+    package var mean: Double {
         switch self {
         case .constant(let ms):
             return ms
@@ -60,7 +60,7 @@ public enum LatencyDistribution: Sendable, Equatable {
     ///
     /// `Φ⁻¹` is Wichura's AS 241 (see ``standardNormalQuantile(_:)``).
     /// `p = 1` gives `.infinity` for the unbounded cases.
-    public func quantile(_ p: Double) -> Double {
+    package func quantile(_ p: Double) -> Double {
         precondition((0...1).contains(p), "quantile probability \(p) is outside [0, 1]")
         switch self {
         case .constant(let ms):
@@ -81,11 +81,11 @@ public enum LatencyDistribution: Sendable, Equatable {
     }
 
     /// The median, in milliseconds: `quantile(0.5)`.
-    public var median: Double { quantile(0.5) }
+    package var median: Double { quantile(0.5) }
 
     /// Checks that the parameters describe a distribution of non-negative,
     /// finite latencies, and says which parameter is wrong if not.
-    public func validate() throws(NetworkConfigurationError) {
+    package func validate() throws(NetworkConfigurationError) {
         func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(NetworkConfigurationError) {
             if !condition { throw NetworkConfigurationError(message()) }
         }
@@ -202,13 +202,13 @@ extension LatencyDistribution {
 
 /// A network setting that cannot be simulated, with a sentence saying which
 /// value is wrong and what it must be.
-public struct NetworkConfigurationError: Error, Equatable, CustomStringConvertible {
+package struct NetworkConfigurationError: Error, Equatable, CustomStringConvertible {
     /// What is wrong, in a sentence a person can act on.
-    public let message: String
+    package let message: String
 
     /// An error carrying `message`.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

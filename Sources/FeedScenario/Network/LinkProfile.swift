@@ -1,30 +1,30 @@
 /// A network link as the app sees it: how long a round trip takes, how fast
 /// bytes move each way, how often a request fails outright and how long the
 /// client waits before giving up.
-public struct LinkProfile: Sendable, Equatable {
+package struct LinkProfile: Sendable, Equatable {
     /// The profile's name, as scenarios spell it (`"3g"`, `"very_bad"`).
-    public var name: String
+    package var name: String
     /// The round-trip latency of one attempt, before any bytes are transferred.
-    public var latency: LatencyDistribution
+    package var latency: LatencyDistribution
     /// Extra latency drawn uniformly from `[−jitterMs, +jitterMs)` and added
     /// to each latency sample; the sum is clamped at 0.
-    public var jitterMs: Double
+    package var jitterMs: Double
     /// Server-to-device bandwidth in kilobits (1,000 bits) per second, or
     /// `nil` for no limit (transfer takes no time).
-    public var downlinkKbps: Int?
+    package var downlinkKbps: Int?
     /// Device-to-server bandwidth in kilobits (1,000 bits) per second, or
     /// `nil` for no limit.
-    public var uplinkKbps: Int?
+    package var uplinkKbps: Int?
     /// The probability that one attempt fails outright (the client hears of
     /// the failure after one round trip), in `[0, 1]`.
-    public var lossRate: Double
+    package var lossRate: Double
     /// How long the client waits for a whole attempt, in milliseconds, before
     /// it gives up and reports a timeout.
-    public var timeoutMs: Double
+    package var timeoutMs: Double
 
     /// A profile with every parameter given; `jitterMs`, `lossRate` and
     /// `timeoutMs` default to no jitter, no loss and URLSession's default timeout.
-    public init(
+    package init(
         name: String,
         latency: LatencyDistribution,
         jitterMs: Double = 0,
@@ -46,14 +46,14 @@ public struct LinkProfile: Sendable, Equatable {
     /// default value is 60" for `URLSessionConfiguration.timeoutIntervalForRequest`
     /// and 60 seconds for `URLRequest.timeoutInterval`. URLSession resets that
     /// timer whenever data arrives; this model applies it to the whole attempt.
-    public static let urlSessionDefaultTimeoutMs: Double = 60_000
+    package static let urlSessionDefaultTimeoutMs: Double = 60_000
 
     /// The longest timeout a profile may have, one simulated day: a limit that
     /// keeps every attempt's end time far inside `SimTime`.
-    public static let longestTimeoutMs: Double = 86_400_000
+    package static let longestTimeoutMs: Double = 86_400_000
 
     /// Checks every parameter and says which one is wrong, if any.
-    public func validate() throws(NetworkConfigurationError) {
+    package func validate() throws(NetworkConfigurationError) {
         try latency.validate()
         if !(jitterMs.isFinite && jitterMs >= 0) {
             throw NetworkConfigurationError("link \(name): jitterMs \(jitterMs) must be finite and ≥ 0")
@@ -79,29 +79,29 @@ public struct LinkProfile: Sendable, Equatable {
 
 extension LinkProfile {
     /// The named profiles, in the order `allNames` lists them.
-    public static let all: [LinkProfile] = [wifi, lte, threeG, edge, veryBad, offline]
+    package static let all: [LinkProfile] = [wifi, lte, threeG, edge, veryBad, offline]
 
     /// The names scenarios may use: `wifi`, `lte`, `3g`, `edge`, `very_bad`, `offline`.
-    public static let allNames: [String] = all.map(\.name)
+    package static let allNames: [String] = all.map(\.name)
 
     /// The named profile called `name` (exact spelling), or `nil` if there is none.
-    public static func named(_ name: String) -> LinkProfile? {
+    package static func named(_ name: String) -> LinkProfile? {
         all.first { $0.name == name }
     }
 
     /// Network Link Conditioner's "WiFi" preset.
-    public static let wifi = conditioned("wifi", by: .wifi, sigma: healthyLinkSigma)
+    package static let wifi = conditioned("wifi", by: .wifi, sigma: healthyLinkSigma)
     /// Network Link Conditioner's "LTE" preset.
-    public static let lte = conditioned("lte", by: .lte, sigma: healthyLinkSigma)
+    package static let lte = conditioned("lte", by: .lte, sigma: healthyLinkSigma)
     /// Network Link Conditioner's "3G" preset.
-    public static let threeG = conditioned("3g", by: .threeG, sigma: healthyLinkSigma)
+    package static let threeG = conditioned("3g", by: .threeG, sigma: healthyLinkSigma)
     /// Network Link Conditioner's "Edge" preset.
-    public static let edge = conditioned("edge", by: .edge, sigma: healthyLinkSigma)
+    package static let edge = conditioned("edge", by: .edge, sigma: healthyLinkSigma)
     /// Network Link Conditioner's "Very Bad Network" preset.
-    public static let veryBad = conditioned("very_bad", by: .veryBadNetwork, sigma: veryBadLinkSigma)
+    package static let veryBad = conditioned("very_bad", by: .veryBadNetwork, sigma: veryBadLinkSigma)
     /// Network Link Conditioner's "100% Loss" preset: every attempt fails, at
     /// once, since the preset adds no delay.
-    public static let offline = LinkProfile(
+    package static let offline = LinkProfile(
         name: "offline",
         latency: .constant(ms: 0),
         downlinkKbps: ConditionerPreset.totalLoss.downlinkKbps,

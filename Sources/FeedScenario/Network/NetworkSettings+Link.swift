@@ -1,6 +1,6 @@
 extension NetworkSettings {
     /// The named link profile with the scenario's overrides applied.
-    public func linkProfile() throws(NetworkConfigurationError) -> LinkProfile {
+    package func linkProfile() throws(NetworkConfigurationError) -> LinkProfile {
         guard var link = LinkProfile.named(profile) else {
             throw NetworkConfigurationError("unknown link profile \"\(profile)\"")
         }

@@ -1,6 +1,6 @@
 /// A JSON value whose objects keep their members in the order written, so
 /// that a document built from it prints the same text every time.
-public indirect enum OrderedJSON: Sendable {
+package indirect enum OrderedJSON: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -14,7 +14,7 @@ public indirect enum OrderedJSON: Sendable {
     /// The value as JSON text, two spaces per level, every member and item on
     /// its own line (the layout of Python's `json.dumps(indent=2)`), no
     /// trailing newline.
-    public var text: String {
+    package var text: String {
         var out = ""
         write(to: &out, indent: "")
         return out
@@ -59,10 +59,10 @@ public indirect enum OrderedJSON: Sendable {
 
 extension OrderedJSON: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int) { self = .int(value) }
-    public init(floatLiteral value: Double) { self = .number(value) }
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(arrayLiteral elements: OrderedJSON...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, OrderedJSON)...) { self = .object(elements) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int) { self = .int(value) }
+    package init(floatLiteral value: Double) { self = .number(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(arrayLiteral elements: OrderedJSON...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, OrderedJSON)...) { self = .object(elements) }
 }

@@ -1,10 +1,10 @@
 /// The scenario format as JSON Schema (Draft 2020-12), generated from the
 /// field tables the decoder reads: `feedsim schema` prints it, and
 /// `scenarios/schema.json` is its output.
-public enum ScenarioSchema {
+package enum ScenarioSchema {
     /// The schema's text: two spaces per level, members in table order, and
     /// a final newline. The same on every run.
-    public static var text: String { document.text + "\n" }
+    package static var text: String { document.text + "\n" }
 
     static var document: OrderedJSON {
         .object(

@@ -14,9 +14,9 @@ import Foundation
 /// Frames are held back deterministically: every `holdOutEvery`-th row of
 /// the trace (the 5th, 10th, … by default), so the same trace always gives
 /// the same fit, and held-back frames are spread over the whole recording.
-public struct Calibration: Sendable {
+package struct Calibration: Sendable {
     /// How the costs are fitted.
-    public enum FitMethod: String, Sendable, CaseIterable {
+    package enum FitMethod: String, Sendable, CaseIterable {
         /// Huber M-estimation by iteratively reweighted non-negative least
         /// squares, MAD scale (`RobustFit.huber`).
         case huber
@@ -24,7 +24,7 @@ public struct Calibration: Sendable {
         case leastSquares = "least-squares"
 
         /// How the method reads in a rationale or a report.
-        public var title: String {
+        package var title: String {
             switch self {
             case .huber: "Huber IRLS, non-negative"
             case .leastSquares: "non-negative least squares"
@@ -33,7 +33,7 @@ public struct Calibration: Sendable {
     }
 
     /// What became of one term.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Fitted from the trace.
         case fitted
         /// The trace has no column for it: the base value is kept.
@@ -48,100 +48,100 @@ public struct Calibration: Sendable {
     }
 
     /// One term's base and fitted cost.
-    public struct TermFit: Sendable {
-        public var term: CostTerm
-        public var outcome: Outcome
+    package struct TermFit: Sendable {
+        package var term: CostTerm
+        package var outcome: Outcome
         /// The base profile's cost per unit, in nanoseconds.
-        public var base: Double
+        package var base: Double
         /// The cost written to the fitted profile: the fit when fitted
         /// (to `significantDigits`), the base value otherwise.
-        public var fitted: Double
+        package var fitted: Double
         /// The fit before rounding, ns; 0 when not fitted.
-        public var estimate: Double = 0
+        package var estimate: Double = 0
         /// The estimate's standard error, ns; `nil` when not fitted or held
         /// at 0 by the constraint.
-        public var standardError: Double?
+        package var standardError: Double?
         /// Why the trace cannot identify this fitted cost (its 95% interval
         /// is wider than `identificationLimit` of it), `nil` when it can.
-        public var unidentified: String?
+        package var unidentified: String?
 
         /// The 95% interval, `estimate ± 1.96 standard errors`, cut at 0.
-        public var interval: ClosedRange<Double>? {
+        package var interval: ClosedRange<Double>? {
             standardError.map { max(0, estimate - Calibration.z95 * $0)...(estimate + Calibration.z95 * $0) }
         }
 
         /// Half the interval's width as a share of the estimate.
-        public var relativeHalfWidth: Double? {
+        package var relativeHalfWidth: Double? {
             guard let standardError, estimate > 0 else { return nil }
             return Calibration.z95 * standardError / estimate
         }
     }
 
     /// One frame of the trace as the fit saw it.
-    public struct FrameFit: Sendable, Equatable {
+    package struct FrameFit: Sendable, Equatable {
         /// The frame's line in the trace file.
-        public var line: Int
+        package var line: Int
         /// Measured and modelled main-thread time, ms.
-        public var measuredMs: Double
-        public var predictedMs: Double
+        package var measuredMs: Double
+        package var predictedMs: Double
         /// Whether the frame was held back from the fit.
-        public var heldBack: Bool
+        package var heldBack: Bool
         /// The fit's weight on the frame (1 for least squares and for
         /// held-back frames).
-        public var weight: Double
+        package var weight: Double
     }
 
     /// `holdOutEvery` = 1 would hold back every frame and fit on none.
-    public static let minimumHoldOutEvery = 2
+    package static let minimumHoldOutEvery = 2
     /// The default: one frame in five held back, the common 80/20 split.
-    public static let defaultHoldOutEvery = 5
+    package static let defaultHoldOutEvery = 5
     /// Fitted costs keep four significant digits: a trace's noise leaves
     /// the fifth meaningless, and the profile stays readable.
-    public static let significantDigits = 4
+    package static let significantDigits = 4
     /// The normal quantile of a two-sided 95% interval.
-    public static let z95 = 1.959963984540054
+    package static let z95 = 1.959963984540054
     /// A fitted cost whose 95% interval reaches further than this share of
     /// it either side is flagged as not identified: the trace cannot tell
     /// it from half or one and a half times its value.
-    public static let identificationLimit = 0.25
+    package static let identificationLimit = 0.25
     /// Two count columns correlated at least this much are named as
     /// collinear when one of them is not identified.
-    public static let collinearCorrelation = 0.9
+    package static let collinearCorrelation = 0.9
     /// How many of the most down-weighted frames the output lists.
-    public static let worstFramesListed = 5
+    package static let worstFramesListed = 5
 
     /// How the costs were fitted.
-    public let method: FitMethod
+    package let method: FitMethod
     /// The terms in `CostTerm.all`'s order.
-    public let terms: [TermFit]
+    package let terms: [TermFit]
     /// The costs of the base profile with each fitted term replaced.
-    public let costs: CostTable
+    package let costs: CostTable
     /// Frames the coefficients were fitted on.
-    public let fitFrames: Int
+    package let fitFrames: Int
     /// Frames held back to check them.
-    public let heldBackFrames: Int
+    package let heldBackFrames: Int
     /// Every how many frames one was held back.
-    public let holdOutEvery: Int
+    package let holdOutEvery: Int
     /// Every frame, in trace order, with its prediction and weight.
-    public let frames: [FrameFit]
+    package let frames: [FrameFit]
     /// The residual scale the fit used (σ estimate), ms.
-    public let scaleMs: Double
+    package let scaleMs: Double
     /// Reweighting steps, and whether they settled (always for least squares).
-    public let iterations: Int
-    public let converged: Bool
+    package let iterations: Int
+    package let converged: Bool
     /// R² on the fitted frames: the share of their duration's variance the
     /// model explains (NaN when every fitted frame lasts the same).
-    public let rSquared: Double
+    package let rSquared: Double
     /// R² on the held-back frames.
-    public let heldBackRSquared: Double
+    package let heldBackRSquared: Double
     /// Nearest-rank median and 90th percentile of the absolute error of the
     /// model on held-back frames, in milliseconds.
-    public let heldBackMedianErrorMs: Double
-    public let heldBackP90ErrorMs: Double
+    package let heldBackMedianErrorMs: Double
+    package let heldBackP90ErrorMs: Double
 
     /// Fitted frames the fit gave a weight below 1, lowest weight first
     /// (file order among equals).
-    public var downWeighted: [FrameFit] {
+    package var downWeighted: [FrameFit] {
         frames.enumerated().filter { !$0.element.heldBack && $0.element.weight < 1 }
             .sorted { $0.element.weight != $1.element.weight ? $0.element.weight < $1.element.weight : $0.offset < $1.offset }
             .map(\.element)
@@ -152,7 +152,7 @@ public struct Calibration: Sendable {
     ///
     /// - Complexity: O(*k*·*f*·*t*²) for *f* frames, *t* terms and *k*
     ///   reweighting steps (1 for least squares).
-    public init(
+    package init(
         trace: CalibrationTrace, base: CostTable, holdOutEvery: Int = Calibration.defaultHoldOutEvery,
         method: FitMethod = .huber
     ) throws(CalibrationError) {
@@ -282,7 +282,7 @@ public struct Calibration: Sendable {
 
     /// The base profile with the fitted costs, each fitted cost's rationale
     /// saying where it came from; `traceName` is the trace's file name.
-    public func profile(from base: DeviceProfile, name: String, traceName: String) -> DeviceProfile {
+    package func profile(from base: DeviceProfile, name: String, traceName: String) -> DeviceProfile {
         var profile = base
         profile.name = name
         profile.description = base.description + " Main-thread costs fitted from \(traceName) by feedsim calibrate."
@@ -297,7 +297,7 @@ public struct Calibration: Sendable {
     }
 
     /// `value` to `significantDigits` significant digits.
-    public static func rounded(_ value: Double) -> Double {
+    package static func rounded(_ value: Double) -> Double {
         guard value != 0, value.isFinite else { return value }
         let magnitude = Int((abs(value)).log10Floor)
         let scale = pow10(significantDigits - 1 - magnitude)
@@ -320,7 +320,7 @@ public struct Calibration: Sendable {
     }
 
     /// `value` with `decimals` digits after the point, "n/a" when not a number.
-    public static func format(_ value: Double, _ decimals: Int) -> String {
+    package static func format(_ value: Double, _ decimals: Int) -> String {
         value.isFinite ? ReportNumber.fixed(value, decimals) : "n/a"
     }
 }

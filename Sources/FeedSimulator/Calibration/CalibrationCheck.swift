@@ -8,38 +8,38 @@ import FeedScenario
 /// says how close the fitted costs bring the simulated distribution to the
 /// measured one when the scenario plays what the trace recorded (a scroll
 /// for a scroll); it does not prove the costs.
-public struct CalibrationCheck: Sendable {
+package struct CalibrationCheck: Sendable {
     /// Nearest-rank percentiles of main-thread frame time, ms.
-    public struct Percentiles: Sendable, Equatable {
-        public var p50: Double
-        public var p90: Double
-        public var p99: Double
+    package struct Percentiles: Sendable, Equatable {
+        package var p50: Double
+        package var p90: Double
+        package var p99: Double
 
         /// The percentiles of `values` (ms), nearest rank.
-        public init(_ values: [Double]) {
+        package init(_ values: [Double]) {
             let sorted = values.sorted()
             p50 = NearestRank.percentile(sorted, 0.5) ?? .nan
             p90 = NearestRank.percentile(sorted, 0.9) ?? .nan
             p99 = NearestRank.percentile(sorted, 0.99) ?? .nan
         }
 
-        public var all: [Double] { [p50, p90, p99] }
+        package var all: [Double] { [p50, p90, p99] }
     }
 
     /// The scenario file as the user named it.
-    public let scenario: String
+    package let scenario: String
     /// Runs made per profile (variants × refresh rates) and the frames they rendered.
-    public let runs: Int
-    public let traceFrames: Int
-    public let fittedFrames: Int
-    public let baseFrames: Int
-    public let trace: Percentiles
-    public let fitted: Percentiles
-    public let base: Percentiles
+    package let runs: Int
+    package let traceFrames: Int
+    package let fittedFrames: Int
+    package let baseFrames: Int
+    package let trace: Percentiles
+    package let fitted: Percentiles
+    package let base: Percentiles
 
     /// Runs every run of `loaded` once on `fitted` and once on `base`,
     /// pooling each profile's frames' main-thread work.
-    public init(trace: CalibrationTrace, loaded: LoadedScenario, fitted: DeviceProfile, base: DeviceProfile) throws {
+    package init(trace: CalibrationTrace, loaded: LoadedScenario, fitted: DeviceProfile, base: DeviceProfile) throws {
         scenario = loaded.file
         traceFrames = trace.frames.count
         self.trace = Percentiles(trace.frames.map { $0.durationNs / 1_000_000 })

@@ -3,7 +3,7 @@ import Foundation
 import FeedScenario
 
 /// A problem with a calibration trace or with fitting it.
-public typealias CalibrationError = FileProblem
+package typealias CalibrationError = FileProblem
 
 /// A measured per-frame trace: one row per frame with its main-thread
 /// duration and the counts of each `CostTerm`, as an app's own signposts
@@ -12,18 +12,18 @@ public typealias CalibrationError = FileProblem
 /// The CSV has a header; `frame_ms` is required, every other column is a
 /// `CostTerm.traceColumn` and may be left out. `frames`, the intercept, is
 /// 1 for every row when left out.
-public struct CalibrationTrace: Sendable {
+package struct CalibrationTrace: Sendable {
     /// One measured frame.
-    public struct Frame: Sendable, Equatable {
+    package struct Frame: Sendable, Equatable {
         /// The line of the file it is on.
-        public var line: Int
+        package var line: Int
         /// Main-thread duration, in nanoseconds.
-        public var durationNs: Double
+        package var durationNs: Double
         /// One count per `CostTerm.all`, 0 for a column the trace leaves out
         /// (1 for `frames`).
-        public var counts: [Double]
+        package var counts: [Double]
 
-        public init(line: Int, durationNs: Double, counts: [Double]) {
+        package init(line: Int, durationNs: Double, counts: [Double]) {
             self.line = line
             self.durationNs = durationNs
             self.counts = counts
@@ -31,29 +31,29 @@ public struct CalibrationTrace: Sendable {
     }
 
     /// The column holding each frame's main-thread duration in milliseconds.
-    public static let durationColumn = "frame_ms"
+    package static let durationColumn = "frame_ms"
     /// The term whose count is 1 per frame when its column is left out.
-    public static let interceptKey = "frame_base"
+    package static let interceptKey = "frame_base"
     /// The most frames a trace may hold: an hour of 120 Hz frames, ample for
     /// any recording and a bound on the memory a fit takes.
-    public static let maximumFrames = 432_000
+    package static let maximumFrames = 432_000
 
     /// The file as the user named it, for messages.
-    public let file: String
+    package let file: String
     /// Whether each term of `CostTerm.all` has its column in the trace
     /// (`frames` counts as present when left out, since it is then 1).
-    public let measured: [Bool]
+    package let measured: [Bool]
     /// The frames, in file order.
-    public let frames: [Frame]
+    package let frames: [Frame]
 
-    public init(file: String, measured: [Bool], frames: [Frame]) {
+    package init(file: String, measured: [Bool], frames: [Frame]) {
         self.file = file
         self.measured = measured
         self.frames = frames
     }
 
     /// Reads a trace from the bytes of a CSV file; `file` names it in messages.
-    public init(data: Data, file: String) throws(CalibrationError) {
+    package init(data: Data, file: String) throws(CalibrationError) {
         var bytes = data
         // A spreadsheet's UTF-8 byte-order mark says nothing about the data.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
@@ -64,7 +64,7 @@ public struct CalibrationTrace: Sendable {
     }
 
     /// Reads a trace from CSV text; `file` names it in messages.
-    public init(text: String, file: String) throws(CalibrationError) {
+    package init(text: String, file: String) throws(CalibrationError) {
         try self.init(utf8: text.utf8, file: file)
     }
 
@@ -138,7 +138,7 @@ public struct CalibrationTrace: Sendable {
 
     /// The trace as CSV: `frame_ms` then the columns of the measured terms,
     /// in `CostTerm.all`'s order; `frames` left out when it is 1 throughout.
-    public var csvText: String {
+    package var csvText: String {
         let intercept = CostTerm.all.firstIndex { $0.key == Self.interceptKey }!
         let implied = frames.allSatisfy { $0.counts[intercept] == 1 }
         let columns = CostTerm.all.indices.filter { measured[$0] && !($0 == intercept && implied) }
@@ -151,7 +151,7 @@ public struct CalibrationTrace: Sendable {
 
     /// The trace's columns as a Markdown table (column, unit, the profile
     /// key it fits), from `CostTerm.all`: the table the README carries.
-    public static var markdownColumns: String {
+    package static var markdownColumns: String {
         var lines = ["| column | one unit is | fits `costs_ns` key |", "|---|---|---|"]
         lines.append("| `\(durationColumn)` | the frame's main-thread duration, in milliseconds (required) | |")
         for term in CostTerm.all {

@@ -11,19 +11,19 @@
 ///   and the active-set loop runs on that `n × n` problem, which has the same
 ///   minimiser, so nothing ever forms `AᵀA` and squares the condition number;
 /// - every least-squares subproblem is solved by Householder QR as well.
-public enum NonNegativeLeastSquares {
+package enum NonNegativeLeastSquares {
     /// What the solver found.
-    public struct Solution: Sendable, Equatable {
+    package struct Solution: Sendable, Equatable {
         /// The minimiser, one entry per column of `A`, every entry ≥ 0.
-        public var x: [Double]
+        package var x: [Double]
         /// `‖Ax − b‖₂` at `x`.
-        public var residualNorm: Double
+        package var residualNorm: Double
         /// Columns the active-set loop moved into the passive set.
-        public var iterations: Int
+        package var iterations: Int
     }
 
     /// Why the solver could not run.
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         /// A row's length differs from the first row's, or `b` has a length
         /// other than the number of rows.
         case shapeMismatch
@@ -33,7 +33,7 @@ public enum NonNegativeLeastSquares {
         /// which only rounding trouble can cause.
         case iterationLimit(Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .shapeMismatch: "the rows of A and the length of b do not agree"
             case .notFinite: "A or b holds a value that is not a finite number"
@@ -51,7 +51,7 @@ public enum NonNegativeLeastSquares {
     ///
     /// - Complexity: O(*m*·*n*²) to reduce the *m* × *n* matrix to its
     ///   triangle, then O(*n*³) per active-set step, at most 3*n* steps.
-    public static func solve(rows: [[Double]], b: [Double]) throws(Failure) -> Solution {
+    package static func solve(rows: [[Double]], b: [Double]) throws(Failure) -> Solution {
         let m = rows.count
         let n = rows.first?.count ?? 0
         guard b.count == m, rows.allSatisfy({ $0.count == n }) else { throw .shapeMismatch }
@@ -83,7 +83,7 @@ public enum NonNegativeLeastSquares {
     /// such a column's coefficient from the others'.
     ///
     /// - Complexity: O(*m*·*n*²).
-    public static func dependentColumns(_ rows: [[Double]], tolerance: Double = 1e-9) -> [Int] {
+    package static func dependentColumns(_ rows: [[Double]], tolerance: Double = 1e-9) -> [Int] {
         let n = rows.first?.count ?? 0
         var columns = (0..<n).map { j in rows.map { $0[j] } }
         for j in 0..<n {

@@ -7,46 +7,46 @@
 /// model keeps weight 1; one further out gets `threshold / |residual|`, so a
 /// frame preempted by another thread pulls on the costs like one that is
 /// `huberThreshold` scale units off, not with its full extra time.
-public enum RobustFit {
+package enum RobustFit {
     /// Huber's tuning constant: 95% of least squares' efficiency when the
     /// noise is normal (Huber 1981, §4.6).
-    public static let huberThreshold = 1.345
+    package static let huberThreshold = 1.345
     /// Φ⁻¹(0.75): the MAD of a standard normal, so MAD / this is σ.
-    public static let madPerSigma = 0.6744897501960817
+    package static let madPerSigma = 0.6744897501960817
     /// Bound on reweighting steps; a fit that has not settled by then is
     /// reported as not converged.
-    public static let maximumIterations = 200
+    package static let maximumIterations = 200
     /// Steps stop when no coefficient moves by more than this share of itself.
-    public static let relativeTolerance = 1e-10
+    package static let relativeTolerance = 1e-10
 
     /// A residual scale below this share of the largest duration is
     /// rounding error: the rows fit exactly.
     static let exactFitShare = 1e-9
 
     /// What the fit found.
-    public struct Result: Sendable, Equatable {
+    package struct Result: Sendable, Equatable {
         /// The coefficients, one per column, every one ≥ 0.
-        public var x: [Double]
+        package var x: [Double]
         /// Each row's final weight in (0, 1]; all 1 for least squares.
-        public var weights: [Double]
+        package var weights: [Double]
         /// The residual scale (σ estimate): MAD / 0.6745 for Huber, the
         /// root mean square residual over n − p for least squares.
-        public var scale: Double
+        package var scale: Double
         /// Reweighting steps taken (0 for least squares).
-        public var iterations: Int
+        package var iterations: Int
         /// Whether the steps settled within `maximumIterations`.
-        public var converged: Bool
+        package var converged: Bool
         /// Standard error of each coefficient (Huber's sandwich correction
         /// for the M-estimate, the classical σ²(AᵀA)⁻¹ for least squares),
         /// over the coefficients the constraint leaves free; `nil` for a
         /// coefficient held at 0 or one the rows cannot identify.
-        public var standardErrors: [Double?]
+        package var standardErrors: [Double?]
     }
 
     /// The Huber fit of `b ≈ A x`, `x ≥ 0`, with `A` given by its rows.
     ///
     /// - Complexity: O(*k*·*m*·*n*²) for *k* reweighting steps.
-    public static func huber(rows: [[Double]], b: [Double]) throws(NonNegativeLeastSquares.Failure) -> Result {
+    package static func huber(rows: [[Double]], b: [Double]) throws(NonNegativeLeastSquares.Failure) -> Result {
         var x = try NonNegativeLeastSquares.solve(rows: rows, b: b).x
         let c = huberThreshold
         var scale = 0.0
@@ -91,7 +91,7 @@ public enum RobustFit {
     }
 
     /// The least-squares fit of `b ≈ A x`, `x ≥ 0`, with classical standard errors.
-    public static func leastSquares(rows: [[Double]], b: [Double]) throws(NonNegativeLeastSquares.Failure) -> Result {
+    package static func leastSquares(rows: [[Double]], b: [Double]) throws(NonNegativeLeastSquares.Failure) -> Result {
         let x = try NonNegativeLeastSquares.solve(rows: rows, b: b).x
         let r = residuals(rows: rows, b: b, x: x)
         let free = x.filter { $0 > 0 }.count

@@ -19,24 +19,24 @@ import Foundation
 /// assumed position: `duration` (ns), `name` (the signpost name),
 /// `subsystem`, and `end-message` (the interval's end message, whose
 /// `key=value` pairs are the frame's counts, keys being trace columns).
-public enum XctraceExport {
+package enum XctraceExport {
     /// The mnemonics read; any other column is skipped.
-    public static let durationMnemonic = "duration"
-    public static let nameMnemonic = "name"
-    public static let subsystemMnemonic = "subsystem"
-    public static let endMessageMnemonic = "end-message"
+    package static let durationMnemonic = "duration"
+    package static let nameMnemonic = "name"
+    package static let subsystemMnemonic = "subsystem"
+    package static let endMessageMnemonic = "end-message"
     /// The signpost name read when none is given.
-    public static let defaultSignpost = "Frame"
+    package static let defaultSignpost = "Frame"
 
     /// Reads the frames of the intervals named `signpost` (from `subsystem`
     /// only, when given) out of the export's bytes; `file` names it in messages.
-    public static func trace(data: Data, file: String, signpost: String = defaultSignpost, subsystem: String? = nil) throws(CalibrationError) -> CalibrationTrace {
+    package static func trace(data: Data, file: String, signpost: String = defaultSignpost, subsystem: String? = nil) throws(CalibrationError) -> CalibrationTrace {
         try trace(source: .bytes(data), file: file, signpost: signpost, subsystem: subsystem)
     }
 
     /// Reads the export in the file at `url` as it streams past, chunk by
     /// chunk: an export of any length is read holding only its intervals.
-    public static func trace(url: URL, file: String, signpost: String = defaultSignpost, subsystem: String? = nil) throws(CalibrationError) -> CalibrationTrace {
+    package static func trace(url: URL, file: String, signpost: String = defaultSignpost, subsystem: String? = nil) throws(CalibrationError) -> CalibrationTrace {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)

@@ -1,7 +1,7 @@
 import HeapModule
 
 /// Simulated time, in nanoseconds since the start of a run.
-public typealias SimTime = Int64
+package typealias SimTime = Int64
 
 /// A pending event: ordered by time, then by the order it was scheduled in,
 /// so simultaneous events run first-scheduled first.
@@ -24,7 +24,7 @@ struct QueuedEvent<Payload>: Comparable {
 /// scheduled. A run's next vsync is mostly that: scheduled a frame ahead,
 /// before anything else comes due, it is then taken without a trip through
 /// the heap (which was 3% of a session). Events come out in the same order.
-public struct EventQueue<Payload> {
+package struct EventQueue<Payload> {
     private var heap = Heap<QueuedEvent<Payload>>()
     /// An event earlier than every event in the heap, if one is held apart.
     private var first: QueuedEvent<Payload>?
@@ -34,19 +34,19 @@ public struct EventQueue<Payload> {
     private var cancelled = Set<UInt64>()
 
     /// The most events that may wait at once.
-    public let capacity: Int
+    package let capacity: Int
 
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = capacity
     }
 
     /// Events waiting, cancelled ones included.
-    public var count: Int { heap.count + (first == nil ? 0 : 1) }
+    package var count: Int { heap.count + (first == nil ? 0 : 1) }
 
     /// Schedules `payload` at `time` and returns its sequence number, which
     /// cancels it.
     /// - Complexity: O(log n)
-    public mutating func schedule(_ payload: Payload, at time: SimTime) throws(SimulationLimitError) -> UInt64 {
+    package mutating func schedule(_ payload: Payload, at time: SimTime) throws(SimulationLimitError) -> UInt64 {
         guard count < capacity else {
             throw SimulationLimitError.queueFull(capacity: capacity, time: time)
         }
@@ -71,16 +71,16 @@ public struct EventQueue<Payload> {
     }
 
     /// Marks the event with `sequence` so it never runs.
-    public mutating func cancel(_ sequence: UInt64) {
+    package mutating func cancel(_ sequence: UInt64) {
         cancelled.insert(sequence)
     }
 
     /// The time of the next event, if any.
-    public var nextTime: SimTime? { first?.time ?? heap.min?.time }
+    package var nextTime: SimTime? { first?.time ?? heap.min?.time }
 
     /// Removes and returns the earliest live event.
     /// - Complexity: O(log n)
-    public mutating func popNext() -> (time: SimTime, sequence: UInt64, payload: Payload)? {
+    package mutating func popNext() -> (time: SimTime, sequence: UInt64, payload: Payload)? {
         while let event = takeFirst() ?? heap.popMin() {
             // Most runs cancel nothing: an empty set is not asked, which
             // would hash every event's sequence.
@@ -97,21 +97,21 @@ public struct EventQueue<Payload> {
 }
 
 /// Why a run was stopped before its end.
-public enum SimulationLimitError: Error, Equatable, CustomStringConvertible, Sendable {
+package enum SimulationLimitError: Error, Equatable, CustomStringConvertible, Sendable {
     case eventLimit(limit: Int, time: SimTime)
     case timeLimit(limit: SimTime, time: SimTime)
     case queueFull(capacity: Int, time: SimTime)
     case eventInPast(now: SimTime, time: SimTime)
 
     /// When the run stopped.
-    public var stoppedAt: SimTime {
+    package var stoppedAt: SimTime {
         switch self {
         case let .eventLimit(_, time), let .timeLimit(_, time), let .queueFull(_, time): time
         case let .eventInPast(now, _): now
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .eventLimit(limit, time):
             "stopped at \(formatSeconds(time)): more than limits.max_events (\(limit)) events; raise the limit or shorten the run"

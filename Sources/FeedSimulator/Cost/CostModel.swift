@@ -15,9 +15,9 @@ import FeedScenario
 ///
 /// A class, though immutable: its cost table (a number and a rationale per
 /// term) is 480 bytes, which a struct copied for every frame's charges.
-public final class CostModel: Sendable {
-    public let costs: CostTable
-    public let jitterSigma: Double
+package final class CostModel: Sendable {
+    package let costs: CostTable
+    package let jitterSigma: Double
     let seed: UInt64
     /// The terms charged per frame: index in `CostTerm.all`, count and per-unit cost.
     private let frameTerms: [FrameTerm]
@@ -33,7 +33,7 @@ public final class CostModel: Sendable {
         var cost: Double
     }
 
-    public init(costs: CostTable, jitterSigma: Double = 0, seed: UInt64 = 0) {
+    package init(costs: CostTable, jitterSigma: Double = 0, seed: UInt64 = 0) {
         self.costs = costs
         self.jitterSigma = jitterSigma
         self.seed = seed
@@ -64,7 +64,7 @@ public final class CostModel: Sendable {
     }
 
     /// Main-thread nanoseconds of one cell configured or measured at vsync `vsync`.
-    public func time(of cell: CellWork, vsync: Int64) -> Double {
+    package func time(of cell: CellWork, vsync: Int64) -> Double {
         let mean: Double
         switch cell.kind {
         case .configure:
@@ -82,7 +82,7 @@ public final class CostModel: Sendable {
 
     /// The commit's main-thread time at vsync `vsync`: the terms counted per
     /// frame in `work`, plus `cellTime`, the cells' own (from `time(of:vsync:)`).
-    public func commitTime(for work: WorkCounters, cellTime: Double, vsync: Int64) -> SimTime {
+    package func commitTime(for work: WorkCounters, cellTime: Double, vsync: Int64) -> SimTime {
         var ns = cellTime
         let frame = frameKey(vsync)
         for term in frameTerms {
@@ -107,7 +107,7 @@ public final class CostModel: Sendable {
     /// `CostTerm.all` order; causes that took no time are left out. The
     /// terms are drawn exactly as `commitTime` draws them, so the parts add
     /// up to it before its rounding to the nanosecond.
-    public func commitParts(for work: WorkCounters, configureTime: Double, measureTime: Double, vsync: Int64) -> [Timeline.Part] {
+    package func commitParts(for work: WorkCounters, configureTime: Double, measureTime: Double, vsync: Int64) -> [Timeline.Part] {
         var parts: [Timeline.Part] = []
         parts.reserveCapacity(frameTerms.count + 2)
         let frame = frameKey(vsync)
@@ -124,15 +124,15 @@ public final class CostModel: Sendable {
     }
 
     /// What the render server draws in a frame.
-    public struct Scene: Sendable, Equatable {
+    package struct Scene: Sendable, Equatable {
         /// Cells on screen, each its own layer tree.
-        public var layers = 0
+        package var layers = 0
         /// Images on screen, blended over their cells.
-        public var images = 0
+        package var images = 0
         /// Offscreen passes: a rounded-corner mask on each image.
-        public var offscreenPasses = 0
+        package var offscreenPasses = 0
 
-        public init(layers: Int = 0, images: Int = 0, offscreenPasses: Int = 0) {
+        package init(layers: Int = 0, images: Int = 0, offscreenPasses: Int = 0) {
             self.layers = layers
             self.images = images
             self.offscreenPasses = offscreenPasses
@@ -140,7 +140,7 @@ public final class CostModel: Sendable {
     }
 
     /// The render server's time to prepare and execute `scene` at vsync `vsync`.
-    public func renderTime(for scene: Scene, vsync: Int64) -> SimTime {
+    package func renderTime(for scene: Scene, vsync: Int64) -> SimTime {
         let mean = costs.renderBase.value + Double(scene.layers) * costs.renderPerLayer.value
             + Double(scene.images) * costs.renderPerImage.value + Double(scene.offscreenPasses) * costs.renderPerOffscreenPass.value
         return SimTime((mean * jitter(vsync: vsync, operation: CostModel.renderKey, item: 0)).rounded())

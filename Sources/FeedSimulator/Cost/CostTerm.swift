@@ -5,27 +5,27 @@ import FeedScenario
 /// the device's cost per unit of it. `CostTerm.all` is the only list: the
 /// cost model charges by it, calibration fits it, and its trace columns are
 /// the ones a measured trace must have.
-public struct CostTerm: Sendable, Identifiable {
+package struct CostTerm: Sendable, Identifiable {
     /// The key under `costs_ns` in a device profile.
-    public let key: String
+    package let key: String
     /// The column of a calibration trace that counts it per frame.
-    public let traceColumn: String
+    package let traceColumn: String
     /// What one unit of the count is.
-    public let unit: String
+    package let unit: String
     /// The device's cost per unit, in nanoseconds.
-    public let cost: @Sendable (CostTable) -> Rated
+    package let cost: @Sendable (CostTable) -> Rated
     /// Sets the device's cost per unit.
-    public let setCost: @Sendable (inout CostTable, Rated) -> Void
+    package let setCost: @Sendable (inout CostTable, Rated) -> Void
     /// What the term counts of a frame's work.
-    public let counted: Counted
+    package let counted: Counted
 
-    public var id: String { key }
+    package var id: String { key }
 
     /// How many units a frame did.
-    public func count(_ work: WorkCounters) -> Double { counted.count(in: work) }
+    package func count(_ work: WorkCounters) -> Double { counted.count(in: work) }
 
     /// Every term of a frame's main-thread work, `frame_base` first.
-    public static let all: [CostTerm] = [
+    package static let all: [CostTerm] = [
         CostTerm("frame_base", "frames", "rendered frame", \.frameBase, counting: .frame),
         CostTerm("cell_configure", "cells_configured", "cell configured", \.cellConfigure, counting: .cellsConfigured),
         CostTerm(
@@ -83,7 +83,7 @@ extension CostTerm {
     /// A count of a frame's `WorkCounters`: a case, not a closure, because
     /// the cost model reads the per-frame terms' counts every frame, and a
     /// switch costs less than a call through a retained context.
-    public enum Counted: Sendable, Equatable {
+    package enum Counted: Sendable, Equatable {
         /// 1: every rendered frame.
         case frame
         case cellsConfigured
@@ -103,7 +103,7 @@ extension CostTerm {
         case mainThreadDecodedMegapixels
 
         /// The count in `work`.
-        public func count(in work: WorkCounters) -> Double {
+        package func count(in work: WorkCounters) -> Double {
             switch self {
             case .frame: 1
             case .cellsConfigured: Double(work.cellsConfigured)

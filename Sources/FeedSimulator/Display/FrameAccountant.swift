@@ -1,5 +1,5 @@
 /// Why a frame was presented late, in Instruments' Hitches terms.
-public enum HitchType: String, Sendable, Equatable, Codable {
+package enum HitchType: String, Sendable, Equatable, Codable {
     /// On time.
     case none
     /// The app's commit on the main thread missed its deadline.
@@ -9,44 +9,44 @@ public enum HitchType: String, Sendable, Equatable, Codable {
 }
 
 /// One rendered frame.
-public struct FrameRecord: Sendable, Equatable, Codable {
+package struct FrameRecord: Sendable, Equatable, Codable {
     /// Index among rendered frames, from 0.
-    public var frame: Int
+    package var frame: Int
     /// The vsync the frame started at.
-    public var time: SimTime
+    package var time: SimTime
     /// Main-thread work attributed to the frame: the app's commit.
-    public var work: SimTime
-    public var budget: SimTime
-    public var contentOffset: Double
+    package var work: SimTime
+    package var budget: SimTime
+    package var contentOffset: Double
     /// How far into the first displayed row the top of the readable area
     /// is, in points (negative: the row starts below it): with
     /// `visible.lowerBound`, the reader's place to the point.
-    public var pointsIntoFirstRow: Double = 0
+    package var pointsIntoFirstRow: Double = 0
     /// Displayed item range; empty when no item is on screen.
-    public var visible: Range<Int>
+    package var visible: Range<Int>
     /// Engine allocations made during the frame's work.
-    public var allocations: UInt64
+    package var allocations: UInt64
     /// When the render server picked the commit up: the vsync after the
     /// commit's intervals, or later when it was still busy with the frame before.
-    public var renderStart: SimTime = 0
+    package var renderStart: SimTime = 0
     /// The render server's prepare and execute time.
-    public var render: SimTime = 0
+    package var render: SimTime = 0
     /// When the frame reached the screen.
-    public var presented: SimTime = 0
+    package var presented: SimTime = 0
     /// How late it was, against double (or, after a render hitch, triple) buffering.
-    public var late: SimTime = 0
-    public var hitchType: HitchType = .none
+    package var late: SimTime = 0
+    package var hitchType: HitchType = .none
 
     /// Work over budget.
-    public var isOverrun: Bool { work > budget }
+    package var isOverrun: Bool { work > budget }
     /// Vsyncs missed because of this frame: `ceil(work / budget) − 1`.
-    public var dropped: Int { work <= budget ? 0 : Int((work + budget - 1) / budget) - 1 }
+    package var dropped: Int { work <= budget ? 0 : Int((work + budget - 1) / budget) - 1 }
     /// Work over twice the budget (JankStats' default threshold).
-    public var isJank: Bool { work > 2 * budget }
+    package var isJank: Bool { work > 2 * budget }
     /// Vsync intervals the frame occupies on the main thread: at least one.
-    public var intervals: Int { 1 + dropped }
+    package var intervals: Int { 1 + dropped }
     /// From the vsync the frame started at to the screen.
-    public var latency: SimTime { presented - time }
+    package var latency: SimTime { presented - time }
 }
 
 /// A frame travels from a worker to `feedsim run` as an array of its
@@ -54,7 +54,7 @@ public struct FrameRecord: Sendable, Equatable, Codable {
 /// `--frames` sends hundreds of thousands of them, and the names of the
 /// fields, written and read for every frame, cost more than the numbers.
 extension FrameRecord {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         var c = try decoder.unkeyedContainer()
         frame = try c.decode(Int.self)
         time = try c.decode(SimTime.self)
@@ -75,7 +75,7 @@ extension FrameRecord {
         hitchType = try c.decode(HitchType.self)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.unkeyedContainer()
         try c.encode(frame)
         try c.encode(time)
@@ -95,29 +95,29 @@ extension FrameRecord {
 }
 
 /// The frame metrics of a run, as DESIGN.md defines them.
-public struct FrameSummary: Sendable, Equatable, Codable {
-    public var frames = 0
-    public var overrunFrames = 0
-    public var droppedFrames = 0
-    public var jankFrames = 0
+package struct FrameSummary: Sendable, Equatable, Codable {
+    package var frames = 0
+    package var overrunFrames = 0
+    package var droppedFrames = 0
+    package var jankFrames = 0
     /// Σ of how late frames were presented (Apple's hitch time), in nanoseconds.
-    public var hitchTime: SimTime = 0
+    package var hitchTime: SimTime = 0
     /// Vsync intervals spent rendering (Σ intervals × budget), in nanoseconds.
-    public var renderingTime: SimTime = 0
-    public var workP50: SimTime = 0
-    public var workP90: SimTime = 0
-    public var workP99: SimTime = 0
-    public var workMax: SimTime = 0
+    package var renderingTime: SimTime = 0
+    package var workP50: SimTime = 0
+    package var workP90: SimTime = 0
+    package var workP99: SimTime = 0
+    package var workMax: SimTime = 0
     /// Late frames whose commit missed its deadline, and those whose render did.
-    public var commitHitches = 0
-    public var renderHitches = 0
+    package var commitHitches = 0
+    package var renderHitches = 0
     /// Nearest-rank percentiles of frame latency (start vsync to screen).
-    public var latencyP50: SimTime = 0
-    public var latencyP99: SimTime = 0
+    package var latencyP50: SimTime = 0
+    package var latencyP99: SimTime = 0
 
     /// Hitch milliseconds per second of rendering (Apple's hitch time ratio:
     /// good < 5, warning 5–10, critical > 10).
-    public var hitchRatioMsPerS: Double {
+    package var hitchRatioMsPerS: Double {
         renderingTime == 0 ? 0 : (Double(hitchTime) / 1e6) / (Double(renderingTime) / 1e9)
     }
 }
@@ -142,16 +142,16 @@ public struct FrameSummary: Sendable, Equatable, Codable {
 /// render server will have finished the frame before by the vsync that hands
 /// it over (`firstVsyncForNextCommit`), so a slow render delays frames
 /// instead of queueing them without end.
-public struct FrameAccountant: Sendable {
-    public let display: Display
+package struct FrameAccountant: Sendable {
+    package let display: Display
     /// Whether every frame record is kept (for frames.csv); the summary needs
     /// only the work values.
-    public let keepsRecords: Bool
-    public private(set) var records: [FrameRecord] = []
+    package let keepsRecords: Bool
+    package private(set) var records: [FrameRecord] = []
     private var works: [SimTime] = []
     private var latencies: [SimTime] = []
     /// When the render server is next free.
-    public private(set) var renderServerFreeAt: SimTime = 0
+    package private(set) var renderServerFreeAt: SimTime = 0
     /// Frames left in triple buffering after a render hitch; 0 is double buffering.
     private var tripleBufferingLeft = 0
 
@@ -159,27 +159,27 @@ public struct FrameAccountant: Sendable {
     /// double buffering: assumed half a second at 60 Hz, the length of a
     /// short animation. Apple describes the fallback (WWDC21 "Explore UI
     /// animation hitches and the render loop") but not its length.
-    public static let tripleBufferingFrames = 30
+    package static let tripleBufferingFrames = 30
     private var summary = FrameSummary()
     /// When the main thread is next free.
-    public private(set) var mainThreadFreeAt: SimTime = 0
+    package private(set) var mainThreadFreeAt: SimTime = 0
     /// The earliest time the main thread may start its next commit after
     /// the last frame recorded, at that frame's rate: once the frame's
     /// intervals are over, and when the render server will be free by the
     /// vsync after it. Worked out with the frame, from the vsyncs it found.
-    public private(set) var nextCommitTime: SimTime = 0
+    package private(set) var nextCommitTime: SimTime = 0
 
-    public init(display: Display, keepsRecords: Bool) {
+    package init(display: Display, keepsRecords: Bool) {
         self.display = display
         self.keepsRecords = keepsRecords
     }
 
     /// Frames rendered so far: the index the next frame will have.
-    public var framesRendered: Int { summary.frames }
+    package var framesRendered: Int { summary.frames }
 
     /// Makes room for the frames of `duration` at the display's rate, up to
     /// `reservedFramesLimit`, so a run does not grow its arrays as it goes.
-    public mutating func reserveCapacity(forDuration duration: SimTime) {
+    package mutating func reserveCapacity(forDuration duration: SimTime) {
         let frames = Int(min(max(0, duration / display.budget + 1), SimTime(FrameAccountant.reservedFramesLimit)))
         works.reserveCapacity(frames)
         latencies.reserveCapacity(frames)
@@ -188,10 +188,10 @@ public struct FrameAccountant: Sendable {
 
     /// The most frames reserved ahead: an hour-long run grows past it
     /// rather than holding every frame's room from its start.
-    public static let reservedFramesLimit = 1 << 16
+    package static let reservedFramesLimit = 1 << 16
 
     /// Whether a frame can start at `time` (the main thread is not busy).
-    public func canStartFrame(at time: SimTime) -> Bool { time >= mainThreadFreeAt }
+    package func canStartFrame(at time: SimTime) -> Bool { time >= mainThreadFreeAt }
 
     /// Records a rendered frame starting at `time` with `work` on the main
     /// thread (the commit) and `render` on the render server, and returns
@@ -199,7 +199,7 @@ public struct FrameAccountant: Sendable {
     /// display rate in force for the frame (ProMotion), by default the
     /// accountant's.
     @discardableResult
-    public mutating func recordFrame(
+    package mutating func recordFrame(
         at time: SimTime, work: SimTime, render: SimTime = 0, contentOffset: Double, pointsIntoFirstRow: Double = 0, visible: Range<Int>,
         allocations: UInt64, rate: Display? = nil
     ) -> FrameRecord {
@@ -252,7 +252,7 @@ public struct FrameAccountant: Sendable {
     }
 
     /// The summary with work percentiles by nearest rank on the sorted works.
-    public func finish() -> FrameSummary {
+    package func finish() -> FrameSummary {
         var result = summary
         // Selected, not sorted: sorting a minute's frames at 120 Hz twice was
         // a thirtieth of a run.

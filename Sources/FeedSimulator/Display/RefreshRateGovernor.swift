@@ -6,36 +6,36 @@
 /// Apple documents the behaviour ("Optimizing ProMotion refresh rates for
 /// iPhone 13 Pro and iPad Pro") but not its thresholds; the two below are
 /// assumptions, named so a profile can be checked against a device.
-public struct RefreshRateGovernor: Sendable, Equatable {
+package struct RefreshRateGovernor: Sendable, Equatable {
     /// Below this speed content counts as slow, in points per second: at
     /// 60 Hz it moves under 7 pt a frame, which reads as smooth.
-    public static let slowSpeed = 400.0
+    package static let slowSpeed = 400.0
     /// Slow frames in a row before the rate drops, so a scroll that pauses
     /// for one frame keeps its rate.
-    public static let slowFramesBeforeDrop = 4
+    package static let slowFramesBeforeDrop = 4
 
     /// The panel at its fastest, whose vsyncs the simulation ticks on.
-    public let panel: Display
+    package let panel: Display
     /// Whether the rate adapts at all.
-    public let isAdaptive: Bool
+    package let isAdaptive: Bool
     /// The rate in force.
-    public private(set) var current: Display
+    package private(set) var current: Display
     private var slowFrames = 0
 
-    public init(panel: Display, isAdaptive: Bool) {
+    package init(panel: Display, isAdaptive: Bool) {
         self.panel = panel
         self.isAdaptive = isAdaptive && panel.refreshHz == 120
         self.current = panel
     }
 
     /// Whether vsync `index` of the panel is a frame opportunity at the rate in force.
-    public func isFrameVsync(_ index: Int64) -> Bool {
+    package func isFrameVsync(_ index: Int64) -> Bool {
         index % Int64(panel.refreshHz / current.refreshHz) == 0
     }
 
     /// After a frame: the content moved at `speed` pt/s, with or without a
     /// finger on it.
-    public mutating func frameRendered(speed: Double, touching: Bool) {
+    package mutating func frameRendered(speed: Double, touching: Bool) {
         guard isAdaptive else { return }
         if touching || speed >= RefreshRateGovernor.slowSpeed {
             slowFrames = 0

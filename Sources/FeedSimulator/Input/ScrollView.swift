@@ -4,9 +4,9 @@ import Foundation
 /// The simulated UIScrollView: it owns the content offset, the viewport and
 /// its insets, follows a dragging finger with rubber banding past the edges,
 /// decelerates after a fling and bounces back from overscroll.
-public struct ScrollView: Sendable {
+package struct ScrollView: Sendable {
     /// What the scroll view is doing.
-    public enum Motion: Sendable, Equatable {
+    package enum Motion: Sendable, Equatable {
         case resting
         /// Following a finger: `startOffset` plus the trajectory's displacement.
         case dragging(startTime: SimTime, startOffset: Double, trajectory: [TrajectoryPoint], release: DragRelease, rate: Double)
@@ -20,18 +20,18 @@ public struct ScrollView: Sendable {
 
     /// Length of an animated scroll (a status-bar tap, `setContentOffset`
     /// animated), in nanoseconds: UIScrollView's animation takes about 0.3 s.
-    public static let animatedScrollDuration: SimTime = 300_000_000
+    package static let animatedScrollDuration: SimTime = 300_000_000
 
-    public private(set) var contentOffset: Double
-    public private(set) var motion: Motion = .resting
+    package private(set) var contentOffset: Double
+    package private(set) var motion: Motion = .resting
     /// The simulated time `contentOffset` is for: the last `advance`.
-    public private(set) var time: SimTime = 0
+    package private(set) var time: SimTime = 0
     /// The viewport's height, which is also the rubber band's dimension.
     /// A new height (a rotation) moves the largest resting offset with it
     /// (the content is where it was, its end now that much nearer the
     /// viewport's top), and a finger holding the content past an edge keeps
     /// it where it is, stretched against the new edge.
-    public var viewportHeight: Double {
+    package var viewportHeight: Double {
         didSet {
             setEdges(contentMinY: contentMinY, contentMaxY: contentMaxY)
             keepContentUnderFinger()
@@ -41,16 +41,16 @@ public struct ScrollView: Sendable {
     /// viewport's height.
     private var contentMinY: Double
     private var contentMaxY: Double
-    public var insetTop: Double
-    public var insetBottom: Double
+    package var insetTop: Double
+    package var insetBottom: Double
     /// The smallest resting offset: the top of the content under the top inset.
-    public private(set) var minOffset: Double
+    package private(set) var minOffset: Double
     /// The largest resting offset: the end of the content above the bottom inset.
-    public private(set) var maxOffset: Double
+    package private(set) var maxOffset: Double
 
     /// A scroll view over content `[contentMinY, contentMinY + contentHeight)`,
     /// resting at its top.
-    public init(viewportHeight: Double, insetTop: Double, insetBottom: Double, contentHeight: Double, contentMinY: Double = 0) {
+    package init(viewportHeight: Double, insetTop: Double, insetBottom: Double, contentHeight: Double, contentMinY: Double = 0) {
         self.viewportHeight = viewportHeight
         self.insetTop = insetTop
         self.insetBottom = insetBottom
@@ -66,7 +66,7 @@ public struct ScrollView: Sendable {
     /// A finger holding the content keeps holding it where it is: past an
     /// edge that moved, the stretch is the same but the rubber band's
     /// reference is not.
-    public mutating func setContentExtent(minY: Double, maxY: Double) {
+    package mutating func setContentExtent(minY: Double, maxY: Double) {
         setEdges(contentMinY: minY, contentMaxY: maxY)
         keepContentUnderFinger()
     }
@@ -86,7 +86,7 @@ public struct ScrollView: Sendable {
     /// A resting view whose content shrank under it (cells measured shorter
     /// than estimated) settles to the nearest edge, as UIScrollView clamps
     /// its offset when its content size changes. Returns whether it moved.
-    public mutating func settleIntoExtent() -> Bool {
+    package mutating func settleIntoExtent() -> Bool {
         guard motion == .resting else { return false }
         let settled = min(max(contentOffset, minOffset), maxOffset)
         guard settled != contentOffset else { return false }
@@ -95,7 +95,7 @@ public struct ScrollView: Sendable {
     }
 
     /// When the animated scroll in progress started, if one is.
-    public var animationStart: SimTime? {
+    package var animationStart: SimTime? {
         if case let .animating(startTime, _, _, _) = motion { return startTime }
         return nil
     }
@@ -111,7 +111,7 @@ public struct ScrollView: Sendable {
     /// Points an animated scroll in progress at `offset` (clamped to the
     /// edges), from where it is now, over the time it has left: the
     /// content goes on from its current place without a jump.
-    public mutating func retargetAnimation(to offset: Double) {
+    package mutating func retargetAnimation(to offset: Double) {
         guard case let .animating(startTime, from, to, duration) = motion else { return }
         let target = min(max(offset, minOffset), maxOffset)
         guard target != to else { return }
@@ -123,7 +123,7 @@ public struct ScrollView: Sendable {
 
     /// Moves an animated scroll's destination by `delta` points; any other
     /// motion is left as it is.
-    public mutating func shiftDestination(by delta: Double) {
+    package mutating func shiftDestination(by delta: Double) {
         if case let .animating(startTime, from, to, duration) = motion {
             motion = .animating(startTime: startTime, from: from, to: to + delta, duration: duration)
         }
@@ -138,7 +138,7 @@ public struct ScrollView: Sendable {
     /// the new offset against the new edges, and the offset the move starts
     /// from is the one the app read, not one re-stretched against edges
     /// it had not yet been given.
-    public mutating func adjust(by delta: Double, contentMinY: Double? = nil, contentMaxY: Double? = nil) {
+    package mutating func adjust(by delta: Double, contentMinY: Double? = nil, contentMaxY: Double? = nil) {
         if let contentMinY, let contentMaxY { setEdges(contentMinY: contentMinY, contentMaxY: contentMaxY) }
         contentOffset += delta
         switch motion {
@@ -167,7 +167,7 @@ public struct ScrollView: Sendable {
     /// the edges: a target moved behind the content would turn it round,
     /// which no fling does, one past an edge is not where the fling would
     /// rest, and a view past an edge bounces back to it.
-    public mutating func retargetDeceleration(by delta: Double, contentMinY: Double? = nil, contentMaxY: Double? = nil) -> Bool {
+    package mutating func retargetDeceleration(by delta: Double, contentMinY: Double? = nil, contentMaxY: Double? = nil) -> Bool {
         guard case let .decelerating(startTime, _, v0, rate) = motion else { return false }
         let velocity = ScrollPhysics.decelerationVelocity(v0: v0, rate: rate, t: seconds(time - startTime))
         let remaining = ScrollPhysics.restingOffset(x0: contentOffset, v0: velocity, rate: rate) - contentOffset
@@ -192,17 +192,17 @@ public struct ScrollView: Sendable {
     /// How many times a deceleration's resting point was moved
     /// (`retargetDeceleration`): the drift meter judges the changes that did
     /// it where the motion ends.
-    public private(set) var retargets = 0
+    package private(set) var retargets = 0
 
     /// Starts the animated scroll to the top (a status-bar tap).
-    public mutating func scrollToTop(at time: SimTime) {
+    package mutating func scrollToTop(at time: SimTime) {
         scroll(to: minOffset, at: time, animated: true)
     }
 
     /// Scrolls to `offset`, clamped to the content, as
     /// `setContentOffset(_:animated:)` does: at once, or animated over
     /// `animatedScrollDuration`. Any motion in progress stops.
-    public mutating func scroll(to offset: Double, at time: SimTime, animated: Bool) {
+    package mutating func scroll(to offset: Double, at time: SimTime, animated: Bool) {
         advance(to: time)
         let target = min(max(offset, minOffset), maxOffset)
         if animated {
@@ -213,41 +213,41 @@ public struct ScrollView: Sendable {
         }
     }
 
-    public var isDragging: Bool {
+    package var isDragging: Bool {
         if case .dragging = motion { return true }
         return false
     }
 
-    public var isResting: Bool { motion == .resting }
+    package var isResting: Bool { motion == .resting }
 
     /// Decelerating freely after a fling.
-    public var isDecelerating: Bool {
+    package var isDecelerating: Bool {
         if case .decelerating = motion { return true }
         return false
     }
 
     /// In an animated scroll to a place the reader chose (a status-bar tap,
     /// an animated `scroll_to`).
-    public var isAnimatingScroll: Bool {
+    package var isAnimatingScroll: Bool {
         if case .animating = motion { return true }
         return false
     }
 
 
     /// Starts following a finger at `time`; stops any deceleration or bounce.
-    public mutating func beginDrag(at time: SimTime, trajectory: [TrajectoryPoint], release: DragRelease, rate: Double) {
+    package mutating func beginDrag(at time: SimTime, trajectory: [TrajectoryPoint], release: DragRelease, rate: Double) {
         advance(to: time)
         motion = .dragging(startTime: time, startOffset: contentOffset, trajectory: trajectory, release: release, rate: rate)
     }
 
     /// Starts a deceleration at `time` from the current offset, as a flick does.
-    public mutating func fling(at time: SimTime, velocity: Double, rate: Double) {
+    package mutating func fling(at time: SimTime, velocity: Double, rate: Double) {
         advance(to: time)
         startFreeMotion(at: time, from: contentOffset, velocity: velocity, rate: rate)
     }
 
     /// The time the current drag lifts, if dragging.
-    public var dragEndTime: SimTime? {
+    package var dragEndTime: SimTime? {
         if case let .dragging(startTime, _, trajectory, _, _) = motion, let last = trajectory.last {
             return startTime + last.timeNs
         }
@@ -255,7 +255,7 @@ public struct ScrollView: Sendable {
     }
 
     /// Moves the scroll view to where its motion puts it at `time`.
-    public mutating func advance(to time: SimTime) {
+    package mutating func advance(to time: SimTime) {
         self.time = time
         switch motion {
         case .resting:

@@ -20,13 +20,13 @@ import Darwin
 /// statistics refresh, no arena switch, and the thread keeps its cache.
 /// Counters are per thread, so runs on other threads never mix into a
 /// meter's counts.
-public final class AllocationMeter {
+package final class AllocationMeter {
     /// Allocation requests and bytes.
-    public struct Count: Sendable, Equatable, Codable {
-        public var requests: UInt64 = 0
-        public var bytes: UInt64 = 0
+    package struct Count: Sendable, Equatable, Codable {
+        package var requests: UInt64 = 0
+        package var bytes: UInt64 = 0
 
-        public init(requests: UInt64 = 0, bytes: UInt64 = 0) {
+        package init(requests: UInt64 = 0, bytes: UInt64 = 0) {
             self.requests = requests
             self.bytes = bytes
         }
@@ -48,12 +48,12 @@ public final class AllocationMeter {
     /// (`FEEDSIM_ALLOCATION_COUNTING=off`). Runs then leave their
     /// allocation columns empty rather than write numbers that count
     /// nothing.
-    public let unavailableReason: String?
+    package let unavailableReason: String?
 
     /// The environment variable that turns counting off in a build that
     /// could count: what a build on another system does, for trying that
     /// path on Linux.
-    public static let switchVariable = "FEEDSIM_ALLOCATION_COUNTING"
+    package static let switchVariable = "FEEDSIM_ALLOCATION_COUNTING"
 
     /// Checks that an allocation made in this process raises the thread's
     /// counters: the counting functions are the process's malloc and
@@ -64,14 +64,14 @@ public final class AllocationMeter {
     /// jemalloc missing), it throws.
     ///
     /// - Complexity: O(1).
-    public init() throws(AllocationMeterError) {
+    package init() throws(AllocationMeterError) {
         unavailableReason = try Self.availability.get()
     }
 
     /// What this process can count, found once: nil when it counts, the
     /// reason when it cannot by design or was told not to, an error when it
     /// should count and does not.
-    public static let availability: Result<String?, AllocationMeterError> = {
+    package static let availability: Result<String?, AllocationMeterError> = {
         if let value = getenv(switchVariable).map({ String(cString: $0) }), value == "off" {
             return .success("turned off by \(switchVariable)=off")
         }
@@ -85,19 +85,19 @@ public final class AllocationMeter {
     }()
 
     /// Whether this meter counts: false when `unavailableReason` says why not.
-    public var counts: Bool { unavailableReason == nil }
+    package var counts: Bool { unavailableReason == nil }
 
     /// Everything counted since the meter was created, or nil when the
     /// meter counts nothing.
     ///
     /// - Complexity: O(1).
-    public func reported() -> Count? { counts ? total() : nil }
+    package func reported() -> Count? { counts ? total() : nil }
 
     /// Runs `body` with its allocations counted as the engine's.
     ///
     /// - Complexity: O(1) on top of `body`: four loads through pointers.
     @inline(__always)
-    public func measure<T>(_ body: () throws -> T) rethrows -> T {
+    package func measure<T>(_ body: () throws -> T) rethrows -> T {
         guard !isCounting, unavailableReason == nil else { return try body() }
         startCounting()
         defer { stopCounting() }
@@ -110,7 +110,7 @@ public final class AllocationMeter {
     ///
     /// - Complexity: O(1) on top of `body`.
     @inline(__always)
-    public func excluding<T>(_ body: () throws -> T) rethrows -> T {
+    package func excluding<T>(_ body: () throws -> T) rethrows -> T {
         guard isCounting else { return try body() }
         stopCounting()
         defer { startCounting() }
@@ -121,7 +121,7 @@ public final class AllocationMeter {
     /// counts nothing.
     ///
     /// - Complexity: O(1).
-    public func total() -> Count {
+    package func total() -> Count {
         guard isCounting, let counters else { return counted }
         return Count(
             requests: counted.requests &+ (counters.pointee.requests &- requestsAtStart),
@@ -148,10 +148,10 @@ public final class AllocationMeter {
 
 /// jemalloc is missing, or allocations in this process do not reach the
 /// counting functions and jemalloc.
-public enum AllocationMeterError: Error, CustomStringConvertible {
+package enum AllocationMeterError: Error, CustomStringConvertible {
     case unavailable(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .unavailable(what):
             "jemalloc allocation counters unavailable (\(what)); install libjemalloc-dev and rebuild"

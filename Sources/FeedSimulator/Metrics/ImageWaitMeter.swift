@@ -89,15 +89,15 @@ struct ImageWaitMeter {
 }
 
 /// How long a run's readers waited for images on screen.
-public struct ImageWaitSummary: Sendable, Equatable, Codable {
+package struct ImageWaitSummary: Sendable, Equatable, Codable {
     /// Posts with media a frame showed.
-    public var posts: Int
+    package var posts: Int
     /// Nearest-rank median wait, in nanoseconds; 0 when no post with media was shown.
-    public var p50: SimTime
+    package var p50: SimTime
     /// Nearest-rank 95th percentile wait, in nanoseconds; 0 when none was shown.
-    public var p95: SimTime
+    package var p95: SimTime
 
-    public init(posts: Int = 0, p50: SimTime = 0, p95: SimTime = 0) {
+    package init(posts: Int = 0, p50: SimTime = 0, p95: SimTime = 0) {
         self.posts = posts
         self.p50 = p50
         self.p95 = p95

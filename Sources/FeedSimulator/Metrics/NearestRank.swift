@@ -2,12 +2,12 @@
 /// project uses (frame work and latency, calibration errors, population
 /// tables): the value at rank ⌈p·n⌉ (1-based) of the sorted values, so it is
 /// always one of the values, never an interpolation between two.
-public enum NearestRank {
+package enum NearestRank {
     /// The value at rank ⌈p·n⌉ of `sorted` (ascending), clamped to the first
     /// and last ranks; `nil` when `sorted` is empty.
     ///
     /// - Complexity: O(1).
-    public static func percentile<Value>(_ sorted: [Value], _ p: Double) -> Value? {
+    package static func percentile<Value>(_ sorted: [Value], _ p: Double) -> Value? {
         guard !sorted.isEmpty else { return nil }
         let rank = Int((p * Double(sorted.count)).rounded(.up))
         return sorted[min(max(rank, 1), sorted.count) - 1]
@@ -24,7 +24,7 @@ public enum NearestRank {
     ///
     /// - Complexity: O(*n*) expected for *n* values; O(*n* log *n*) at worst
     ///   (a range that does not shrink fast enough is sorted instead).
-    public static func percentilesAndMax<Value: Comparable>(_ values: [Value], _ ps: [Double]) -> (percentiles: [Value], max: Value)? {
+    package static func percentilesAndMax<Value: Comparable>(_ values: [Value], _ ps: [Double]) -> (percentiles: [Value], max: Value)? {
         guard !values.isEmpty else { return nil }
         var buffer = values
         let n = buffer.count

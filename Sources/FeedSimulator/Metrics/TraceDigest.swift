@@ -2,4 +2,4 @@ import Determinism
 
 /// A hash of a run's event stream: two runs with the same digest processed
 /// the same events at the same times with the same results.
-public typealias TraceDigest = FNV1a
+package typealias TraceDigest = FNV1a

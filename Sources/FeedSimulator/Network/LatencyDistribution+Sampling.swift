@@ -21,7 +21,7 @@ extension LatencyDistribution {
     ///   `x = x_m·U^(−1/α)` with `U` in `(0, 1]` (one draw).
     ///
     /// - Complexity: O(1); the truncated normal redraws a bounded number of times.
-    public func sample(using generator: inout Xoshiro256StarStar) -> Double {
+    package func sample(using generator: inout Xoshiro256StarStar) -> Double {
         switch self {
         case .constant(let ms):
             return ms

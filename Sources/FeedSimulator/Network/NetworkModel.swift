@@ -11,19 +11,19 @@ import Foundation
 /// `[0, ceiling)`, the "full jitter" of Brooker, "Exponential Backoff And
 /// Jitter" (AWS Architecture Blog, 2015), which spreads retries of many
 /// clients apart.
-public struct RetryPolicy: Sendable, Equatable {
+package struct RetryPolicy: Sendable, Equatable {
     /// Attempts after the first; 0 means a failure is final.
-    public var maxRetries: Int
+    package var maxRetries: Int
     /// The wait before the first retry, in milliseconds.
-    public var backoffBaseMs: Double
+    package var backoffBaseMs: Double
     /// The factor each further wait grows by.
-    public var backoffMultiplier: Double
+    package var backoffMultiplier: Double
     /// Whether each wait is drawn uniformly below its ceiling (from the
     /// model's generator) instead of being the ceiling itself.
-    public var fullJitter: Bool
+    package var fullJitter: Bool
 
     /// A policy with every parameter given; the defaults retry nothing.
-    public init(maxRetries: Int = 0, backoffBaseMs: Double = 0, backoffMultiplier: Double = 2, fullJitter: Bool = false) {
+    package init(maxRetries: Int = 0, backoffBaseMs: Double = 0, backoffMultiplier: Double = 2, fullJitter: Bool = false) {
         self.maxRetries = maxRetries
         self.backoffBaseMs = backoffBaseMs
         self.backoffMultiplier = backoffMultiplier
@@ -31,23 +31,23 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// No retries: every failure is final.
-    public static let none = RetryPolicy()
+    package static let none = RetryPolicy()
 
     /// The most retries a policy may ask for: a limit, so one request can
     /// never plan an unbounded number of attempts.
-    public static let retryLimit = 32
+    package static let retryLimit = 32
 
     /// The longest single wait a policy may reach, one simulated day: a limit
     /// that keeps exponential growth inside `SimTime`.
-    public static let longestBackoffMs: Double = 86_400_000
+    package static let longestBackoffMs: Double = 86_400_000
 
     /// The wait ceiling before retry `retry` (1-based), in milliseconds.
-    public func backoffCeilingMs(beforeRetry retry: Int) -> Double {
+    package func backoffCeilingMs(beforeRetry retry: Int) -> Double {
         backoffBaseMs * pow(backoffMultiplier, Double(retry - 1))
     }
 
     /// Checks every parameter and the longest wait, and says which is wrong.
-    public func validate() throws(NetworkConfigurationError) {
+    package func validate() throws(NetworkConfigurationError) {
         if !(0...Self.retryLimit).contains(maxRetries) {
             throw NetworkConfigurationError("maxRetries \(maxRetries) must be between 0 and \(Self.retryLimit)")
         }
@@ -70,11 +70,11 @@ public struct RetryPolicy: Sendable, Equatable {
 
 /// What happens to one request: every attempt the client makes and the final
 /// result, decided in advance so the world can schedule each event.
-public struct RequestPlan: Sendable, Equatable {
+package struct RequestPlan: Sendable, Equatable {
     /// One try at the request.
-    public struct Attempt: Sendable, Equatable {
+    package struct Attempt: Sendable, Equatable {
         /// How one attempt ends.
-        public enum Outcome: Sendable, Equatable {
+        package enum Outcome: Sendable, Equatable {
             /// The response arrived in full.
             case success
             /// The network failed the request outright; the client learns
@@ -89,14 +89,14 @@ public struct RequestPlan: Sendable, Equatable {
         }
 
         /// When the client sends the attempt.
-        public var start: SimTime
+        package var start: SimTime
         /// How it ended.
-        public var outcome: Outcome
+        package var outcome: Outcome
         /// When the client learns the outcome.
-        public var end: SimTime
+        package var end: SimTime
 
         /// An attempt sent at `start` that ended with `outcome` at `end`.
-        public init(start: SimTime, outcome: Outcome, end: SimTime) {
+        package init(start: SimTime, outcome: Outcome, end: SimTime) {
             self.start = start
             self.outcome = outcome
             self.end = end
@@ -104,7 +104,7 @@ public struct RequestPlan: Sendable, Equatable {
     }
 
     /// Why a request failed for good: the outcome of its last attempt.
-    public enum FailureReason: Sendable, Equatable {
+    package enum FailureReason: Sendable, Equatable {
         /// The last attempt was failed by the network.
         case lost
         /// The last attempt timed out.
@@ -114,7 +114,7 @@ public struct RequestPlan: Sendable, Equatable {
     }
 
     /// How the request ends.
-    public enum Result: Sendable, Equatable {
+    package enum Result: Sendable, Equatable {
         /// The response arrived in full at the given time.
         case succeeded(at: SimTime)
         /// Every allowed attempt failed; the client knows at the given time.
@@ -122,32 +122,32 @@ public struct RequestPlan: Sendable, Equatable {
     }
 
     /// When the app asked for the request.
-    public var requestedAt: SimTime
+    package var requestedAt: SimTime
     /// The first attempt, which starts at `requestedAt`.
-    public var firstAttempt: Attempt
+    package var firstAttempt: Attempt
     /// The attempts after the first, in order: none for most requests, so
     /// planning one allocates nothing.
-    public var retriedAttempts: [Attempt]
+    package var retriedAttempts: [Attempt]
     /// The final result.
-    public var result: Result
+    package var result: Result
 
     /// Every attempt, in order; the first starts at `requestedAt`.
-    public var attempts: [Attempt] { [firstAttempt] + retriedAttempts }
+    package var attempts: [Attempt] { [firstAttempt] + retriedAttempts }
 
     /// When the final result is known: the last attempt's end.
-    public var finishedAt: SimTime {
+    package var finishedAt: SimTime {
         switch result {
         case .succeeded(let time), .failed(_, let time): time
         }
     }
 
     /// Whether the request succeeded in the end.
-    public var succeeded: Bool {
+    package var succeeded: Bool {
         if case .succeeded = result { true } else { false }
     }
 
     /// Attempts after the first.
-    public var retries: Int { retriedAttempts.count }
+    package var retries: Int { retriedAttempts.count }
 }
 
 /// The network between the app and its server: plans each request's attempts
@@ -167,35 +167,35 @@ public struct RequestPlan: Sendable, Equatable {
 /// `notConnectedToInternet`). After a failure the client waits its backoff
 /// (one more draw under full jitter) and tries again, until the policy's
 /// retries run out.
-public struct NetworkModel: Sendable {
+package struct NetworkModel: Sendable {
     /// The link every attempt crosses.
-    public let link: LinkProfile
+    package let link: LinkProfile
     /// How failed attempts are retried.
-    public let retry: RetryPolicy
+    package let retry: RetryPolicy
     /// The windows with no connectivity, sorted, with overlapping and touching
     /// windows merged and empty ones dropped.
-    public let offlineWindows: [Range<SimTime>]
+    package let offlineWindows: [Range<SimTime>]
 
     /// The model's only source of randomness.
     private var generator: Xoshiro256StarStar
     private let timeout: SimTime
 
     /// Requests planned.
-    public private(set) var requests = 0
+    package private(set) var requests = 0
     /// Attempts planned, first tries and retries together.
-    public private(set) var attempts = 0
+    package private(set) var attempts = 0
     /// Requests whose final result is a failure.
-    public private(set) var failures = 0
+    package private(set) var failures = 0
     /// Attempts after a failure (attempts minus requests).
-    public private(set) var retries = 0
+    package private(set) var retries = 0
 
     /// The largest request or response a plan accepts, 1 TiB: a limit that
     /// keeps `bytes · 8 · 10⁶` (bits times nanoseconds per millisecond) exact
     /// in `Int64`.
-    public static let payloadLimitBytes = 1 << 40
+    package static let payloadLimitBytes = 1 << 40
 
     /// A model drawing from `generator`, after checking the link and policy.
-    public init(
+    package init(
         link: LinkProfile,
         retry: RetryPolicy = .none,
         offlineWindows: [Range<SimTime>] = [],
@@ -211,7 +211,7 @@ public struct NetworkModel: Sendable {
     }
 
     /// A model drawing from the run's network stream.
-    public init(
+    package init(
         link: LinkProfile,
         retry: RetryPolicy = .none,
         offlineWindows: [Range<SimTime>] = [],
@@ -223,7 +223,7 @@ public struct NetworkModel: Sendable {
     /// Whether `time` falls inside an offline window.
     ///
     /// - Complexity: O(log w) for w offline windows.
-    public func isOffline(at time: SimTime) -> Bool {
+    package func isOffline(at time: SimTime) -> Bool {
         firstWindow(endingAfter: time)?.contains(time) ?? false
     }
 
@@ -232,7 +232,7 @@ public struct NetworkModel: Sendable {
     ///
     /// - Complexity: O(a · log w) for a attempts (at most `maxRetries + 1`)
     ///   and w offline windows.
-    public mutating func plan(requestAt time: SimTime, requestBytes: Int, responseBytes: Int) -> RequestPlan {
+    package mutating func plan(requestAt time: SimTime, requestBytes: Int, responseBytes: Int) -> RequestPlan {
         let upload = Self.transferTime(bytes: requestBytes, kbps: link.uplinkKbps)
         let download = Self.transferTime(bytes: responseBytes, kbps: link.downlinkKbps)
         requests += 1
@@ -264,7 +264,7 @@ public struct NetworkModel: Sendable {
     /// The time `bytes` take at `kbps` kilobits per second, in nanoseconds,
     /// rounded up: `bytes·8` bits at `kbps` bits per millisecond is
     /// `bytes·8·10⁶ / kbps` ns. No limit (`nil`) takes no time.
-    public static func transferTime(bytes: Int, kbps: Int?) -> SimTime {
+    package static func transferTime(bytes: Int, kbps: Int?) -> SimTime {
         precondition(
             (0...payloadLimitBytes).contains(bytes),
             "payload of \(bytes) bytes is outside 0...\(payloadLimitBytes)"

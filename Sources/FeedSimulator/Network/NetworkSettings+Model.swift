@@ -2,7 +2,7 @@ import FeedScenario
 
 extension NetworkSettings {
     /// The network model of a run.
-    public func model(streams: RandomStreams) throws(NetworkConfigurationError) -> NetworkModel {
+    package func model(streams: RandomStreams) throws(NetworkConfigurationError) -> NetworkModel {
         try NetworkModel(
             link: linkProfile(),
             retry: RetryPolicy(maxRetries: maxRetries, backoffBaseMs: backoffBaseMs, backoffMultiplier: backoffMultiplier),

@@ -2,20 +2,20 @@ import FeedEngine
 import FeedScenario
 
 /// One run to make: a scenario at one refresh rate, with one engine variant.
-public struct RunRequest: Sendable, Equatable {
-    public var loaded: LoadedScenario
-    public var refreshHz: Int
-    public var seed: UInt64
-    public var variant: String
+package struct RunRequest: Sendable, Equatable {
+    package var loaded: LoadedScenario
+    package var refreshHz: Int
+    package var seed: UInt64
+    package var variant: String
     /// Keep every frame record (for frames.csv).
-    public var recordFrames: Bool
+    package var recordFrames: Bool
     /// Record the run's timeline (for a trace file).
-    public var recordTimeline: Bool
+    package var recordTimeline: Bool
     /// Check the engine's invariants at every data commit and the scroll
     /// view's at every frame, and report what broke (`feedsim explore`).
-    public var checkInvariants = false
+    package var checkInvariants = false
 
-    public init(
+    package init(
         loaded: LoadedScenario, refreshHz: Int, seed: UInt64, variant: String = "default", recordFrames: Bool,
         recordTimeline: Bool = false
     ) {
@@ -28,18 +28,18 @@ public struct RunRequest: Sendable, Equatable {
     }
 
     /// The network of this request's variant.
-    public var network: NetworkSettings {
+    package var network: NetworkSettings {
         loaded.scenario.variants.first(where: { $0.name == variant })?.network ?? loaded.scenario.network
     }
 
     /// The engine settings of this request's variant.
-    public var engine: EngineSettings {
+    package var engine: EngineSettings {
         loaded.scenario.variants.first(where: { $0.name == variant })?.engine ?? loaded.scenario.engine
     }
 
     /// Every run a scenario asks for, in order: each variant at each refresh
     /// rate. `seedOverride` replaces the scenario's own seed.
-    public static func expand(
+    package static func expand(
         _ loaded: LoadedScenario, seedOverride: UInt64?, recordFrames: Bool, recordTimeline: Bool = false
     ) -> [RunRequest] {
         let variants = loaded.scenario.variants.isEmpty ? ["default"] : loaded.scenario.variants.map(\.name)
@@ -54,25 +54,25 @@ public struct RunRequest: Sendable, Equatable {
 }
 
 /// A change the user did not make, and how far it moved the anchor item.
-public struct DriftRecord: Sendable, Equatable, Codable {
-    public var time: SimTime
-    public var cause: String
+package struct DriftRecord: Sendable, Equatable, Codable {
+    package var time: SimTime
+    package var cause: String
     /// The anchor post: the first item at least 30% visible before the change.
-    public var anchorID: PostID
+    package var anchorID: PostID
     /// The anchor's screen y before the change, in points.
-    public var beforeY: Double
+    package var beforeY: Double
     /// Its screen y after; `nil` when the change removed the anchor (lost).
-    public var afterY: Double?
+    package var afterY: Double?
     /// How far holding the anchor was out of reach, in points: the content
     /// could not be put where the anchor stays still without passing an edge
     /// (or the content was shorter than the viewport). 0 when a strategy
     /// could have held it exactly.
-    public var clampedBy: Double
+    package var clampedBy: Double
     /// Why no strategy can be held to this record, if a reason applies.
-    public var excuse: Excuse?
+    package var excuse: Excuse?
 
     /// Why a record is not held against a strategy that claims its cause.
-    public enum Excuse: String, Sendable, Codable {
+    package enum Excuse: String, Sendable, Codable {
         /// The change landed while an animated scroll the reader asked for
         /// (a status-bar tap, an animated `scroll_to`) carried the content to
         /// its destination: the reader is not reading a place then.
@@ -90,7 +90,7 @@ public struct DriftRecord: Sendable, Equatable, Codable {
         case retargetedFling = "retargeted_fling"
     }
 
-    public init(
+    package init(
         time: SimTime, cause: String, anchorID: PostID, beforeY: Double, afterY: Double?, clampedBy: Double = 0,
         excuse: Excuse? = nil
     ) {
@@ -104,85 +104,85 @@ public struct DriftRecord: Sendable, Equatable, Codable {
     }
 
     /// `afterY − beforeY`; `nil` for a lost anchor.
-    public var drift: Double? { afterY.map { $0 - beforeY } }
-    public var isLost: Bool { afterY == nil }
+    package var drift: Double? { afterY.map { $0 - beforeY } }
+    package var isLost: Bool { afterY == nil }
     /// A drift event: the anchor moved by at least 1 pt, or was lost.
-    public var isEvent: Bool { drift.map { abs($0) >= DriftMeter.eventThreshold } ?? true }
+    package var isEvent: Bool { drift.map { abs($0) >= DriftMeter.eventThreshold } ?? true }
     /// Whether a strategy that holds this record's cause failed here: the
     /// anchor survived and moved more than 1 pt beyond what the content's
     /// edges forced, and nothing excuses it. A lost anchor is its own event,
     /// not a miss.
-    public var isMissedHold: Bool {
+    package var isMissedHold: Bool {
         guard excuse == nil else { return false }
         return drift.map { abs($0) > clampedBy + DriftMeter.eventThreshold } ?? false
     }
 }
 
 /// Everything one run measured.
-public struct RunResult: Sendable, Equatable, Codable {
-    public var scenario: String
-    public var variant: String
-    public var refreshHz: Int
-    public var seed: UInt64
-    public var duration: SimTime
-    public var frameSummary: FrameSummary
+package struct RunResult: Sendable, Equatable, Codable {
+    package var scenario: String
+    package var variant: String
+    package var refreshHz: Int
+    package var seed: UInt64
+    package var duration: SimTime
+    package var frameSummary: FrameSummary
     /// Every rendered frame, when the request asked for them.
-    public var frames: [FrameRecord]
-    public var drift: [DriftRecord]
+    package var frames: [FrameRecord]
+    package var drift: [DriftRecord]
     /// The engine's allocations, or nil where this build cannot count them
     /// (`AllocationMeter.unavailableReason`): the allocation columns are
     /// then empty.
-    public var allocations: AllocationMeter.Count?
+    package var allocations: AllocationMeter.Count?
     /// Peak modelled memory, in MB; the memory model comes with the world.
-    public var peakMemoryMB: Double
-    public var memoryWarnings: Int
-    public var jetsamKills: Int
-    public var networkRequests: Int
-    public var networkFailures: Int
+    package var peakMemoryMB: Double
+    package var memoryWarnings: Int
+    package var jetsamKills: Int
+    package var networkRequests: Int
+    package var networkFailures: Int
     /// Fraction of view model lookups served from the cache; 0 when none were made.
-    public var viewModelHitRate: Double
+    package var viewModelHitRate: Double
     /// Fraction of image requests served from memory or disk; 0 when none were made.
-    public var imageHitRate: Double
+    package var imageHitRate: Double
     /// How long posts with media waited on screen for their image.
-    public var imageWait: ImageWaitSummary
-    public var eventsProcessed: Int
-    public var traceDigest: TraceDigest
+    package var imageWait: ImageWaitSummary
+    package var eventsProcessed: Int
+    package var traceDigest: TraceDigest
     /// The run's timeline, when the request asked for it.
-    public var timeline: Timeline?
+    package var timeline: Timeline?
     /// Invariants found broken, when the request asked for the checks; at
     /// most `InvariantFailure.limit` of them.
-    public var invariantFailures: [InvariantFailure] = []
+    package var invariantFailures: [InvariantFailure] = []
     /// Posts that moved on a resting screen after a change had left them
     /// in place, with no change, gesture or edge to move them, when the
     /// request asked for the checks.
-    public var holdSlips: [HoldSlip] = []
+    package var holdSlips: [HoldSlip] = []
 
     /// Drift events: anchors moved by at least 1 pt, or lost.
-    public var driftEvents: Int { drift.reduce(0) { $0 + ($1.isEvent ? 1 : 0) } }
+    package var driftEvents: Int { drift.reduce(0) { $0 + ($1.isEvent ? 1 : 0) } }
     /// The largest |drift| of an anchor that survived, in points.
-    public var driftMax: Double { drift.compactMap { $0.drift.map(abs) }.max() ?? 0 }
+    package var driftMax: Double { drift.compactMap { $0.drift.map(abs) }.max() ?? 0 }
     /// Σ |drift| over anchors that survived, in points.
-    public var driftTotal: Double { drift.compactMap { $0.drift.map(abs) }.reduce(0, +) }
+    package var driftTotal: Double { drift.compactMap { $0.drift.map(abs) }.reduce(0, +) }
 }
 
 /// A post a change had left in place that later moved with the screen at
 /// rest: no gesture, no other change and no edge moved it.
-public struct HoldSlip: Sendable, Equatable, Codable {
+package struct HoldSlip: Sendable, Equatable, Codable {
     /// The most a run reports.
-    public static let limit = 20
+    package static let limit = 20
 
     /// The frame where the post was found moved.
-    public var time: SimTime
+    package var time: SimTime
     /// The cause of the drift record that left the post where it was.
-    public var cause: String
+    package var cause: String
     /// When that record was written.
-    public var heldSince: SimTime
-    public var anchorID: PostID
+    package var heldSince: SimTime
+    package var anchorID: PostID
     /// The post's screen y where the change left it, and where it went.
-    public var heldY: Double
-    public var y: Double
+    package var heldY: Double
+    package var y: Double
 
-    public init(time: SimTime, cause: String, heldSince: SimTime, anchorID: PostID, heldY: Double, y: Double) {
+    package init(time: SimTime, cause: String, heldSince: SimTime, anchorID: PostID, heldY: Double, y: Double) {
         self.time = time
         self.cause = cause
         self.heldSince = heldSince
@@ -193,16 +193,16 @@ public struct HoldSlip: Sendable, Equatable, Codable {
 }
 
 /// An invariant of the engine or the world found broken during a run.
-public struct InvariantFailure: Sendable, Equatable, Codable {
+package struct InvariantFailure: Sendable, Equatable, Codable {
     /// The most a run reports: after the first few, the rest say nothing new.
-    public static let limit = 20
+    package static let limit = 20
 
-    public var time: SimTime
+    package var time: SimTime
     /// The index of the frame being rendered, or of the next one.
-    public var frame: Int
-    public var message: String
+    package var frame: Int
+    package var message: String
 
-    public init(time: SimTime, frame: Int, message: String) {
+    package init(time: SimTime, frame: Int, message: String) {
         self.time = time
         self.frame = frame
         self.message = message

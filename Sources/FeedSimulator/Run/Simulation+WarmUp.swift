@@ -55,7 +55,7 @@ extension Simulation {
     /// - Complexity: O(1) in the request's duration and feed length: a few
     ///   simulated seconds on at most `warmUpPostCount` posts or
     ///   `warmUpPageCount` pages.
-    public static func warmUpRuntime(for request: RunRequest) {
+    package static func warmUpRuntime(for request: RunRequest) {
         runWarmUp(warmUpRequests(for: request))
     }
 
@@ -222,17 +222,17 @@ extension Simulation {
 /// It remembers the last `capacity` warm-ups: a worker is handed a
 /// scenario's runs one after another, and the log's comparisons stay a few
 /// per run however long the batch.
-public struct WarmUpLog {
+package struct WarmUpLog {
     /// Warm-ups remembered, most recent first.
     static let capacity = 8
     private var recent: [[RunRequest]] = []
 
-    public init() {}
+    package init() {}
 
     /// Runs `request`'s warm-up (`Simulation.warmUpRuntime(for:)`) unless
     /// this log saw the same one; returns whether it ran.
     @discardableResult
-    public mutating func warmUp(for request: RunRequest) -> Bool {
+    package mutating func warmUp(for request: RunRequest) -> Bool {
         let warmUp = Simulation.warmUpRequests(for: request)
         if let index = recent.firstIndex(of: warmUp) {
             recent.insert(recent.remove(at: index), at: 0)

@@ -2,29 +2,29 @@ import FeedEngine
 import FeedScenario
 
 extension Simulation: FeedViewport {
-    public var contentOffset: Double { scrollView.contentOffset }
-    public var viewportHeight: Double { scrollView.viewportHeight }
-    public var insetTop: Double { scrollView.insetTop }
-    public var insetBottom: Double { scrollView.insetBottom }
-    public var isDecelerating: Bool { scrollView.isDecelerating }
+    package var contentOffset: Double { scrollView.contentOffset }
+    package var viewportHeight: Double { scrollView.viewportHeight }
+    package var insetTop: Double { scrollView.insetTop }
+    package var insetBottom: Double { scrollView.insetBottom }
+    package var isDecelerating: Bool { scrollView.isDecelerating }
 
     /// The move is judged against the content as the engine has laid it out
     /// now, as UIKit's batch updates set the content size before they
     /// adjust the offset: against the edges of before the change, a move
     /// into posts just added would read as an overscroll and be rubber-banded.
-    public func adjustContentOffset(by delta: Double) {
+    package func adjustContentOffset(by delta: Double) {
         let list = engine.listView
         scrollView.adjust(by: delta, contentMinY: list.contentMinY, contentMaxY: list.contentMaxY)
     }
 
     /// As `adjustContentOffset(by:)`, the move is judged against the content
     /// as the engine has laid it out now.
-    public func retargetDeceleration(by delta: Double) -> Bool {
+    package func retargetDeceleration(by delta: Double) -> Bool {
         let list = engine.listView
         return scrollView.retargetDeceleration(by: delta, contentMinY: list.contentMinY, contentMaxY: list.contentMaxY)
     }
 
-    public func feedWillCommit(_ cause: ChangeCause) {
+    package func feedWillCommit(_ cause: ChangeCause) {
         commitDepth += 1
         // A change inside another's commit (an image delivered from the
         // cache while the commit lays out its cells) is part of that commit:
@@ -58,7 +58,7 @@ extension Simulation: FeedViewport {
         }
     }
 
-    public func feedDidCommit(_ cause: ChangeCause) {
+    package func feedDidCommit(_ cause: ChangeCause) {
         commitDepth -= 1
         // A change the app commits in the background (a pushed removal, a
         // page or an image arriving) comes after the save it made as it left
@@ -145,11 +145,11 @@ final class MeteredTransport: FeedTransport, ImageTransport {
 }
 
 extension Simulation: EngineScheduler {
-    public func schedule(after delay: Int64, _ action: @escaping () -> Void) -> ScheduledAction {
+    package func schedule(after delay: Int64, _ action: @escaping () -> Void) -> ScheduledAction {
         meter.excluding { ScheduledAction(id: UInt64(scheduleAction(after: delay, action))) }
     }
 
-    public func cancel(_ action: ScheduledAction) {
+    package func cancel(_ action: ScheduledAction) {
         meter.excluding { cancelAction(slot: Int(action.id)) }
     }
 }

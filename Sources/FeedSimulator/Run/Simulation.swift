@@ -8,7 +8,7 @@ import FeedScenario
 /// A run is single-threaded: the stored properties of the simulator's
 /// classes are `@exclusivity(unchecked)`, as the engine's are (see
 /// `FeedEngine`).
-public final class Simulation {
+package final class Simulation {
     /// What can happen in the world.
     enum Event {
         /// The app launches and asks for its first page.
@@ -54,7 +54,7 @@ public final class Simulation {
     /// The most events that may wait at once.
     static let queueCapacity = 1_000_000
 
-    public let request: RunRequest
+    package let request: RunRequest
     let scenario: Scenario
     let display: Display
     let costModel: CostModel
@@ -98,7 +98,7 @@ public final class Simulation {
     /// The scroll view's retargeted flings as the outermost commit began.
     @exclusivity(unchecked) var retargetsAtCommit = 0
     @exclusivity(unchecked) var digest = TraceDigest()
-    @exclusivity(unchecked) public internal(set) var now: SimTime = 0
+    @exclusivity(unchecked) package internal(set) var now: SimTime = 0
     @exclusivity(unchecked) var eventsProcessed = 0
     /// Closures waiting for their `.action` event, by slot; a slot is freed
     /// when its action runs or is cancelled.
@@ -167,7 +167,7 @@ public final class Simulation {
         case terminated
     }
 
-    public init(request: RunRequest) throws {
+    package init(request: RunRequest) throws {
         self.request = request
         // Every repetition of every step, in time order: a scenario built
         // in memory (a shrinker's repro) runs as its file does.
@@ -200,7 +200,7 @@ public final class Simulation {
     }
 
     /// Runs the scenario to its end and returns what it measured.
-    public func run() throws(SimulationLimitError) -> RunResult {
+    package func run() throws(SimulationLimitError) -> RunResult {
         schedulerLink.simulation = self
         // The link lets go when the run ends, however it ends, so that the
         // finished world is freed.

@@ -3,37 +3,37 @@
 /// term, every network exchange and image load from send to response, and
 /// the app's lifecycle. Drift is the run's drift records; `ChromeTrace`
 /// turns all of it into a trace Perfetto opens.
-public struct Timeline: Sendable, Equatable, Codable {
+package struct Timeline: Sendable, Equatable, Codable {
     /// Every rendered frame, in order.
-    public var frames: [Frame] = []
+    package var frames: [Frame] = []
     /// API requests (pages, refreshes, likes), in the order they were sent.
-    public var requests: [Exchange] = []
+    package var requests: [Exchange] = []
     /// Image loads, in the order they were sent.
-    public var imageLoads: [Exchange] = []
+    package var imageLoads: [Exchange] = []
     /// Lifecycle moments, in time order.
-    public var marks: [Mark] = []
+    package var marks: [Mark] = []
 
-    public init() {}
+    package init() {}
 
     /// One rendered frame: its record and what its commit was made of.
-    public struct Frame: Sendable, Equatable, Codable {
-        public var record: FrameRecord
+    package struct Frame: Sendable, Equatable, Codable {
+        package var record: FrameRecord
         /// The commit's main-thread time by cause, in `CostModel.commitParts` order;
         /// only causes that took time.
-        public var parts: [Part]
+        package var parts: [Part]
         /// Data commits (`ChangeCause` raw values) made since the previous
         /// frame, which this frame is the first to show.
-        public var dataCommits: [String]
+        package var dataCommits: [String]
     }
 
     /// Main-thread nanoseconds one cause took in a commit.
-    public struct Part: Sendable, Equatable, Codable {
+    package struct Part: Sendable, Equatable, Codable {
         /// A `CostTerm` key; `cell_configure` and `cell_measure` carry every
         /// per-cell term of cells configured and measured.
-        public var name: String
-        public var nanoseconds: Double
+        package var name: String
+        package var nanoseconds: Double
 
-        public init(name: String, nanoseconds: Double) {
+        package init(name: String, nanoseconds: Double) {
             self.name = name
             self.nanoseconds = nanoseconds
         }
@@ -41,27 +41,27 @@ public struct Timeline: Sendable, Equatable, Codable {
 
     /// One request through the network model, from send to the moment the
     /// app has the answer (retries included).
-    public struct Exchange: Sendable, Equatable, Codable {
+    package struct Exchange: Sendable, Equatable, Codable {
         /// `page`, `refresh` (a load from the top, the first one included),
         /// `like` or `image`.
-        public var kind: String
-        public var start: SimTime
-        public var end: SimTime
-        public var requestBytes: Int
-        public var responseBytes: Int
+        package var kind: String
+        package var start: SimTime
+        package var end: SimTime
+        package var requestBytes: Int
+        package var responseBytes: Int
         /// `success`, or why it failed: `lost`, `timed_out`, `offline`,
         /// `server_error`; `cancelled` for an image load the app gave up on.
-        public var outcome: String
+        package var outcome: String
         /// Attempts after the first.
-        public var retries: Int
+        package var retries: Int
         /// The post an image belongs to; 0 for API requests.
-        public var postID: UInt64 = 0
+        package var postID: UInt64 = 0
     }
 
     /// A lifecycle moment: `background`, `foreground`, `terminate`,
     /// `jetsam_kill`, `relaunch`, `memory_warning`.
-    public struct Mark: Sendable, Equatable, Codable {
-        public var time: SimTime
-        public var name: String
+    package struct Mark: Sendable, Equatable, Codable {
+        package var time: SimTime
+        package var name: String
     }
 }

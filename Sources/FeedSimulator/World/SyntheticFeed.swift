@@ -4,11 +4,11 @@ import FeedScenario
 
 /// A deterministic source of posts: the same seed and settings always give
 /// the same posts.
-public struct SyntheticFeed: Sendable {
+package struct SyntheticFeed: Sendable {
     /// Ids start here so they never look like indices.
-    public static let firstPostID: PostID = 1_000_000
+    package static let firstPostID: PostID = 1_000_000
     /// Distinct authors posts are drawn from.
-    public static let authorCount: UInt64 = 5_000
+    package static let authorCount: UInt64 = 5_000
     /// Media shapes and their weights (out of 100): mostly single photos, as
     /// in Instagram-style feeds, fewer carousels and videos.
     static let mediaKinds: [(Media.Kind, UInt64)] = [(.single, 70), (.carousel, 20), (.video, 10)]
@@ -30,14 +30,14 @@ public struct SyntheticFeed: Sendable {
     private var recent: [Post] = []
     private var recentStart = 0
 
-    public init(settings: FeedSettings, streams: RandomStreams) {
+    package init(settings: FeedSettings, streams: RandomStreams) {
         self.settings = settings
         self.generator = streams.generator(for: .content)
     }
 
     /// The next `count` posts, in the order they were written (oldest
     /// first, ids increasing); a feed shows them newest first.
-    public mutating func nextPosts(_ count: Int) -> [Post] {
+    package mutating func nextPosts(_ count: Int) -> [Post] {
         var posts: [Post] = []
         posts.reserveCapacity(count)
         for _ in 0..<count { posts.append(nextPost()) }
@@ -88,7 +88,7 @@ public struct SyntheticFeed: Sendable {
     }
 
     /// Changes `post` as the server would between two fetches: new likes.
-    public mutating func touched(_ post: Post) -> Post {
+    package mutating func touched(_ post: Post) -> Post {
         var changed = post
         changed.likeCount += 1 + Int(generator.next(below: 20))
         return changed

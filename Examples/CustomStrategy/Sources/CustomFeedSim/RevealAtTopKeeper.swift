@@ -27,11 +27,11 @@ struct RevealAtTopKeeper: PositionKeeper {
         return captured.index == 0 && captured.viewportY >= 0
     }
 
-    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedList) {
+    mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) {
         anchor.batchWillApply(batch, list: list)
     }
 
-    func batchDidApply(_ batch: PlaceBatch, list: FeedList) -> PlaceOutcome {
+    func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
         // At the top, posts that arrive above the first one are shown where
         // they land: contentOffset stays at the top of the content. Only
         // arrivals: a batch that also removes posts (a deletion, the thread
@@ -43,7 +43,7 @@ struct RevealAtTopKeeper: PositionKeeper {
         return anchor.batchDidApply(batch, list: list)
     }
 
-    func afterRelayout(anchor captured: ScrollAnchor, list: FeedList) -> PlaceCorrection {
+    func afterRelayout(anchor captured: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         anchor.afterRelayout(anchor: captured, list: list)
     }
 }
