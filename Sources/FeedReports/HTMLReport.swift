@@ -11,9 +11,10 @@ public typealias HTMLReportError = FileProblem
 /// the budget, overrun frames and drift records.
 ///
 /// Results that hold a population get distribution plots instead of single
-/// values: with several seeds per run (`feedsim run --seeds N`), each
-/// scenario's charts show every seed's run, lane by variant, with the
-/// population table and the paired differences; an `explore.csv` in the
+/// values: with several seeds per run (`feedsim run --seeds N`), the page
+/// opens with the population's shape, each scenario's charts show every
+/// seed's run, lane by variant, with the population table and the paired
+/// differences, and the table of every run comes last, folded; an `explore.csv` in the
 /// folder (one row per session and strategy) gets a population section of
 /// its own, the same plots over every session.
 ///
