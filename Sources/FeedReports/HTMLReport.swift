@@ -14,9 +14,9 @@ public typealias HTMLReportError = FileProblem
 /// values: with several seeds per run (`feedsim run --seeds N`), the page
 /// opens with the population's shape, each scenario's charts show every
 /// seed's run, lane by variant, with the population table and the paired
-/// differences, and the table of every run comes last, folded; an `explore.csv` in the
-/// folder (one row per session and strategy) gets a population section of
-/// its own, the same plots over every session.
+/// differences, and the table of every run comes last, folded; an
+/// `explore.csv` in the folder (one row per session and strategy) gets a
+/// population section of its own, the same plots over every session.
 ///
 /// The page has inline CSS and inline SVG only: no script, no external
 /// asset, no link off the page, so it opens offline and can be attached to
