@@ -11,11 +11,12 @@ package typealias HTMLReportError = FileProblem
 /// the budget, overrun frames and drift records.
 ///
 /// Results that hold a population get distribution plots instead of single
-/// values: with several seeds per run (`feedsim run --seeds N`), each
-/// scenario's charts show every seed's run, lane by variant, with the
-/// population table and the paired differences; an `explore.csv` in the
-/// folder (one row per session and strategy) gets a population section of
-/// its own, the same plots over every session.
+/// values: with several seeds per run (`feedsim run --seeds N`), the page
+/// opens with the population's shape, each scenario's charts show every
+/// seed's run, lane by variant, with the population table and the paired
+/// differences, and the table of every run comes last, folded; an
+/// `explore.csv` in the folder (one row per session and strategy) gets a
+/// population section of its own, the same plots over every session.
 ///
 /// The page has inline CSS and inline SVG only: no script, no external
 /// asset, no link off the page, so it opens offline and can be attached to
@@ -283,22 +284,34 @@ package struct HTMLReport: Sendable {
         let seedNote = summary.isMultiSeed
             ? " Several seeds per run (<code>feedsim run --seeds</code>): each scenario shows the distribution of its seeds' runs, its population table and its variants compared paired by seed."
             : ""
-        out += "<p class=\"lead\">\(summary.rows.count) run\(summary.rows.count == 1 ? "" : "s") of \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s").\(seedNote) \(frameNote)</p>\n"
+        out += "<p class=\"lead\">\(summary.rows.count) run\(summary.rows.count == 1 ? "" : "s") of \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s")\(HTMLReport.populationShape(summary)).\(seedNote) \(frameNote)</p>\n"
         if frames == nil { out += "<p class=\"note missing-frames\">frames.csv not found: per-run frame plots are not shown.</p>\n" }
         if drift == nil { out += "<p class=\"note\">drift.csv not found: drift records are not shown.</p>\n" }
         out += "<nav><strong>Scenarios:</strong> "
         out += scenarios.map { "<a href=\"#\(HTMLReport.scenarioID($0.name))\">\(HTMLText.escape($0.name))</a>" }.joined(separator: " · ")
+        if summary.isMultiSeed {
+            out += " · <a href=\"#summary\">every run</a>"
+        }
         out += "</nav>\n"
-        out += summaryTable(summary)
+        // A population is read by its distributions and verdicts, which come
+        // first; its table of every run (seeds × variants × rates, hundreds
+        // of rows) is folded at the end, whole. One run per variant keeps
+        // its few rows on top.
+        if !summary.isMultiSeed { out += summaryTable(summary) }
         for scenario in scenarios {
             out += scenarioSection(scenario.name, runs: scenario.runs)
         }
+        if summary.isMultiSeed { out += summaryTable(summary) }
         out += "</body>\n</html>\n"
         return out
     }
 
+    /// The table of every run: under a heading, or for a multi-seed
+    /// summary folded in a `<details>` whose summary line counts its rows.
     private func summaryTable(_ summary: SummaryFile) -> String {
-        var out = "<h2 id=\"summary\">Summary</h2>\n"
+        var out = summary.isMultiSeed
+            ? "<details class=\"every-run\" id=\"summary\"><summary>Every run: \(summary.rows.count) rows, one per scenario, variant, rate and seed (summary.csv)</summary>\n"
+            : "<h2 id=\"summary\">Summary</h2>\n"
         out += "<p class=\"hint\">Hitch ratio bands (Apple): <span class=\"good\">good &lt; \(ReportNumber.fixed(HTMLReport.hitchRatioWarning, 0))</span> "
         out += "<span class=\"warning\">warning \(ReportNumber.fixed(HTMLReport.hitchRatioWarning, 0))–\(ReportNumber.fixed(HTMLReport.hitchRatioCritical, 0))</span> "
         out += "<span class=\"critical\">critical &gt; \(ReportNumber.fixed(HTMLReport.hitchRatioCritical, 0))</span> ms/s. Every column is in summary.csv.</p>\n"
@@ -337,7 +350,24 @@ package struct HTMLReport: Sendable {
             out += "</tr>\n"
         }
         out += "</tbody>\n</table></div>\n"
+        if summary.isMultiSeed { out += "</details>\n" }
         return out
+    }
+
+    /// A multi-seed summary's shape after its run count, e.g. ": 5 variants
+    /// × 20 seeds"; empty for one run per variant.
+    static func populationShape(_ summary: SummaryFile) -> String {
+        guard summary.isMultiSeed else { return "" }
+        var variants: Set<String> = []
+        var seeds: Set<UInt64> = []
+        var rates: Set<Int> = []
+        for row in summary.rows {
+            variants.insert(row.key.variant)
+            seeds.insert(row.seed)
+            rates.insert(row.key.refreshHz)
+        }
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        return ": " + count(variants.count, "variant") + (rates.count > 1 ? " × " + count(rates.count, "rate") : "") + " × " + count(seeds.count, "seed")
     }
 
     private func scenarioSection(_ name: String, runs: [SummaryRow]) -> String {
@@ -489,6 +519,8 @@ package struct HTMLReport: Sendable {
         figure { margin: 0; }
         svg { display: block; max-width: 100%; height: auto; font-family: inherit; }
         details { margin: 4px 0 12px; font-size: 12px; }
+        details.every-run { margin-top: 32px; padding-top: 8px; border-top: 1px solid #d2d2d7; }
+        details.every-run > summary { font-size: 20px; font-weight: 600; cursor: pointer; }
         tr.event td { color: #7B3FB5; }
         td.verdict-better { background: #e3f4e6; text-align: left; }
         td.verdict-worse { background: #fde2e1; text-align: left; }

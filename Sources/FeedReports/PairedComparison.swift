@@ -186,11 +186,14 @@ package struct PairedComparison: Hashable, Sendable {
         var available: [String] = []
         var knownColumns: Set<String> = []
         for row in rows {
-            for field in row.metrics where knownColumns.insert(field.name).inserted { available.append(field.name) }
+            for field in row.metrics where Metric.isComparable(field.name) && knownColumns.insert(field.name).inserted {
+                available.append(field.name)
+            }
         }
         var chosen: [String] = []
         let wanted = metrics ?? PairedComparison.defaultMetrics.filter(knownColumns.contains)
         for metric in wanted where !chosen.contains(metric) {
+            if let refusal = StrategyComparisonError.hash(metric, available: available) { throw refusal }
             guard knownColumns.contains(metric) else {
                 throw StrategyComparisonError(
                     problem: "the results have no metric \"\(metric)\"; choose from: \(available.joined(separator: ", "))")

@@ -20,9 +20,14 @@ package struct RunOrder: Codable, Sendable, Equatable {
     package var frames: Bool
     /// Record the run's timeline (for a trace file).
     package var trace: Bool
+    /// The folder of device profiles the command was given (`--devices`),
+    /// looked in instead of `devices/` beside `file`; absent from the line
+    /// when `nil`.
+    package var devices: String?
 
     package init(
-        file: String, scenarioText: String? = nil, refreshHz: Int, seed: UInt64, variant: String, frames: Bool, trace: Bool
+        file: String, scenarioText: String? = nil, refreshHz: Int, seed: UInt64, variant: String, frames: Bool, trace: Bool,
+        devices: String? = nil
     ) {
         self.file = file
         self.scenarioText = scenarioText
@@ -31,13 +36,14 @@ package struct RunOrder: Codable, Sendable, Equatable {
         self.variant = variant
         self.frames = frames
         self.trace = trace
+        self.devices = devices
     }
 
     /// The order for `request`, whose scenario is its file's.
     package init(_ request: RunRequest) {
         self.init(
             file: request.loaded.file, refreshHz: request.refreshHz, seed: request.seed, variant: request.variant,
-            frames: request.recordFrames, trace: request.recordTimeline)
+            frames: request.recordFrames, trace: request.recordTimeline, devices: request.loaded.devicesFolder)
     }
 
     /// The scenario this order runs, read and checked.
@@ -51,9 +57,13 @@ package struct RunOrder: Codable, Sendable, Equatable {
         return Data(scenarioText.utf8)
     }
 
-    /// The scenario `text` holds, checked, with device profiles looked up beside `file`.
+    /// The scenario `text` holds, checked, with device profiles looked up
+    /// in `devices` or beside `file`, as the command looked them up.
     func load(_ text: Data) throws(ScenarioError) -> LoadedScenario {
-        try ScenarioLoader.load(data: text, file: file, deviceDirectories: ScenarioLoader.deviceDirectories(for: URL(fileURLWithPath: file)))
+        var loaded = try ScenarioLoader.load(
+            data: text, file: file, deviceDirectories: ScenarioLoader.deviceDirectories(for: URL(fileURLWithPath: file), devices: devices))
+        loaded.devicesFolder = devices
+        return loaded
     }
 
     /// The request for this order on `loaded`, its scenario.

@@ -44,9 +44,13 @@ package struct SeedComparison: Hashable, Sendable {
             throw StrategyComparisonError(
                 problem: "\(summary.file) has no variant \"\(baseline)\"; choose from: \(variants.joined(separator: ", "))")
         }
-        for metric in metrics ?? [] where !summary.metricColumns.contains(metric) {
-            throw StrategyComparisonError(
-                problem: "\(summary.file) has no metric \"\(metric)\"; choose from: " + summary.metricColumns.joined(separator: ", "))
+        let available = summary.metricColumns.filter(Metric.isComparable)
+        for metric in metrics ?? [] {
+            if let refusal = StrategyComparisonError.hash(metric, available: available) { throw refusal }
+            guard available.contains(metric) else {
+                throw StrategyComparisonError(
+                    problem: "\(summary.file) has no metric \"\(metric)\"; choose from: " + available.joined(separator: ", "))
+            }
         }
         struct ScenarioRate: Hashable {
             var scenario: String

@@ -69,13 +69,14 @@ package struct StrategyComparison: Hashable, Sendable {
     /// - Complexity: O(*r* · *m*) for *r* runs and *m* metrics, plus the
     ///   cost of `SummaryRow.value(of:)`.
     package init(summary: SummaryFile, metrics: [String] = StrategyComparison.defaultMetrics) throws(StrategyComparisonError) {
-        let available = summary.metricColumns
+        let available = summary.metricColumns.filter(Metric.isComparable)
         var chosen: [String] = []
         for metric in metrics where !chosen.contains(metric) {
+            if let refusal = StrategyComparisonError.hash(metric, available: available) { throw refusal }
             guard available.contains(metric) else {
                 throw StrategyComparisonError(
                     problem: "\(summary.file) has no metric \"\(metric)\"; choose from: "
-                        + summary.metricColumns.joined(separator: ", "))
+                        + available.joined(separator: ", "))
             }
             chosen.append(metric)
         }
@@ -223,6 +224,23 @@ package struct StrategyComparisonError: Error, Equatable, Sendable, CustomString
 
     /// The problem.
     package var description: String { problem }
+
+    /// The refusal of `metric` when it is compared as text (`trace_digest`,
+    /// a hash: two values are equal or not, with no size or direction, and
+    /// `feedsim check` already compares it exactly); `nil` for a quantity.
+    /// `available` is what to choose from instead.
+    static func hash(_ metric: String, available: [String]) -> StrategyComparisonError? {
+        guard SummaryMetrics.isText(metric) else { return nil }
+        return StrategyComparisonError(
+            problem: "\(metric) is a hash of the run's events, not a quantity to compare (feedsim check compares it exactly); "
+                + "choose from: \(available.joined(separator: ", "))")
+    }
+}
+
+extension Metric {
+    /// Whether `compare` offers and compares the column `name`: every
+    /// metric but those compared as text (`trace_digest`).
+    static func isComparable(_ name: String) -> Bool { !SummaryMetrics.isText(name) }
 }
 
 /// Plain-text columns with an alignment chosen per column; lines carry no

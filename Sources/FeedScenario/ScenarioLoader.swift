@@ -6,11 +6,16 @@ package struct LoadedScenario: Sendable, Equatable {
     package var file: String
     package var scenario: Scenario
     package var device: DeviceProfile
+    /// The folder of device profiles the command was given (`feedsim run
+    /// --devices`), so that its workers look there too; `nil` when the
+    /// profile was found in `devices/` beside the file or above it.
+    package var devicesFolder: String?
 
-    package init(file: String, scenario: Scenario, device: DeviceProfile) {
+    package init(file: String, scenario: Scenario, device: DeviceProfile, devicesFolder: String? = nil) {
         self.file = file
         self.scenario = scenario
         self.device = device
+        self.devicesFolder = devicesFolder
     }
 
     /// The refresh rates this scenario runs at, in order.
@@ -32,10 +37,7 @@ package enum ScenarioLoader {
             .map({ $0.appendingPathComponent("\(scenario.device).json") })
             .first(where: { FileManager.default.fileExists(atPath: $0.path) })
         else {
-            let known = availableDevices(in: deviceDirectories)
-            throw ScenarioError(
-                file: file, path: "$.device",
-                expected: "expected the name of a device profile in devices/ (one of: \(known.joined(separator: ", "))), found \"\(scenario.device)\"")
+            throw ScenarioError(file: file, path: "$.device", expected: missingDevice(scenario.device, searched: deviceDirectories))
         }
         let deviceFile = deviceURL.relativePath
         let device = try decode(DeviceProfile.self, from: try read(deviceURL, file: deviceFile), file: deviceFile)
@@ -58,9 +60,32 @@ package enum ScenarioLoader {
         return loaded
     }
 
-    /// Reads and decodes the scenario at `url`.
-    package static func load(url: URL, file: String) throws(ScenarioError) -> LoadedScenario {
-        try load(data: try read(url, file: file), file: file, deviceDirectories: deviceDirectories(for: url))
+    /// Reads and decodes the scenario at `url`, with its device profile
+    /// from `devices` when given, else from `devices/` beside the file or
+    /// in a folder above it.
+    package static func load(url: URL, file: String, devices: String? = nil) throws(ScenarioError) -> LoadedScenario {
+        var loaded = try load(data: try read(url, file: file), file: file, deviceDirectories: deviceDirectories(for: url, devices: devices))
+        loaded.devicesFolder = devices
+        return loaded
+    }
+
+    /// Where the device profile of the scenario at `scenarioURL` is looked
+    /// for: `devices` alone when given (`--devices`), else `devices/` beside
+    /// the file and above it.
+    package static func deviceDirectories(for scenarioURL: URL, devices: String?) -> [URL] {
+        devices.map { [URL(fileURLWithPath: $0, isDirectory: true)] } ?? deviceDirectories(for: scenarioURL)
+    }
+
+    /// What a scenario whose device profile `name` is in none of `searched`
+    /// is told: every folder searched, the profiles they do hold (a copy of
+    /// a scenario moved elsewhere finds none), and the two ways to fix it.
+    static func missingDevice(_ name: String, searched: [URL]) -> String {
+        let known = availableDevices(in: searched)
+        let there = known.isEmpty ? "no device profiles there" : "profiles there: \(known.joined(separator: ", "))"
+        return "expected the name of a device profile, found \"\(name)\": no \(name).json in "
+            + "\(searched.map(\.path).joined(separator: ", ")) (\(there)); put \(name).json in a devices/ folder beside the "
+            + "scenario or in a folder above it, or name the folder that holds it with --devices DIR "
+            + "(the bundled profiles are in scenarios/devices)"
     }
 
     /// Files that live among scenarios but are not scenarios.
@@ -146,6 +171,7 @@ package enum ScenarioLoader {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             names += files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
         }
-        return names.sorted()
+        // A name in two folders is listed once.
+        return Array(Set(names)).sorted()
     }
 }

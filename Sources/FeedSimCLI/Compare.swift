@@ -60,7 +60,7 @@ extension FeedSim {
         @Option(
             name: .customLong("metric"),
             help: ArgumentHelp(
-                "A summary column to compare; repeat for several (default: \(StrategyComparison.defaultMetrics.joined(separator: ", "))).",
+                "A summary column to compare, any but trace_digest (a hash); repeat for several (default: \(StrategyComparison.defaultMetrics.joined(separator: ", "))).",
                 valueName: "name"))
         var metrics: [String] = []
 

@@ -21,7 +21,8 @@ extension FeedSim {
                 seeds per run (`feedsim run --seeds N`) each scenario shows, per metric \
                 (largest drift, hitch ratio, overrun frames), the distribution of its \
                 seeds' runs with a lane per variant, its population table and its \
-                variants' paired differences; an explore.csv in the folder (`feedsim \
+                variants' paired differences, and the table of every run comes last, \
+                folded; an explore.csv in the folder (`feedsim \
                 explore`) gets a population section over every session, the same way. \
                 A folder with explore.csv needs no summary.csv.
 

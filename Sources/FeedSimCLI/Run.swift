@@ -20,7 +20,11 @@ extension FeedSim {
                 puts the parts' files back together, byte-identical to one whole run.
 
                 Progress goes to stderr: a bar on a terminal, otherwise a line every \
-                tenth of the runs or every 10 s; --quiet turns it off.
+                tenth of the runs or every 10 s; --quiet turns it off (and only it: \
+                the table still goes to stdout, and warnings and errors to stderr).
+
+                Each scenario's device profile is read from devices/ beside its file or \
+                in a folder above it, or from the folder --devices names.
 
                 With --trace each run also writes a Chrome trace-event JSON file, \
                 traces/<scenario>--<variant>--<hz>hz.json, staged and renamed with the \
@@ -68,6 +72,10 @@ extension FeedSim {
                 valueName: "k/n"))
         var shard: ShardSpec?
 
+        @Option(name: .long, help: ArgumentHelp(
+            "Folder of device profiles (default: devices/ beside each scenario file or in a folder above it).", valueName: "dir"))
+        var devices: String?
+
         @Flag(name: .long, help: "Show no progress on stderr.")
         var quiet = false
 
@@ -81,7 +89,7 @@ extension FeedSim {
             // Listening from the start, so that no signal finds the default
             // action and kills the command with its workers still running.
             let interruption = Interruption.shared
-            let read = try ScenarioFiles.suite(paths, seedOverride: seed, recordFrames: frames, recordTimeline: trace)
+            let read = try ScenarioFiles.suite(paths, seedOverride: seed, recordFrames: frames, recordTimeline: trace, devices: devices)
             let (files, scenarios) = (read.files, read.scenarios)
             let suite = read.requests.flatMap { $0.repeated(seeds: seeds ?? 1) }
             let plan = try shard.map {

@@ -17,11 +17,14 @@ package enum ScenarioFiles {
     /// run` makes them (files sorted by path, then variants, then refresh
     /// rates), before any `--seeds` repetition or shard. The one definition
     /// of a suite: `run` and the simulator's benchmarks both read theirs here.
+    /// Device profiles come from `devices` when given (`--devices`), else
+    /// from `devices/` beside each file or above it.
     package static func suite(
-        _ paths: [String], seedOverride: UInt64? = nil, recordFrames: Bool = false, recordTimeline: Bool = false
+        _ paths: [String], seedOverride: UInt64? = nil, recordFrames: Bool = false, recordTimeline: Bool = false,
+        devices: String? = nil
     ) throws -> Suite {
         let files = try collect(paths)
-        let scenarios = try load(files)
+        let scenarios = try load(files, devices: devices)
         let requests = scenarios.flatMap {
             RunRequest.expand($0, seedOverride: seedOverride, recordFrames: recordFrames, recordTimeline: recordTimeline)
         }
@@ -56,12 +59,12 @@ package enum ScenarioFiles {
     }
 
     /// Loads every file, reporting every invalid one before failing.
-    static func load(_ files: [(url: URL, name: String)]) throws -> [LoadedScenario] {
+    static func load(_ files: [(url: URL, name: String)], devices: String? = nil) throws -> [LoadedScenario] {
         var loaded: [LoadedScenario] = []
         var errors: [ScenarioError] = []
         for file in files {
             do {
-                loaded.append(try ScenarioLoader.load(url: file.url, file: file.name))
+                loaded.append(try ScenarioLoader.load(url: file.url, file: file.name, devices: devices))
             } catch {
                 errors.append(error)
             }

@@ -73,8 +73,9 @@ struct ShardPlan {
         var entries: [ShardManifest.InputFile] = []
         for (file, loaded) in zip(files, scenarios) {
             let device = loaded.scenario.device
-            // The same lookup ScenarioLoader made: devices/ nearest first.
-            let candidates = ScenarioLoader.deviceDirectories(for: file.url).map { $0.appendingPathComponent("\(device).json") }
+            // The same lookup ScenarioLoader made: --devices, or devices/ nearest first.
+            let candidates = ScenarioLoader.deviceDirectories(for: file.url, devices: loaded.devicesFolder)
+                .map { $0.appendingPathComponent("\(device).json") }
             guard let deviceURL = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
                 throw ValidationError("\(file.name): device profile \(device) disappeared while the suite was loading")
             }

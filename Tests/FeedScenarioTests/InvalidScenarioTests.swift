@@ -204,7 +204,7 @@ struct InvalidScenario: Sendable, CustomTestStringConvertible {
                         expecting: "expected a rate iphone-60hz supports (60 Hz), found 120"),
         InvalidScenario("refresh rate the device does not support", set: "refresh_rates_hz", to: [60, 120], errorAt: "$.refresh_rates_hz[1]",
                         expecting: "expected a rate iphone-60hz supports (60 Hz), found 120"),
-        InvalidScenario("device that does not exist", set: "device", to: "iphone-3g", expecting: "expected the name of a device profile in devices/ (one of: "),
+        InvalidScenario("device that does not exist", set: "device", to: "iphone-3g", expecting: "expected the name of a device profile, found \"iphone-3g\": no iphone-3g.json in "),
         InvalidScenario("device null", set: "device", to: JSONValue.null, expecting: "expected a string, found null"),
         InvalidScenario("wrong type: a string for a number", set: "duration_s", to: "2", expecting: "expected a number"),
         InvalidScenario("wrong type: a string for an integer", set: "feed.post_count", to: "fifty", expecting: "expected an integer"),

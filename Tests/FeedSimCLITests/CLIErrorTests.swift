@@ -84,6 +84,58 @@ struct CLIErrorTests {
         #expect(folder.entries(in: "out") == nil, "nothing may be written for an invalid scenario")
     }
 
+    @Test("A scenario with no devices/ beside it or above exits 65 naming the folders searched and how to fix it")
+    func missingDeviceFolderNamesWhereItLooked() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        // A copy of a scenario in a new folder, as a user makes one: no devices/ anywhere near it.
+        try folder.write(tinyScenario(), to: "mine/tiny.json")
+
+        let outcome = try FeedSimProcess.run(["run", "mine/tiny.json", "--out", "out"], in: folder.url)
+
+        #expect(outcome.status == ExitStatus.invalidScenario, "\(outcome)")
+        let line = try #require(outcome.stderrLines.first { $0.hasPrefix("invalid scenario: mine/tiny.json: $.device: ") }, "\(outcome)")
+        #expect(line.contains(folder.appending("mine/devices").standardizedFileURL.path), "names the folder beside the file: \(line)")
+        #expect(line.contains("no device profiles there"), "says that the folders it searched hold none: \(line)")
+        #expect(!line.contains("one of: )"), "no empty list of choices: \(line)")
+        #expect(line.contains("--devices"), "says how to fix it: \(line)")
+        #expect(folder.entries(in: "out") == nil)
+    }
+
+    @Test("A missing device lists the profiles of the folders searched")
+    func missingDeviceListsTheProfilesFound() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        try folder.copyDeviceProfiles(to: "profiles")
+        try folder.write(tinyScenario().replacingOccurrences(of: "iphone-60hz", with: "iphone-3g"), to: "mine/tiny.json")
+
+        let outcome = try FeedSimProcess.run(["run", "mine/tiny.json", "--devices", "profiles", "--out", "out"], in: folder.url)
+
+        #expect(outcome.status == ExitStatus.invalidScenario, "\(outcome)")
+        let line = try #require(outcome.stderrLines.first { $0.hasPrefix("invalid scenario: mine/tiny.json: $.device: ") }, "\(outcome)")
+        #expect(line.contains("profiles"), "names the folder searched: \(line)")
+        #expect(line.contains("iphone-60hz") && line.contains("found \"iphone-3g\""), "lists what is there: \(line)")
+    }
+
+    @Test("run --devices DIR reads the device profiles in DIR, in this process and in the workers")
+    func devicesOptionFindsTheProfile() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        try folder.copyDeviceProfiles(to: "profiles")
+        try folder.write(tinyScenario(), to: "mine/tiny.json")
+
+        let alone = try FeedSimProcess.run(["run", "mine/tiny.json", "--devices", "profiles", "--quiet", "--out", "alone"], in: folder.url)
+        let workers = try FeedSimProcess.run(
+            ["run", "mine/tiny.json", "--devices", "profiles", "--seeds", "3", "--jobs", "2", "--quiet", "--out", "workers"], in: folder.url)
+
+        #expect(alone.status == ExitStatus.success, "\(alone)")
+        #expect(workers.status == ExitStatus.success, "\(workers)")
+        let aloneSummary = try String(contentsOf: folder.appending("alone/summary.csv"), encoding: .utf8)
+        let workersSummary = try String(contentsOf: folder.appending("workers/summary.csv"), encoding: .utf8)
+        #expect(aloneSummary.split(separator: "\n").count == 2)
+        #expect(workersSummary.split(separator: "\n").count == 4)
+    }
+
     @Test("Every invalid file given is reported in one run, and the run still exits 65")
     func everyInvalidFileReported() throws {
         let folder = try ScratchFolder()

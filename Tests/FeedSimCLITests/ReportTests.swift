@@ -207,6 +207,36 @@ struct ReportTests {
         #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"))
     }
 
+    @Test("a multi-seed report answers first: the population, its distributions and verdicts, then every run's table, folded and whole")
+    func multiSeedReportAnswersFirst() throws {
+        let folder = try runSmallScenario(frames: false, extra: ["--seeds", "4"])
+        defer { folder.remove() }
+        let report = try FeedSimProcess.run(["report", "out"], in: folder.url)
+        try #require(report.status == 0, "\(report)")
+        let html = try String(contentsOf: folder.appending("out/report.html"), encoding: .utf8)
+
+        let population = try #require(html.range(of: "8 runs of 1 scenario: 2 variants × 4 seeds"), "the lead gives the population")
+        let plot = try #require(html.range(of: "<svg class=\"distribution-plot\""))
+        let verdicts = try #require(html.range(of: "<table class=\"differences\">"))
+        let folded = try #require(html.range(of: "<details class=\"every-run\" id=\"summary\"><summary>"))
+        let table = try #require(html.range(of: "<table class=\"summary\">"))
+        #expect(population.lowerBound < plot.lowerBound)
+        #expect(plot.lowerBound < folded.lowerBound && verdicts.lowerBound < folded.lowerBound, "distributions and verdicts come first")
+        #expect(folded.upperBound < table.lowerBound, "the table of every run is inside the folded section")
+        let body = html[table.upperBound...]
+        let rows = try #require(body.range(of: "</table>")).lowerBound
+        #expect(count("<tr>", in: String(body[..<rows])) == 1 + 8, "a header and all 8 runs (2 variants × 4 seeds)")
+
+        let single = try runSmallScenario(frames: false)
+        defer { single.remove() }
+        try #require(try FeedSimProcess.run(["report", "out"], in: single.url).status == 0)
+        let page = try String(contentsOf: single.appending("out/report.html"), encoding: .utf8)
+        let singleTable = try #require(page.range(of: "<table class=\"summary\">"))
+        let bars = try #require(page.range(of: "<svg class=\"bar-chart\""))
+        #expect(singleTable.lowerBound < bars.lowerBound, "one run per variant: its table of a few rows still leads")
+        #expect(!page.contains("<details class=\"every-run\""))
+    }
+
     @Test("explore.csv alone gives a population section: plots per metric, the population table with violations, the paired differences")
     func exploreOnly() throws {
         let folder = try populationFolder(seeds: 5, exploreFolder: "explore")

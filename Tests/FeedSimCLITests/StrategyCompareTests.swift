@@ -144,4 +144,46 @@ struct StrategyCompareTests {
             (error as? StrategyComparisonError)?.problem.hasPrefix("summary.csv has no metric \"overruns\"; choose from: duration_s,") == true
         }
     }
+    @Test("trace_digest, a hash, is neither offered nor compared: its values have no size or direction")
+    func hashIsNotAMetricToCompare() throws {
+        let summary = try threeVariantSummary()
+        #expect {
+            _ = try StrategyComparison(summary: summary, metrics: ["overruns"])
+        } throws: { error in
+            let problem = (error as? StrategyComparisonError)?.problem ?? ""
+            return problem.contains("choose from: duration_s,") && !problem.contains("trace_digest")
+        }
+        #expect {
+            _ = try StrategyComparison(summary: summary, metrics: ["trace_digest"])
+        } throws: { error in
+            let problem = (error as? StrategyComparisonError)?.problem ?? ""
+            return problem.hasPrefix("trace_digest is a hash of the run's events") && problem.contains("feedsim check")
+        }
+        let seeded = try SummaryFixture.file([
+            SummaryFixture.row("feed", variant: "none", ["seed": "1"]), SummaryFixture.row("feed", variant: "none", ["seed": "2"]),
+            SummaryFixture.row("feed", variant: "anchor", ["seed": "1"]), SummaryFixture.row("feed", variant: "anchor", ["seed": "2"]),
+        ])
+        #expect {
+            _ = try PairedComparison(rows: seeded.rows, metrics: ["trace_digest"])
+        } throws: { error in
+            ((error as? StrategyComparisonError)?.problem ?? "").hasPrefix("trace_digest is a hash of the run's events")
+        }
+        #expect {
+            _ = try PairedComparison(rows: seeded.rows, metrics: ["overruns"])
+        } throws: { error in
+            let problem = (error as? StrategyComparisonError)?.problem ?? ""
+            return problem.contains("choose from: ") && !problem.contains("trace_digest")
+        }
+        #expect {
+            _ = try SeedComparison(summary: seeded, metrics: ["trace_digest"])
+        } throws: { error in
+            ((error as? StrategyComparisonError)?.problem ?? "").hasPrefix("trace_digest is a hash of the run's events")
+        }
+        #expect {
+            _ = try SeedComparison(summary: seeded, metrics: ["overruns"])
+        } throws: { error in
+            let problem = (error as? StrategyComparisonError)?.problem ?? ""
+            return problem.hasPrefix("summary.csv has no metric \"overruns\"; choose from: duration_s,") && !problem.contains("trace_digest")
+        }
+    }
 }
