@@ -279,7 +279,7 @@ package struct HTMLReport: Sendable {
             return out
         }
         let frameNote = frames == nil
-            ? "This folder has no frames.csv, so there are no per-run frame plots: run <code>feedsim run --frames</code> for them. Only the summary table and the per-scenario charts are shown."
+            ? "This folder has no frames.csv, so there are no per-run frame plots: run <code>feedsim run --frames</code> for them. The per-scenario charts and the table of every run are shown."
             : "Per run: frame work over time with the frame budget, overrun frames in red and drift records as vertical lines."
         let seedNote = summary.isMultiSeed
             ? " Several seeds per run (<code>feedsim run --seeds</code>): each scenario shows the distribution of its seeds' runs, its population table and its variants compared paired by seed."

@@ -231,14 +231,14 @@ struct CIOutputTests {
     @Test("compare --format json: every variant's value per row, the best variants named")
     func compareJSON() throws {
         let outcome = try FeedSimProcess.run(
-            ["compare", "results/baseline", "--format", "json", "--metric", "allocations", "--metric", "trace_digest"],
+            ["compare", "results/baseline", "--format", "json", "--metric", "allocations", "--metric", "network_requests"],
             in: FeedSimProcess.packageRoot)
         #expect(outcome.status == 0, "\(outcome)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
         let variants = try #require(document["variants"] as? [String])
         #expect(variants.count >= 2)
         let metrics = try #require(document["metrics"] as? [[String: Any]])
-        #expect(metrics.map { $0["metric"] as? String } == ["allocations", "trace_digest"])
+        #expect(metrics.map { $0["metric"] as? String } == ["allocations", "network_requests"])
         #expect(metrics.map { $0["direction"] as? String } == ["lower", "neutral"])
         let rows = try #require(metrics.first?["rows"] as? [[String: Any]])
         #expect(!rows.isEmpty)
