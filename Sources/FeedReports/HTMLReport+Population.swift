@@ -82,7 +82,7 @@ extension HTMLReport {
         }
         out += "</tbody>\n</table></div>\n"
         guard !comparison.differences.isEmpty else {
-            return out + "<p class=\"hint\">\(HTMLText.escape(PairedComparison.noDifferences)).</p>\n"
+            return out + "<p class=\"hint\">\(HTMLText.escape(comparison.noDifferencesText)).</p>\n"
         }
         out += "<p class=\"hint\">\(HTMLText.escape(comparison.intervalNote))</p>\n"
         out += "<div class=\"scroll\"><table class=\"differences\">\n<thead><tr>"
@@ -95,6 +95,7 @@ extension HTMLReport {
             let verdictClass = switch difference.verdict {
             case .better: "verdict-better"
             case .worse: "verdict-worse"
+            case .differentSizeUnclear: "verdict-unclear"
             default: "verdict"
             }
             out += "<tr>" + fields.prefix(3).map { "<td class=\"text\">\(HTMLText.escape($0))</td>" }.joined()

@@ -100,7 +100,7 @@ public struct HTMLReport: Sendable {
                 populationComparison = nil
             }
             if let summary, summary.isMultiSeed {
-                seedComparison = try SeedComparison(summary: summary, baseline: summary.rows.first?.key.variant)
+                seedComparison = try SeedComparison(summary: summary, pairing: .firstVariant)
             } else {
                 seedComparison = nil
             }
@@ -492,6 +492,7 @@ public struct HTMLReport: Sendable {
         tr.event td { color: #7B3FB5; }
         td.verdict-better { background: #e3f4e6; text-align: left; }
         td.verdict-worse { background: #fde2e1; text-align: left; }
+        td.verdict-unclear { background: #fff4d6; text-align: left; }
         td.verdict { text-align: left; color: #6e6e73; }
         .population-tables { display: grid; grid-template-columns: minmax(0, 1fr); gap: 8px; margin: 8px 0; }
         """
