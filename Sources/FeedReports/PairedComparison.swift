@@ -251,16 +251,16 @@ public struct PairedComparison: Hashable, Sendable {
         var variants: [String]
         var metrics: [String]
         var variantPairs: [(String, String)]
-        /// Per metric, per variant pair: the baseline's and the
-        /// candidate's values, pair by pair.
-        var values: [[(baseline: [Double], candidate: [Double])]]
+        /// Per metric, per variant pair: B − A pair by pair, and the means
+        /// of A and B over those pairs.
+        var values: [[(differences: [Double], baselineMean: Double, candidateMean: Double)]]
         /// The smallest difference of each comparison, metric by metric.
         var thresholds: [Double]
         var population: PopulationTable
         var missingBaseline: String?
 
         /// The comparisons that will have an interval.
-        var tested: Int { values.reduce(0) { $0 + $1.count { $0.baseline.count >= PairedComparison.minimumPairs } } }
+        var tested: Int { values.reduce(0) { $0 + $1.count { $0.differences.count >= PairedComparison.minimumPairs } } }
 
         /// Pairs the runs of `rows` (see `PairedComparison.init(rows:…)`);
         /// without `requireBaseline`, rows that do not have the baseline
@@ -275,15 +275,7 @@ public struct PairedComparison: Hashable, Sendable {
             for row in rows {
                 for field in row.metrics where knownColumns.insert(field.name).inserted { available.append(field.name) }
             }
-            var chosen: [String] = []
-            let wanted = metrics ?? PairedComparison.defaultMetrics.filter(knownColumns.contains)
-            for metric in wanted where !chosen.contains(metric) {
-                guard knownColumns.contains(metric) else {
-                    throw StrategyComparisonError(
-                        problem: "the results have no metric \"\(metric)\"; choose from: \(available.joined(separator: ", "))")
-                }
-                chosen.append(metric)
-            }
+            let chosen = try Plan.chosenMetrics(metrics, available: available)
 
             var variants: [String] = []
             var runs: [String: [PairKey: SummaryRow]] = [:]
@@ -299,40 +291,25 @@ public struct PairedComparison: Hashable, Sendable {
                 runs[variant, default: [:]][key] = row
                 order[variant, default: []].append(key)
             }
-            var missingBaseline: String?
-            let variantPairs: [(String, String)]
-            switch pairing {
-            case let .baseline(baseline) where !variants.contains(baseline):
-                guard !requireBaseline else {
-                    throw StrategyComparisonError(
-                        problem: "the results have no variant \"\(baseline)\"; choose from: \(variants.joined(separator: ", "))")
-                }
-                missingBaseline = baseline
-                variantPairs = []
-            case let .baseline(baseline):
-                variantPairs = variants.filter { $0 != baseline }.map { (baseline, $0) }
-            case .firstVariant:
-                variantPairs = variants.dropFirst().map { (variants[0], $0) }
-            case .allPairs:
-                variantPairs = variants.indices.flatMap { i in variants[(i + 1)...].map { (variants[i], $0) } }
-            }
+            let (variantPairs, missingBaseline) = try Plan.variantPairs(variants, pairing: pairing, requireBaseline: requireBaseline)
 
-            var values: [[(baseline: [Double], candidate: [Double])]] = []
+            var values: [[(differences: [Double], baselineMean: Double, candidateMean: Double)]] = []
             var thresholds: [Double] = []
             for metric in chosen {
                 let amount = smallestDifferences.override(for: metric)?.amount ?? SmallestDifference.of(metric)
                 values.append(variantPairs.map { a, b in
-                    var pair: (baseline: [Double], candidate: [Double]) = ([], [])
+                    var baselineValues: [Double] = [], candidateValues: [Double] = []
                     for key in order[a] ?? [] {
                         guard let rowB = runs[b]?[key],
                               let x = runs[a]?[key]?.value(of: metric).flatMap(SummaryFile.parseNumber), x.isFinite,
                               let y = rowB.value(of: metric).flatMap(SummaryFile.parseNumber), y.isFinite
                         else { continue }
-                        pair.baseline.append(x)
-                        pair.candidate.append(y)
+                        baselineValues.append(x)
+                        candidateValues.append(y)
                     }
-                    thresholds.append(Tolerance(amount: amount).limit(baseline: PairedComparison.mean(pair.baseline)))
-                    return pair
+                    let baselineMean = PairedComparison.mean(baselineValues)
+                    thresholds.append(Tolerance(amount: amount).limit(baseline: baselineMean))
+                    return (zip(candidateValues, baselineValues).map { $0 - $1 }, baselineMean, PairedComparison.mean(candidateValues))
                 })
             }
             self.variants = variants
@@ -344,11 +321,52 @@ public struct PairedComparison: Hashable, Sendable {
             self.missingBaseline = missingBaseline
         }
     }
+}
 
+extension PairedComparison.Plan {
+    /// The metrics to compare: `metrics` (repeats ignored), or those of
+    /// `defaultMetrics` in `available`.
+    static func chosenMetrics(_ metrics: [String]?, available: [String]) throws(StrategyComparisonError) -> [String] {
+        let known = Set(available)
+        var chosen: [String] = []
+        for metric in metrics ?? PairedComparison.defaultMetrics.filter(known.contains) where !chosen.contains(metric) {
+            guard known.contains(metric) else {
+                throw StrategyComparisonError(
+                    problem: "the results have no metric \"\(metric)\"; choose from: \(available.joined(separator: ", "))")
+            }
+            chosen.append(metric)
+        }
+        return chosen
+    }
+
+    /// The pairs (A, B) of `variants` that `pairing` makes, and the
+    /// baseline named when the variants lack it (without
+    /// `requireBaseline`; with it, that is an error).
+    static func variantPairs(
+        _ variants: [String], pairing: VariantPairing, requireBaseline: Bool
+    ) throws(StrategyComparisonError) -> ([(String, String)], String?) {
+        switch pairing {
+        case let .baseline(baseline) where !variants.contains(baseline):
+            guard !requireBaseline else {
+                throw StrategyComparisonError(
+                    problem: "the results have no variant \"\(baseline)\"; choose from: \(variants.joined(separator: ", "))")
+            }
+            return ([], baseline)
+        case let .baseline(baseline):
+            return (variants.filter { $0 != baseline }.map { (baseline, $0) }, nil)
+        case .firstVariant:
+            return (variants.dropFirst().map { (variants[0], $0) }, nil)
+        case .allPairs:
+            return (variants.indices.flatMap { i in variants[(i + 1)...].map { (variants[i], $0) } }, nil)
+        }
+    }
+}
+
+extension PairedComparison {
     /// The differences of `plan` with their intervals and uncorrected
     /// p-values, verdicts still to come (`decide`).
     init(plan: Plan, bootstrap: PairedBootstrap, correction: MultipleComparisons) {
-        let samples = plan.values.flatMap { $0.map { zip($0.candidate, $0.baseline).map { $0 - $1 } } }
+        let samples = plan.values.flatMap { $0.map(\.differences) }
         let summaries = PairedComparison.summaries(samples, thresholds: plan.thresholds, bootstrap: bootstrap)
         var differences: [Difference] = []
         for (m, metric) in plan.metrics.enumerated() {
@@ -358,8 +376,8 @@ public struct PairedComparison: Hashable, Sendable {
                 let index = m * plan.variantPairs.count + p
                 let summary = summaries[index]
                 differences.append(Difference(
-                    metric: metric, direction: direction, baseline: a, candidate: b, pairs: values.baseline.count,
-                    baselineMean: PairedComparison.mean(values.baseline), candidateMean: PairedComparison.mean(values.candidate),
+                    metric: metric, direction: direction, baseline: a, candidate: b, pairs: values.differences.count,
+                    baselineMean: values.baselineMean, candidateMean: values.candidateMean,
                     meanDifference: PairedComparison.mean(samples[index]), interval: summary?.interval, method: summary?.method,
                     smallestDifference: plan.thresholds[index],
                     pValue: summary?.pValue ?? .nan, adjustedPValue: .nan,

@@ -108,6 +108,9 @@ extension FeedSim {
         func validate() throws {
             guard resamples >= 1 else { throw ValidationError("--resamples must be at least 1, got \(resamples).") }
             if allPairs, let baseline { throw ValidationError("--all-pairs compares every pair; it cannot go with --baseline \(baseline).") }
+            // A large explore.csv is read once, in run(): reading it here too
+            // would double the step's time.
+            if let exploreFile, PairedComparison.readsAsColumns(exploreFile) { return }
             _ = try comparison()
         }
 
@@ -203,6 +206,18 @@ extension FeedSim {
         private func comparison() throws -> Comparison {
             let bootstrap = PairedBootstrap(resamples: resamples, seed: bootstrapSeed)
             let smallest = try smallestDifferences()
+            if let exploreFile, PairedComparison.readsAsColumns(exploreFile) {
+                do {
+                    return .sessions(try PairedComparison.streaming(
+                        url: URL(fileURLWithPath: exploreFile), file: exploreFile, metrics: metrics.isEmpty ? nil : metrics,
+                        pairing: pairing, bootstrap: bootstrap, smallestDifferences: smallest, correction: correction))
+                } catch let error as StrategyComparisonError {
+                    throw ValidationError(error.description)
+                } catch {
+                    printError("invalid explore results: \(error)")
+                    throw FeedSimExit.internalFailure
+                }
+            }
             if let exploreFile {
                 let population: SummaryFile
                 do {
