@@ -185,16 +185,38 @@ public struct PairedBootstrap: Hashable, Sendable {
     /// As `summaries(ofMeans:columns:thresholds:)`, the sample given column
     /// by column (every column of one length, at least 1).
     func summaries(ofColumns sampleColumns: [[Double]], thresholds: [Double]) -> [BootstrapSummary] {
-        let columns = sampleColumns.count
         let n = sampleColumns[0].count
+        return summaries(batchSums: sampleColumns.map { PairedBootstrap.batchSums($0) }, pairs: n, thresholds: thresholds)
+    }
+
+    /// The batch a sample of `pairs` values puts value `i` in: the values
+    /// are cut, in order, into min(pairs, `largestResampledSample`) batches
+    /// of nearly equal size.
+    static func batch(of i: Int, pairs: Int) -> Int {
+        i * min(pairs, largestResampledSample) / pairs
+    }
+
+    /// The sums of `values` over its batches (`batch(of:pairs:)`); the
+    /// values themselves up to `largestResampledSample` of them.
+    static func batchSums(_ values: [Double]) -> [Double] {
+        guard values.count > largestResampledSample else { return values }
+        var sums = [Double](repeating: 0, count: largestResampledSample)
+        for (i, value) in values.enumerated() { sums[batch(of: i, pairs: values.count)] += value }
+        return sums
+    }
+
+    /// What the bootstrap says of samples of `pairs` values each, given as
+    /// their batch sums (`batchSums`).
+    func summaries(batchSums sampleColumns: [[Double]], pairs n: Int, thresholds: [Double]) -> [BootstrapSummary] {
+        let columns = sampleColumns.count
         // Rows (or batches of rows, in order) as their sums and counts: a
         // resample's statistic is its rows' total over their count, the mean.
         let batches = min(n, PairedBootstrap.largestResampledSample)
         var flat = [Double](repeating: 0, count: batches * columns)
         var counts = [Int](repeating: 0, count: batches)
-        for i in 0..<n { counts[i * batches / n] += 1 }
+        for i in 0..<n { counts[PairedBootstrap.batch(of: i, pairs: n)] += 1 }
         for (c, column) in sampleColumns.enumerated() {
-            for (i, value) in column.enumerated() { flat[(i * batches / n) * columns + c] += value }
+            for (b, sum) in column.enumerated() { flat[b * columns + c] = sum }
         }
         var means = Array(repeating: [Double](repeating: 0, count: resamples), count: columns)
         var generator = Xoshiro256StarStar(seed: seed)

@@ -95,6 +95,41 @@ public enum PairedVerdict: String, Hashable, Sendable, CaseIterable {
     ]
 }
 
+/// The paired values of one comparison as the bootstrap reads them: the
+/// differences B − A (or, above `PairedBootstrap.largestResampledSample`
+/// pairs, their sums over each batch), and the means.
+struct PairedSample: Hashable, Sendable {
+    /// Pairs in which both runs have a number.
+    var pairs: Int
+    /// The mean of A, of B and of B − A (`nan` with no pairs).
+    var baselineMean: Double
+    var candidateMean: Double
+    var meanDifference: Double
+    /// `PairedBootstrap.batchSums` of the differences.
+    var batchSums: [Double]
+
+    /// The sample of `count` pairs that `pairs` visits, in order, as (A, B).
+    init(count: Int, pairs: ((Double, Double) -> Void) -> Void) {
+        var sumA = 0.0, sumB = 0.0, sumDifference = 0.0
+        var batchSums = [Double](repeating: 0, count: min(count, PairedBootstrap.largestResampledSample))
+        var i = 0
+        pairs { a, b in
+            sumA += a
+            sumB += b
+            sumDifference += b - a
+            batchSums[PairedBootstrap.batch(of: i, pairs: count)] += b - a
+            i += 1
+        }
+        precondition(i == count, "the pairs visited must number count")
+        let n = Double(count)
+        self.pairs = count
+        baselineMean = count == 0 ? .nan : sumA / n
+        candidateMean = count == 0 ? .nan : sumB / n
+        meanDifference = count == 0 ? .nan : sumDifference / n
+        self.batchSums = batchSums
+    }
+}
+
 /// Which pairs of variants a comparison makes.
 public enum VariantPairing: Hashable, Sendable {
     /// Each other variant against the first variant (of each scenario,
@@ -251,16 +286,15 @@ public struct PairedComparison: Hashable, Sendable {
         var variants: [String]
         var metrics: [String]
         var variantPairs: [(String, String)]
-        /// Per metric, per variant pair: B − A pair by pair, and the means
-        /// of A and B over those pairs.
-        var values: [[(differences: [Double], baselineMean: Double, candidateMean: Double)]]
+        /// Per metric, per variant pair: the paired sample.
+        var values: [[PairedSample]]
         /// The smallest difference of each comparison, metric by metric.
         var thresholds: [Double]
         var population: PopulationTable
         var missingBaseline: String?
 
         /// The comparisons that will have an interval.
-        var tested: Int { values.reduce(0) { $0 + $1.count { $0.differences.count >= PairedComparison.minimumPairs } } }
+        var tested: Int { values.reduce(0) { $0 + $1.count { $0.pairs >= PairedComparison.minimumPairs } } }
 
         /// Pairs the runs of `rows` (see `PairedComparison.init(rows:…)`);
         /// without `requireBaseline`, rows that do not have the baseline
@@ -293,7 +327,7 @@ public struct PairedComparison: Hashable, Sendable {
             }
             let (variantPairs, missingBaseline) = try Plan.variantPairs(variants, pairing: pairing, requireBaseline: requireBaseline)
 
-            var values: [[(differences: [Double], baselineMean: Double, candidateMean: Double)]] = []
+            var values: [[PairedSample]] = []
             var thresholds: [Double] = []
             for metric in chosen {
                 let amount = smallestDifferences.override(for: metric)?.amount ?? SmallestDifference.of(metric)
@@ -307,9 +341,11 @@ public struct PairedComparison: Hashable, Sendable {
                         baselineValues.append(x)
                         candidateValues.append(y)
                     }
-                    let baselineMean = PairedComparison.mean(baselineValues)
-                    thresholds.append(Tolerance(amount: amount).limit(baseline: baselineMean))
-                    return (zip(candidateValues, baselineValues).map { $0 - $1 }, baselineMean, PairedComparison.mean(candidateValues))
+                    let sample = PairedSample(count: baselineValues.count) { visit in
+                        for i in baselineValues.indices { visit(baselineValues[i], candidateValues[i]) }
+                    }
+                    thresholds.append(Tolerance(amount: amount).limit(baseline: sample.baselineMean))
+                    return sample
                 })
             }
             self.variants = variants
@@ -366,7 +402,7 @@ extension PairedComparison {
     /// The differences of `plan` with their intervals and uncorrected
     /// p-values, verdicts still to come (`decide`).
     init(plan: Plan, bootstrap: PairedBootstrap, correction: MultipleComparisons) {
-        let samples = plan.values.flatMap { $0.map(\.differences) }
+        let samples = plan.values.flatMap { $0 }
         let summaries = PairedComparison.summaries(samples, thresholds: plan.thresholds, bootstrap: bootstrap)
         var differences: [Difference] = []
         for (m, metric) in plan.metrics.enumerated() {
@@ -376,9 +412,9 @@ extension PairedComparison {
                 let index = m * plan.variantPairs.count + p
                 let summary = summaries[index]
                 differences.append(Difference(
-                    metric: metric, direction: direction, baseline: a, candidate: b, pairs: values.differences.count,
+                    metric: metric, direction: direction, baseline: a, candidate: b, pairs: values.pairs,
                     baselineMean: values.baselineMean, candidateMean: values.candidateMean,
-                    meanDifference: PairedComparison.mean(samples[index]), interval: summary?.interval, method: summary?.method,
+                    meanDifference: values.meanDifference, interval: summary?.interval, method: summary?.method,
                     smallestDifference: plan.thresholds[index],
                     pValue: summary?.pValue ?? .nan, adjustedPValue: .nan,
                     equivalencePValue: summary?.equivalencePValue ?? .nan, adjustedEquivalencePValue: .nan,
@@ -443,17 +479,18 @@ extension PairedComparison {
     /// tests beside it), `nil` for a sample with fewer than `minimumPairs`
     /// values. Samples of one size are bootstrapped together, which gives
     /// each the summary it would get alone.
-    static func summaries(_ samples: [[Double]], thresholds: [Double], bootstrap: PairedBootstrap) -> [BootstrapSummary?] {
+    static func summaries(_ samples: [PairedSample], thresholds: [Double], bootstrap: PairedBootstrap) -> [BootstrapSummary?] {
         var result: [BootstrapSummary?] = Array(repeating: nil, count: samples.count)
         var sizes: [Int] = []
         var bySize: [Int: [Int]] = [:]
-        for (i, sample) in samples.enumerated() where sample.count >= minimumPairs {
-            if bySize[sample.count] == nil { sizes.append(sample.count) }
-            bySize[sample.count, default: []].append(i)
+        for (i, sample) in samples.enumerated() where sample.pairs >= minimumPairs {
+            if bySize[sample.pairs] == nil { sizes.append(sample.pairs) }
+            bySize[sample.pairs, default: []].append(i)
         }
         for size in sizes {
             let members = bySize[size]!
-            let found = bootstrap.summaries(ofColumns: members.map { samples[$0] }, thresholds: members.map { thresholds[$0] })
+            let found = bootstrap.summaries(
+                batchSums: members.map { samples[$0].batchSums }, pairs: size, thresholds: members.map { thresholds[$0] })
             for (member, summary) in zip(members, found) { result[member] = summary }
         }
         return result

@@ -286,26 +286,20 @@ extension PairedComparison.Plan {
         let (variantPairs, missingBaseline) = try PairedComparison.Plan.variantPairs(
             columns.variants, pairing: pairing, requireBaseline: true)
         let index = Dictionary(uniqueKeysWithValues: columns.variants.enumerated().map { ($1, $0) })
-        var values: [[(differences: [Double], baselineMean: Double, candidateMean: Double)]] = []
+        var values: [[PairedSample]] = []
         var thresholds: [Double] = []
         for metric in chosen {
             let c = columns.columns.firstIndex(of: metric)!
             let amount = smallestDifferences.override(for: metric)?.amount ?? SmallestDifference.of(metric)
             values.append(variantPairs.map { a, b in
                 let va = index[a]!, vb = index[b]!
-                var differences: [Double] = []
-                var sumA = 0.0, sumB = 0.0
-                for k in columns.order[va] {
-                    let x = columns.values[va][c][Int(k)], y = columns.values[vb][c][Int(k)]
-                    guard x.isFinite, y.isFinite else { continue }
-                    differences.append(y - x)
-                    sumA += x
-                    sumB += y
+                let x = columns.values[va][c], y = columns.values[vb][c]
+                let count = columns.order[va].count { x[Int($0)].isFinite && y[Int($0)].isFinite }
+                let sample = PairedSample(count: count) { visit in
+                    for k in columns.order[va] where x[Int(k)].isFinite && y[Int(k)].isFinite { visit(x[Int(k)], y[Int(k)]) }
                 }
-                let n = Double(differences.count)
-                let baselineMean = differences.isEmpty ? .nan : sumA / n
-                thresholds.append(Tolerance(amount: amount).limit(baseline: baselineMean))
-                return (differences, baselineMean, differences.isEmpty ? .nan : sumB / n)
+                thresholds.append(Tolerance(amount: amount).limit(baseline: sample.baselineMean))
+                return sample
             })
         }
         self.variants = columns.variants
