@@ -28,7 +28,7 @@ extension FeedSim {
                 the pairs, the means, the mean difference B - A and its 95% BCa \
                 bootstrap interval (--resamples resamples of the pairs, seeded by \
                 --bootstrap-seed, raised to 4m/0.05 - 1 for a family of m comparisons \
-                so that each can be shown; the normal interval above 5000 pairs), \
+                so that each can be shown; above 5000 pairs, of 5000 batch means), \
                 the smallest difference that matters (delta: each \
                 metric's default, or --tolerance metric=value, or a --tolerances file \
                 in check's format; a percentage is of A's mean), the p-value corrected \
