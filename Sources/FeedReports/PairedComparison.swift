@@ -81,18 +81,6 @@ public enum PairedVerdict: String, Hashable, Sendable, CaseIterable {
             self = .noDifferenceShown
         }
     }
-
-    /// One line per outcome: its words and the rule that gives it, as the
-    /// docs and `compare --help` state them.
-    public static let rules: [(verdict: String, rule: String)] = [
-        ("better / worse (higher / lower for a neutral metric)",
-         "the difference is shown to be beyond δ: the corrected p of \"|B − A| ≤ δ\" is at most α (the interval lies wholly past δ)"),
-        ("equivalent", "the difference is shown to be inside ±δ: two one-sided tests, corrected, each at most α"),
-        (PairedVerdict.differentSizeUnclear.rawValue,
-         "a difference is shown (corrected p of \"B − A = 0\" at most α) but neither of the above: the interval excludes 0 and holds δ"),
-        (PairedVerdict.noDifferenceShown.rawValue, "none of the above: the interval holds 0 and reaches past δ"),
-        (PairedVerdict.tooFewPairs.rawValue, "fewer than \(PairedComparison.minimumPairs) pairs"),
-    ]
 }
 
 /// The paired values of one comparison as the bootstrap reads them: the
