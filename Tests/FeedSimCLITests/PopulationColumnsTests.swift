@@ -54,6 +54,21 @@ struct PopulationColumnsTests {
         }
     }
 
+    @Test("The report's population section is the same read as columns or as rows")
+    func reportFromColumns() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        try folder.write(PopulationColumnsTests.exploreText(sessions: 60, variants: ["none", "anchor"]), to: "explore.csv")
+        let url = folder.appending("explore.csv")
+        let rows = try SummaryFile.load(url: url, file: "explore.csv", requiredColumns: PopulationTable.exploreColumns)
+        let columns = try PopulationColumns.read(
+            url: url, file: "explore.csv", wanted: PairedComparison.defaultMetrics + HTMLReport.populationMetrics)
+        let fromRows = try HTMLReport(summary: nil, population: rows, drift: nil, frames: nil)
+        let fromColumns = try HTMLReport(summary: nil, population: nil, populationColumns: columns, drift: nil, frames: nil)
+        #expect(fromColumns.html == fromRows.html)
+        #expect(fromColumns.html.contains("Population: 60 sessions × 2 strategies"))
+    }
+
     @Test("What SummaryFile refuses, the column reader refuses, naming the line")
     func refusals() throws {
         let folder = try ScratchFolder()
