@@ -76,6 +76,10 @@ package struct HTMLReport: Sendable {
     let frames: [RunKey: RunFrames]?
     /// Whether drift.csv and frames.csv file their rows by seed too.
     let seededRuns: Bool
+    /// The explore results read as columns, when explore.csv is too large
+    /// to hold as rows (`PopulationColumns.streamingThreshold`); then
+    /// `population` is `nil`.
+    let populationColumns: PopulationColumns?
     /// The explore results' strategies compared, paired by session.
     let populationComparison: PairedComparison?
     /// A multi-seed summary's variants compared per scenario and rate,
@@ -87,8 +91,16 @@ package struct HTMLReport: Sendable {
     package init(
         summary: SummaryFile?, population: SummaryFile? = nil, drift: [RunKey: [FrameWorkPlot.Drift]]?, frames: [RunKey: RunFrames]?
     ) throws(HTMLReportError) {
+        try self.init(summary: summary, population: population, populationColumns: nil, drift: drift, frames: frames)
+    }
+
+    init(
+        summary: SummaryFile?, population: SummaryFile?, populationColumns: PopulationColumns?,
+        drift: [RunKey: [FrameWorkPlot.Drift]]?, frames: [RunKey: RunFrames]?
+    ) throws(HTMLReportError) {
         self.summary = summary
         self.population = population
+        self.populationColumns = populationColumns
         self.drift = drift
         self.frames = frames
         seededRuns = (drift?.keys.contains { $0.seed != nil } ?? false) || (frames?.keys.contains { $0.seed != nil } ?? false)
@@ -97,16 +109,20 @@ package struct HTMLReport: Sendable {
             // together), as compare and explore do by default.
             if let population {
                 populationComparison = try PairedComparison(rows: population.rows, baseline: population.rows.first?.key.variant)
+            } else if let populationColumns {
+                populationComparison = try PairedComparison(
+                    columns: populationColumns, metrics: nil, pairing: .firstVariant, bootstrap: PairedBootstrap(),
+                    smallestDifferences: ToleranceSet(), correction: .default)
             } else {
                 populationComparison = nil
             }
             if let summary, summary.isMultiSeed {
-                seedComparison = try SeedComparison(summary: summary, baseline: summary.rows.first?.key.variant)
+                seedComparison = try SeedComparison(summary: summary, pairing: .firstVariant)
             } else {
                 seedComparison = nil
             }
         } catch {
-            throw HTMLReportError(file: population?.file ?? summary?.file ?? "", line: nil, problem: error.problem)
+            throw HTMLReportError(file: population?.file ?? populationColumns?.file ?? summary?.file ?? "", line: nil, problem: error.problem)
         }
     }
 
@@ -123,17 +139,30 @@ package struct HTMLReport: Sendable {
             }
         }
         let populationURL = folder.appendingPathComponent(populationFileName)
-        let population = FileManager.default.fileExists(atPath: populationURL.path)
+        let hasPopulation = FileManager.default.fileExists(atPath: populationURL.path)
+        // A large explore.csv is read as columns, as compare reads it.
+        let asColumns = hasPopulation && PairedComparison.readsAsColumns(populationURL.path)
+        let population = hasPopulation && !asColumns
             ? try summaryFile(populationFileName, requiredColumns: PopulationTable.exploreColumns) : nil
+        var populationColumns: PopulationColumns?
+        if asColumns {
+            do {
+                populationColumns = try PopulationColumns.read(
+                    url: populationURL, file: display(populationFileName),
+                    wanted: PairedComparison.defaultMetrics + HTMLReport.populationMetrics)
+            } catch {
+                throw HTMLReportError(file: error.file, line: error.line, problem: error.problem)
+            }
+        }
         let summaryURL = folder.appendingPathComponent("summary.csv")
-        let summary = population == nil || FileManager.default.fileExists(atPath: summaryURL.path) ? try summaryFile("summary.csv") : nil
+        let summary = !hasPopulation || FileManager.default.fileExists(atPath: summaryURL.path) ? try summaryFile("summary.csv") : nil
         let driftURL = folder.appendingPathComponent("drift.csv")
         let framesURL = folder.appendingPathComponent("frames.csv")
         let drift = summary != nil && FileManager.default.fileExists(atPath: driftURL.path)
             ? try readDrift(driftURL, file: display("drift.csv")) : nil
         let frames = summary != nil && FileManager.default.fileExists(atPath: framesURL.path)
             ? try readFrames(framesURL, file: display("frames.csv")) : nil
-        return try HTMLReport(summary: summary, population: population, drift: drift, frames: frames)
+        return try HTMLReport(summary: summary, population: population, populationColumns: populationColumns, drift: drift, frames: frames)
     }
 
     // MARK: Reading
@@ -273,6 +302,8 @@ package struct HTMLReport: Sendable {
         var out = HTMLReport.pageStart(title: "FeedSim report", heading: "FeedSim report")
         if let populationComparison, let population {
             out += populationSection(population, comparison: populationComparison)
+        } else if let populationComparison, let populationColumns {
+            out += populationSection(populationColumns, comparison: populationComparison)
         }
         guard let summary else {
             out += "</body>\n</html>\n"
@@ -524,6 +555,7 @@ package struct HTMLReport: Sendable {
         tr.event td { color: #7B3FB5; }
         td.verdict-better { background: #e3f4e6; text-align: left; }
         td.verdict-worse { background: #fde2e1; text-align: left; }
+        td.verdict-unclear { background: #fff4d6; text-align: left; }
         td.verdict { text-align: left; color: #6e6e73; }
         .population-tables { display: grid; grid-template-columns: minmax(0, 1fr); gap: 8px; margin: 8px 0; }
         """

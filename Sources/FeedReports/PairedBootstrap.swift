@@ -1,4 +1,5 @@
 import Determinism
+import FeedScenario
 
 /// A two-sided interval from `lower` to `upper`, both included.
 package struct ConfidenceInterval: Hashable, Sendable {
@@ -17,9 +18,23 @@ package struct ConfidenceInterval: Hashable, Sendable {
     package func contains(_ value: Double) -> Bool { lower <= value && value <= upper }
 }
 
+/// How an interval of a mean was computed.
+package enum IntervalMethod: String, Hashable, Sendable {
+    /// The bias-corrected and accelerated bootstrap (Efron, 1987).
+    case bca
+    /// BCa over batch means, above `PairedBootstrap.largestResampledSample`
+    /// pairs: the pairs are cut, in order, into that many batches of
+    /// nearly equal size, and the batches are resampled (each resample's
+    /// statistic is its batches' total over their pair count). Resampling
+    /// every pair would cost B · n draws per comparison (10¹⁰ for a
+    /// million pairs); the batch means keep the mean's variance and
+    /// skewness, so its interval is the full one's (a test measures it).
+    case batchedBCa = "bca-batched"
+}
+
 /// What a bootstrap says of one mean.
 package struct BootstrapSummary: Hashable, Sendable {
-    /// The percentile interval of the mean.
+    /// The interval of the mean.
     package var interval: ConfidenceInterval
     /// The two-sided p-value of "the mean is 0".
     package var pValue: Double
@@ -27,20 +42,42 @@ package struct BootstrapSummary: Hashable, Sendable {
     /// the interval of the mean lies inside ±threshold (two one-sided
     /// tests, Schuirmann 1987); 1 or near it for a threshold of 0.
     package var equivalencePValue: Double
+    /// The two-sided p-value of "the mean lies within ±threshold", tested
+    /// on the side of the observed mean: small when the interval lies
+    /// wholly beyond the threshold, so the difference matters.
+    package var mattersPValue: Double
+    /// How the interval and p-values were computed.
+    package var method: IntervalMethod
 }
 
-/// The seeded percentile bootstrap of a mean (Efron, 1979; Efron and
-/// Tibshirani, "An Introduction to the Bootstrap", 1993, ch. 13): the
-/// sample is resampled with replacement `resamples` times, the mean of each
-/// resample taken, and the interval's ends are the (1 − confidence)/2 and
-/// (1 + confidence)/2 quantiles of those means.
+/// The seeded bias-corrected and accelerated (BCa) bootstrap of a mean
+/// (Efron, "Better Bootstrap Confidence Intervals", JASA 82, 1987; Efron
+/// and Tibshirani, "An Introduction to the Bootstrap", 1993, ch. 14.3):
+/// the sample is resampled with replacement `resamples` times and the mean
+/// of each resample taken; the interval's ends are quantiles of those means
+/// at levels moved by a bias correction z₀ (how far the observed mean sits
+/// from the resampled means' middle) and an acceleration a (the sample's
+/// skewness, from the jackknife). With z₀ = a = 0 it is the percentile
+/// interval.
 ///
-/// Applied to paired differences (one value per pair: B − A for the same
-/// session under two variants) it gives the interval of the paired mean
-/// difference. The quantiles interpolate linearly between order statistics
-/// (Hyndman and Fan's type 7, NumPy's default), as SciPy's
-/// `scipy.stats.bootstrap(method='percentile')` takes them, so the two agree
-/// up to resampling noise.
+/// The percentile interval covers less than it says for the skewed,
+/// zero-inflated differences drift takes when rare events move the reader
+/// (83–88% for a nominal 95% at 20 pairs); BCa holds close to its level
+/// from about 20 pairs there (docs/strategies.md has the measured table,
+/// and a test measures it). z₀, a and the quantiles are computed as
+/// `scipy.stats.bootstrap(method='BCa')` computes them: the score's
+/// percentile counts ties as half, quantiles interpolate linearly between
+/// order statistics (Hyndman and Fan type 7, NumPy's default).
+///
+/// p-values invert the same interval: the p-value of "the mean is at most
+/// t" is the one-sided level at which the interval's lower end reaches t
+/// (the bootstrap's distribution function at t, moved by z₀ and a). They
+/// are never below the bootstrap's resolution, 1/(B + 1) one-sided and
+/// 2/(B + 1) two-sided (Davison and Hinkley, 1997, §4.4).
+///
+/// Above `largestResampledSample` values the sample is cut into that many
+/// batches and the batches are resampled (`IntervalMethod.batchedBCa`):
+/// resampling a million pairs 10,000 times would be 10¹⁰ draws.
 ///
 /// Resample indices come from `Xoshiro256StarStar` seeded with `seed` and
 /// our own range reduction, never the standard library's random numbers:
@@ -51,10 +88,16 @@ package struct BootstrapSummary: Hashable, Sendable {
 package struct PairedBootstrap: Hashable, Sendable {
     /// Resamples drawn when none are chosen.
     package static let defaultResamples = 10_000
+    /// The most resamples a family may raise the count to: beyond it a
+    /// bootstrap of thousands of pairs takes minutes.
+    package static let maximumResamples = 200_000
     /// The bootstrap's seed when none is chosen.
     package static let defaultSeed: UInt64 = 1
     /// The interval's confidence level when none is chosen.
     package static let defaultConfidence = 0.95
+    /// Samples of more values than this are resampled as this many batches
+    /// (`IntervalMethod.batchedBCa`).
+    package static let largestResampledSample = 5_000
 
     /// How many resamples are drawn, at least 1.
     package var resamples: Int
@@ -74,6 +117,33 @@ package struct PairedBootstrap: Hashable, Sendable {
         self.resamples = resamples
         self.seed = seed
         self.confidence = confidence
+    }
+
+    /// The significance level, 1 − confidence.
+    package var alpha: Double { 1 - confidence }
+
+    /// The smallest two-sided p-value a resampled comparison can show:
+    /// 2/(B + 1).
+    package var smallestPValue: Double { 2 / Double(resamples + 1) }
+
+    /// The resamples a family of `comparisons` corrected together needs so
+    /// that a difference lying outside every resample can be shown: the
+    /// smallest p-value, corrected (at worst multiplied by the family's
+    /// size), must reach α with room to spare, so 2/(B + 1) ≤ α/(2m), that is
+    /// B ≥ 4m/α − 1.
+    package static func resamplesNeeded(comparisons: Int, alpha: Double) -> Int {
+        Int((4 * Double(max(comparisons, 1)) / alpha).rounded(.up)) - 1
+    }
+
+    /// This bootstrap with its resamples raised, up to `maximumResamples`,
+    /// to what a family of `comparisons` under `correction` needs
+    /// (`resamplesNeeded`); never lowered.
+    package func raised(forFamilyOf comparisons: Int, correction: MultipleComparisons) -> PairedBootstrap {
+        let family = correction == .none ? 1 : comparisons
+        let needed = min(PairedBootstrap.resamplesNeeded(comparisons: family, alpha: alpha), PairedBootstrap.maximumResamples)
+        var raised = self
+        raised.resamples = max(resamples, needed)
+        return raised
     }
 
     /// The interval of the mean of `sample`; `nil` when it is empty.
@@ -99,53 +169,239 @@ package struct PairedBootstrap: Hashable, Sendable {
 
     /// What the bootstrap says of the mean of each column of `samples` (as
     /// `intervals(ofMeans:columns:)`): its interval, the p-value of "the
-    /// mean is 0", and the p-value of "the mean lies at or beyond
-    /// ±`thresholds[c]`" (two one-sided tests). `nil` when there are no rows.
+    /// mean is 0", the p-value of "the mean lies at or beyond
+    /// ±`thresholds[c]`" (two one-sided tests) and that of "the mean lies
+    /// within ±`thresholds[c]`". `nil` when there are no rows.
     ///
-    /// Both p-values invert the percentile interval (Efron and Tibshirani,
-    /// 1993, ch. 15–16): the smallest 1 − level at which the interval of
-    /// that level excludes 0, or lies inside ±threshold. Counted with one
-    /// added above and below, (k + 1) / (B + 1) (Davison and Hinkley, 1997,
-    /// §4.4), so no p-value is 0.
-    ///
-    /// - Complexity: as `intervals(ofMeans:columns:)`.
+    /// - Complexity: O(*n* · *c* + *B* · *K* · *c* + *c* · *B* log *B*)
+    ///   with *K* = min(*n*, `largestResampledSample`).
     package func summaries(ofMeans samples: [[Double]], columns: Int, thresholds: [Double]) -> [BootstrapSummary]? {
         precondition(thresholds.count == columns, "one threshold per column")
-        let n = samples.count
-        guard n > 0 else { return nil }
+        guard !samples.isEmpty else { return nil }
         precondition(samples.allSatisfy { $0.count == columns }, "every row must have \(columns) values")
-        let flat = samples.flatMap { $0 }
+        return summaries(ofColumns: (0..<columns).map { c in samples.map { $0[c] } }, thresholds: thresholds)
+    }
+
+    /// As `summaries(ofMeans:columns:thresholds:)`, the sample given column
+    /// by column (every column of one length, at least 1).
+    func summaries(ofColumns sampleColumns: [[Double]], thresholds: [Double]) -> [BootstrapSummary] {
+        let n = sampleColumns[0].count
+        return summaries(batchSums: sampleColumns.map { PairedBootstrap.batchSums($0) }, pairs: n, thresholds: thresholds)
+    }
+
+    /// The batch a sample of `pairs` values puts value `i` in: the values
+    /// are cut, in order, into min(pairs, `largestResampledSample`) batches
+    /// of nearly equal size.
+    static func batch(of i: Int, pairs: Int) -> Int {
+        i * min(pairs, largestResampledSample) / pairs
+    }
+
+    /// The sums of `values` over its batches (`batch(of:pairs:)`); the
+    /// values themselves up to `largestResampledSample` of them.
+    static func batchSums(_ values: [Double]) -> [Double] {
+        guard values.count > largestResampledSample else { return values }
+        var sums = [Double](repeating: 0, count: largestResampledSample)
+        for (i, value) in values.enumerated() { sums[batch(of: i, pairs: values.count)] += value }
+        return sums
+    }
+
+    /// What the bootstrap says of samples of `pairs` values each, given as
+    /// their batch sums (`batchSums`).
+    func summaries(batchSums sampleColumns: [[Double]], pairs n: Int, thresholds: [Double]) -> [BootstrapSummary] {
+        let columns = sampleColumns.count
+        // Rows (or batches of rows, in order) as their sums and counts: a
+        // resample's statistic is its rows' total over their count, the mean.
+        let batches = min(n, PairedBootstrap.largestResampledSample)
+        var flat = [Double](repeating: 0, count: batches * columns)
+        var counts = [Int](repeating: 0, count: batches)
+        for i in 0..<n { counts[PairedBootstrap.batch(of: i, pairs: n)] += 1 }
+        for (c, column) in sampleColumns.enumerated() {
+            for (b, sum) in column.enumerated() { flat[b * columns + c] = sum }
+        }
         var means = Array(repeating: [Double](repeating: 0, count: resamples), count: columns)
         var generator = Xoshiro256StarStar(seed: seed)
         var sums = [Double](repeating: 0, count: columns)
-        let count = Double(n)
-        for r in 0..<resamples {
-            for c in 0..<columns { sums[c] = 0 }
-            for _ in 0..<n {
-                let base = generator.nextIndex(below: n) * columns
-                for c in 0..<columns { sums[c] += flat[base + c] }
+        flat.withUnsafeBufferPointer { flat in
+            for r in 0..<resamples {
+                for c in 0..<columns { sums[c] = 0 }
+                var count = 0
+                for _ in 0..<batches {
+                    let batch = generator.nextIndex(below: batches)
+                    count += counts[batch]
+                    let base = batch * columns
+                    for c in 0..<columns { sums[c] += flat[base + c] }
+                }
+                for c in 0..<columns { means[c][r] = sums[c] / Double(count) }
             }
-            for c in 0..<columns { means[c][r] = sums[c] / count }
         }
-        let tail = (1 - confidence) / 2
-        let resampled = Double(resamples + 1)
-        return zip(means, thresholds).map { column, threshold in
-            let sorted = column.sorted()
-            /// The share of resampled means at or below `x`, and at or above it.
-            func shares(_ x: Double) -> (below: Double, above: Double) {
-                let atOrBelow = PairedBootstrap.count(sorted) { $0 > x }
-                let atOrAbove = sorted.count - PairedBootstrap.count(sorted) { $0 >= x }
-                return (Double(atOrBelow + 1) / resampled, Double(atOrAbove + 1) / resampled)
-            }
-            let zero = shares(0)
-            return BootstrapSummary(
-                interval: ConfidenceInterval(
-                    lower: PairedBootstrap.quantile(sorted, tail), upper: PairedBootstrap.quantile(sorted, 1 - tail)),
-                pValue: min(1, 2 * min(zero.below, zero.above)),
-                equivalencePValue: min(1, max(shares(-threshold).below, shares(threshold).above)))
+        return (0..<columns).map { c in
+            means[c].sort()
+            let resampled = batches == n
+                ? ResampledMeans(sorted: means[c], sample: sampleColumns[c])
+                : ResampledMeans(sorted: means[c], batchSums: (0..<batches).map { flat[$0 * columns + c] }, counts: counts)
+            return resampled.summary(confidence: confidence, threshold: thresholds[c])
         }
     }
 
+    /// The sorted resampled means of `sample` with BCa's z₀ and a: what
+    /// `summaries` computes for a column, for tests to read.
+    func resampled(_ sample: [Double]) -> ResampledMeans {
+        var means = [Double](repeating: 0, count: resamples)
+        var generator = Xoshiro256StarStar(seed: seed)
+        let n = sample.count
+        for r in 0..<resamples {
+            var sum = 0.0
+            for _ in 0..<n { sum += sample[generator.nextIndex(below: n)] }
+            means[r] = sum / Double(n)
+        }
+        means.sort()
+        return ResampledMeans(sorted: means, sample: sample)
+    }
+
+}
+
+/// The sorted means of the resamples of one sample, and what BCa makes of
+/// them.
+struct ResampledMeans {
+    /// The resamples' means, ascending.
+    var sorted: [Double]
+    /// The sample's mean.
+    var mean: Double
+    /// The bias correction z₀ = Φ⁻¹(share of resampled means below the
+    /// sample's mean, ties counted half), as SciPy takes it; the share is
+    /// kept within [1/(2B), 1 − 1/(2B)], where SciPy gives up (no resample
+    /// on one side of the mean).
+    var biasCorrection: Double
+    /// The acceleration a = Σ(xᵢ − x̄)³ / (6 (Σ(xᵢ − x̄)²)^{3/2}): the
+    /// jackknife's for a mean (Efron and Tibshirani, 1993, eq. 14.15); 0
+    /// when every value is the same.
+    var acceleration: Double
+    /// Whether the pairs or batches of them were resampled.
+    var method: IntervalMethod
+
+    init(sorted: [Double], sample: [Double]) {
+        let mean = sample.reduce(0, +) / Double(sample.count)
+        self.init(sorted: sorted, mean: mean, acceleration: ResampledMeans.acceleration(of: sample), method: .bca)
+    }
+
+    /// The resampled means of batches with sums `batchSums` of `counts`
+    /// pairs each; the acceleration is the delete-one-batch jackknife's of
+    /// the mean, Σ total / Σ count (Efron and Tibshirani, 1993, eq. 14.15,
+    /// with Uᵢ = (K − 1)(θ̄ − θ₍ᵢ₎)).
+    init(sorted: [Double], batchSums: [Double], counts: [Int]) {
+        let total = batchSums.reduce(0, +)
+        let pairs = Double(counts.reduce(0, +))
+        let jackknife = zip(batchSums, counts).map { (total - $0) / (pairs - Double($1)) }
+        let centre = jackknife.reduce(0, +) / Double(jackknife.count)
+        var squares = 0.0, cubes = 0.0
+        for value in jackknife {
+            let u = centre - value
+            squares += u * u
+            cubes += u * u * u
+        }
+        self.init(
+            sorted: sorted, mean: total / pairs, acceleration: squares > 0 ? cubes / (6 * squares * squares.squareRoot()) : 0,
+            method: .batchedBCa)
+    }
+
+    init(sorted: [Double], mean: Double, acceleration: Double, method: IntervalMethod) {
+        self.sorted = sorted
+        self.mean = mean
+        let resamples = Double(sorted.count)
+        let below = Double(PairedBootstrap.count(sorted) { $0 >= mean })
+        let atOrBelow = Double(PairedBootstrap.count(sorted) { $0 > mean })
+        let share = min(max((below + atOrBelow) / (2 * resamples), 1 / (2 * resamples)), 1 - 1 / (2 * resamples))
+        biasCorrection = StandardNormal.quantile(share)
+        self.acceleration = acceleration
+        self.method = method
+    }
+
+    /// The jackknife acceleration of the mean of `sample`.
+    static func acceleration(of sample: [Double]) -> Double {
+        let mean = sample.reduce(0, +) / Double(sample.count)
+        var squares = 0.0, cubes = 0.0
+        for x in sample {
+            let d = x - mean
+            squares += d * d
+            cubes += d * d * d
+        }
+        guard squares > 0 else { return 0 }
+        return cubes / (6 * squares * squares.squareRoot())
+    }
+
+    /// The quantile level BCa takes for the nominal level `level`:
+    /// Φ(z₀ + (z₀ + z)/(1 − a(z₀ + z))) with z = Φ⁻¹(level).
+    func adjustedLevel(_ level: Double) -> Double {
+        let u = biasCorrection + StandardNormal.quantile(level)
+        return StandardNormal.cdf(biasCorrection + u / (1 - acceleration * u))
+    }
+
+    /// The BCa interval at `confidence`.
+    func interval(confidence: Double) -> ConfidenceInterval {
+        let tail = (1 - confidence) / 2
+        return ConfidenceInterval(
+            lower: PairedBootstrap.quantile(sorted, adjustedLevel(tail)),
+            upper: PairedBootstrap.quantile(sorted, adjustedLevel(1 - tail)))
+    }
+
+    /// The one-sided p-value of "the mean is at most `t`": the level β at
+    /// which the BCa interval's lower end reaches t. With G the share of
+    /// resampled means at or below t (one added above and below), solve
+    /// Φ(z₀ + u/(1 − a·u)) = G for u = z₀ + Φ⁻¹(β): u = w/(1 + a·w) with
+    /// w = Φ⁻¹(G) − z₀. Where 1 + a·w ≤ 0 no level reaches t (BCa's lower
+    /// end never falls below the Φ(z₀ − 1/a) quantile), so the p-value is
+    /// the smallest there is. Never below 1/(B + 1).
+    ///
+    /// When no resampled mean is at or below t, the interval's lower end
+    /// lies above t at every level: the p-value is the smallest, 1/(B + 1).
+    /// (With a < 0 BCa's level formula turns back on itself past
+    /// z = −1/|a| − z₀, where the lower end has reached the smallest
+    /// resampled mean; inverting it there would put a floor of
+    /// Φ(−1/|a| − z₀) under the p-value of a difference lying outside every
+    /// resample.)
+    func pAtMost(_ t: Double) -> Double {
+        let atOrBelow = PairedBootstrap.count(sorted) { $0 > t }
+        guard atOrBelow > 0 else { return 1 / Double(sorted.count + 1) }
+        return ResampledMeans.invert(
+            share: Double(atOrBelow + 1) / Double(sorted.count + 1), biasCorrection: biasCorrection,
+            acceleration: acceleration, floor: 1 / Double(sorted.count + 1))
+    }
+
+    /// The one-sided p-value of "the mean is at least `t`": `pAtMost` of
+    /// the negated sample (z₀ and a change sign).
+    func pAtLeast(_ t: Double) -> Double {
+        let atOrAbove = sorted.count - PairedBootstrap.count(sorted) { $0 >= t }
+        guard atOrAbove > 0 else { return 1 / Double(sorted.count + 1) }
+        return ResampledMeans.invert(
+            share: Double(atOrAbove + 1) / Double(sorted.count + 1), biasCorrection: -biasCorrection,
+            acceleration: -acceleration, floor: 1 / Double(sorted.count + 1))
+    }
+
+    /// The level whose BCa lower end sits at the quantile `share`.
+    static func invert(share: Double, biasCorrection z0: Double, acceleration a: Double, floor: Double) -> Double {
+        guard share < 1 else { return 1 }
+        let w = StandardNormal.quantile(share) - z0
+        let denominator = 1 + a * w
+        guard denominator > 0 else { return w < 0 ? floor : 1 }
+        return min(1, max(floor, StandardNormal.cdf(w / denominator - z0)))
+    }
+
+    /// The interval and the p-values, with `threshold` the smallest
+    /// difference that matters.
+    func summary(confidence: Double, threshold: Double) -> BootstrapSummary {
+        let floor = 2 / Double(sorted.count + 1)
+        let difference = min(1, 2 * min(pAtMost(0), pAtLeast(0)))
+        let matters = mean == 0 ? 1 : min(1, 2 * (mean > 0 ? pAtMost(threshold) : pAtLeast(-threshold)))
+        return BootstrapSummary(
+            interval: interval(confidence: confidence),
+            pValue: max(floor, difference),
+            equivalencePValue: min(1, max(pAtMost(-threshold), pAtLeast(threshold))),
+            mattersPValue: max(floor, matters),
+            method: method)
+    }
+}
+
+extension PairedBootstrap {
     /// How many of `sorted` (ascending) come before the first that
     /// `isPast` holds for: a binary search.
     static func count(_ sorted: [Double], before isPast: (Double) -> Bool) -> Int {
@@ -161,10 +417,17 @@ package struct PairedBootstrap: Hashable, Sendable {
     /// statistics (Hyndman and Fan type 7, NumPy's default): position
     /// (n − 1)·q, 0-based.
     static func quantile(_ sorted: [Double], _ q: Double) -> Double {
-        let position = Double(sorted.count - 1) * q
+        let position = Double(sorted.count - 1) * min(max(q, 0), 1)
         let below = Int(position.rounded(.down))
         let above = min(below + 1, sorted.count - 1)
         let fraction = position - Double(below)
         return sorted[below] + fraction * (sorted[above] - sorted[below])
     }
+}
+
+/// The standard normal distribution, as the scenario's latency model
+/// computes it (erfc for the tails, Wichura's AS 241 for the quantile).
+enum StandardNormal {
+    static func cdf(_ x: Double) -> Double { LatencyDistribution.standardNormalCDF(x) }
+    static func quantile(_ p: Double) -> Double { LatencyDistribution.standardNormalQuantile(p) }
 }

@@ -10,13 +10,34 @@ extension PairedComparison {
     /// Lines saying what the intervals are and how the verdicts are reached.
     package var intervalNote: String {
         let level = ReportNumber.fixed(bootstrap.confidence * 100, 0)
-        let alpha = ReportNumber.fixed(1 - bootstrap.confidence, 2)
-        return "B − A is the mean paired difference; its \(level)% interval is a percentile bootstrap "
-            + "(\(bootstrap.resamples) resamples of the pairs, seed \(bootstrap.seed)). "
-            + "δ is the smallest difference that matters. B is better or worse when a difference is shown "
-            + "(p adj ≤ \(alpha)) and the mean is at least δ; equivalent when two one-sided tests put it inside ±δ; "
+        let alpha = ReportNumber.fixed(bootstrap.alpha, 2)
+        var note = "B − A is the mean paired difference; its \(level)% interval is a BCa bootstrap "
+            + "(\(bootstrap.resamples) resamples of the pairs, seed \(bootstrap.seed)"
+        if bootstrap.resamples != requestedResamples {
+            note += "; \(requestedResamples) asked for, raised so that \(comparisons) comparison\(comparisons == 1 ? "" : "s") can each be shown"
+        }
+        if differences.contains(where: { $0.method == .batchedBCa }) {
+            note += "; above \(PairedBootstrap.largestResampledSample) pairs, of \(PairedBootstrap.largestResampledSample) batch means"
+        }
+        note += ")"
+        note += ". δ is the smallest difference that matters. B is better or worse when the difference is shown to be "
+            + "beyond δ (corrected p of \"|B − A| ≤ δ\" ≤ \(alpha)); equivalent when two one-sided tests, corrected, put it inside ±δ; "
+            + "\"\(PairedVerdict.differentSizeUnclear.rawValue)\" when a difference is shown (p adj ≤ \(alpha)) but neither; "
             + "otherwise \"\(PairedVerdict.noDifferenceShown.rawValue)\". "
             + correctionNote
+        if comparisons > 0 {
+            note += " The smallest p adj this run can show is \(PairedComparison.pText(smallestAdjustedPValue))"
+                + " (2/(B + 1)\(correction == .none ? "" : " × \(comparisons)"))."
+        }
+        if verdictUnreachable { note += " " + unreachableWarning }
+        return note
+    }
+
+    /// The warning when the family is too large for any resampled
+    /// difference to be shown.
+    package var unreachableWarning: String {
+        "Warning: with \(comparisons) comparisons and at most \(PairedBootstrap.maximumResamples) resamples, no "
+            + "difference can reach p adj ≤ \(ReportNumber.fixed(bootstrap.alpha, 2)); compare fewer metrics or variants."
     }
 
     /// One sentence naming the correction and the family it covered.
@@ -48,13 +69,18 @@ extension PairedComparison {
     }
 
     /// What the text formats say when there is no difference to show.
-    static let noDifferences = "no paired differences: the runs have one variant, or not the baseline variant"
+    static let noDifferences = "no paired differences: the runs have one variant"
+
+    /// Why this comparison has no differences.
+    var noDifferencesText: String {
+        missingBaseline.map { "no paired differences: no variant \"\($0)\" (the baseline) here" } ?? PairedComparison.noDifferences
+    }
 
     /// The population table, then the differences, as aligned terminal
     /// text; ends with a line break.
     package var terminalText: String {
         var out = population.terminalText + "\n"
-        guard !differences.isEmpty else { return out + PairedComparison.noDifferences + "\n" }
+        guard !differences.isEmpty else { return out + noDifferencesText + "\n" }
         out += "paired differences (\(intervalNote))\n"
         out += AlignedText.render(
             header: PairedComparison.differenceHeadings,
@@ -66,7 +92,7 @@ extension PairedComparison {
     /// The population table, then the differences, as Markdown tables;
     /// ends with a line break.
     package var markdown: String {
-        guard !differences.isEmpty else { return population.markdown + "\n" + PairedComparison.noDifferences + "\n" }
+        guard !differences.isEmpty else { return population.markdown + "\n" + noDifferencesText + "\n" }
         var lines = [population.markdown, intervalNote, ""]
         lines.append("| " + PairedComparison.differenceHeadings.joined(separator: " | ") + " |")
         lines.append("| --- | --- | --- |" + String(repeating: " ---: |", count: 8) + " --- |")
@@ -82,7 +108,8 @@ extension PairedComparison {
     package static let differenceColumns = [
         "metric", "direction", "variant_a", "variant_b", "pairs", "mean_a", "mean_b", "mean_difference",
         "ci_low", "ci_high", "confidence", "resamples", "bootstrap_seed", "smallest_difference", "p_value", "p_adjusted",
-        "equivalence_p_value", "equivalence_p_adjusted", "correction", "comparisons", "verdict",
+        "equivalence_p_value", "equivalence_p_adjusted", "matters_p_value", "matters_p_adjusted", "correction", "comparisons",
+        "interval_method", "smallest_p_adjusted", "verdict",
     ]
 
     /// The differences as CSV (`differenceColumns`), one line per metric
@@ -114,7 +141,9 @@ extension PairedComparison {
                 ReportNumber.fixed(difference.smallestDifference, d),
                 PairedComparison.pField(difference.pValue), PairedComparison.pField(difference.adjustedPValue),
                 PairedComparison.pField(difference.equivalencePValue), PairedComparison.pField(difference.adjustedEquivalencePValue),
-                correction.description, String(comparisons),
+                PairedComparison.pField(difference.mattersPValue), PairedComparison.pField(difference.adjustedMattersPValue),
+                correction.description, String(comparisons), difference.method?.rawValue ?? "",
+                difference.method == nil ? "" : PairedComparison.pField(smallestAdjustedPValue),
                 difference.verdict.rawValue,
             ]
         }

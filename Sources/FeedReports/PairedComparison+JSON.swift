@@ -21,8 +21,16 @@ extension SeedComparison {
 struct PairedDocument: Encodable {
     struct Bootstrap: Encodable {
         var resamples: Int
+        var requestedResamples: Int
         var seed: UInt64
         var confidence: Double
+        var smallestPValue: Double
+        var smallestAdjustedPValue: Double
+        var verdictUnreachable: Bool
+        enum CodingKeys: String, CodingKey {
+            case resamples, requestedResamples = "requested_resamples", seed, confidence, smallestPValue = "smallest_p_value"
+            case smallestAdjustedPValue = "smallest_p_adjusted", verdictUnreachable = "verdict_unreachable"
+        }
     }
 
     struct Correction: Encodable {
@@ -54,12 +62,15 @@ struct PairedDocument: Encodable {
         var meanA, meanB, meanDifference, intervalLow, intervalHigh: Double?
         var smallestDifference: Double?
         var pValue, adjustedPValue, equivalencePValue, adjustedEquivalencePValue: Double?
+        var mattersPValue, adjustedMattersPValue: Double?
+        var intervalMethod: String?
         var verdict: String
         enum CodingKeys: String, CodingKey {
             case metric, direction, a, b, pairs, meanA = "mean_a", meanB = "mean_b", meanDifference = "mean_difference"
             case intervalLow = "ci_low", intervalHigh = "ci_high", smallestDifference = "smallest_difference"
             case pValue = "p_value", adjustedPValue = "p_adjusted", equivalencePValue = "equivalence_p_value"
-            case adjustedEquivalencePValue = "equivalence_p_adjusted", verdict
+            case adjustedEquivalencePValue = "equivalence_p_adjusted", mattersPValue = "matters_p_value"
+            case adjustedMattersPValue = "matters_p_adjusted", intervalMethod = "interval_method", verdict
         }
     }
 
@@ -67,11 +78,19 @@ struct PairedDocument: Encodable {
     var correction: Correction
     var population: [Population]
     var differences: [Difference]
+    var missingBaseline: String?
+    enum CodingKeys: String, CodingKey {
+        case bootstrap, correction, population, differences, missingBaseline = "missing_baseline"
+    }
 
     init(_ comparison: PairedComparison) {
         func finite(_ value: Double?) -> Double? { value.flatMap { $0.isFinite ? $0 : nil } }
         bootstrap = Bootstrap(
-            resamples: comparison.bootstrap.resamples, seed: comparison.bootstrap.seed, confidence: comparison.bootstrap.confidence)
+            resamples: comparison.bootstrap.resamples, requestedResamples: comparison.requestedResamples,
+            seed: comparison.bootstrap.seed, confidence: comparison.bootstrap.confidence,
+            smallestPValue: comparison.bootstrap.smallestPValue, smallestAdjustedPValue: comparison.smallestAdjustedPValue,
+            verdictUnreachable: comparison.verdictUnreachable)
+        missingBaseline = comparison.missingBaseline
         correction = Correction(method: comparison.correction.description, comparisons: comparison.comparisons)
         population = comparison.population.rows.map { row in
             Population(
@@ -87,7 +106,8 @@ struct PairedDocument: Encodable {
                 intervalLow: finite(d.interval?.lower), intervalHigh: finite(d.interval?.upper),
                 smallestDifference: finite(d.smallestDifference), pValue: finite(d.pValue), adjustedPValue: finite(d.adjustedPValue),
                 equivalencePValue: finite(d.equivalencePValue), adjustedEquivalencePValue: finite(d.adjustedEquivalencePValue),
-                verdict: d.verdict.rawValue)
+                mattersPValue: finite(d.mattersPValue), adjustedMattersPValue: finite(d.adjustedMattersPValue),
+                intervalMethod: d.method?.rawValue, verdict: d.verdict.rawValue)
         }
     }
 }

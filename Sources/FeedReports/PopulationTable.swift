@@ -24,6 +24,8 @@ package struct PopulationTable: Hashable, Sendable {
     /// the key columns, the seed, the table's metrics and `violations`.
     package static let exploreColumns = SummaryFile.keyColumns + [SummaryFile.seedColumn]
         + [driftColumn, hitchColumn, overrunColumn, violationsColumn]
+    /// The columns the table reads.
+    static let populationColumns = [driftColumn, hitchColumn, overrunColumn, violationsColumn]
 
     /// One variant's population.
     package struct Row: Hashable, Sendable {
@@ -76,41 +78,62 @@ package struct PopulationTable: Hashable, Sendable {
         self.hasViolations = hasViolations
         self.rows = variants.map { variant in
             let runs = byVariant[variant]!
-            func values(_ column: String) -> [Double] {
-                runs.compactMap { $0.value(of: column).flatMap(SummaryFile.parseNumber) }.filter(\.isFinite).sorted()
-            }
-            func total(_ column: String) -> Double {
-                values(column).reduce(0, +)
-            }
             // A run is named by its session when each run is a session of
             // its own (explore results), else by its seed.
             let bySession = Set(runs.map(\.key.scenario)).count == runs.count
-            func ranked(_ column: String) -> [(value: Double, run: String)] {
-                runs.enumerated().compactMap { i, row -> (Double, String, Int)? in
-                    guard let value = row.value(of: column).flatMap(SummaryFile.parseNumber), value.isFinite else { return nil }
-                    return (value, bySession ? row.key.scenario : "seed \(row.seed)", i)
-                }
-                .sorted { ($0.0, $0.2) < ($1.0, $1.2) }
-                .map { (value: $0.0, run: $0.1) }
-            }
-            let drift = values(PopulationTable.driftColumn)
-            let hitch = values(PopulationTable.hitchColumn)
-            let violations = values(PopulationTable.violationsColumn)
-            let rankedDrift = ranked(PopulationTable.driftColumn)
-            let rankedHitch = ranked(PopulationTable.hitchColumn)
-            return Row(
-                variant: variant, runs: runs.count,
-                driftP50: NearestRank.percentile(drift, 0.50) ?? .nan,
-                driftP95: NearestRank.percentile(drift, 0.95) ?? .nan,
-                driftMax: drift.last ?? .nan,
-                hitchMean: PairedComparison.mean(hitch),
-                hitchP95: NearestRank.percentile(hitch, 0.95) ?? .nan,
-                overrunFrames: total(PopulationTable.overrunColumn),
-                violations: hasViolations ? total(PopulationTable.violationsColumn) : nil,
-                runsWithViolations: hasViolations ? violations.count { $0 > 0 } : nil,
-                driftP95Run: NearestRank.percentile(rankedDrift, 0.95)?.run ?? "",
-                driftMaxRun: rankedDrift.last?.run ?? "",
-                hitchP95Run: NearestRank.percentile(rankedHitch, 0.95)?.run ?? "")
+            return PopulationTable.row(
+                variant: variant, runs: runs.count, hasViolations: hasViolations,
+                column: { column in runs.map { $0.value(of: column).flatMap(SummaryFile.parseNumber) ?? .nan } },
+                runName: { i in bySession ? runs[i].key.scenario : "seed \(runs[i].seed)" })
         }
+    }
+
+    /// The population table of explore results read as columns: the same
+    /// table `init(rows:)` gives for the same file.
+    init(columns: PopulationColumns) {
+        hasViolations = columns.hasViolations
+        rows = columns.variants.indices.map { v in
+            let order = columns.order[v]
+            let bySession = Set(order.map { columns.keys[Int($0)].scenario }).count == order.count
+            return PopulationTable.row(
+                variant: columns.variants[v], runs: order.count, hasViolations: columns.hasViolations,
+                column: { columns.column($0, of: v) ?? Array(repeating: .nan, count: order.count) },
+                runName: { i in columns.runName(order[i], bySession: bySession) })
+        }
+    }
+
+    /// One variant's row from its runs' values of each column, in the order
+    /// of its runs (`nan` where a run has no number), and the name of each
+    /// run.
+    private static func row(
+        variant: String, runs: Int, hasViolations: Bool, column: (String) -> [Double], runName: (Int) -> String
+    ) -> Row {
+        func values(_ column: [Double]) -> [Double] { column.filter(\.isFinite).sorted() }
+        func ranked(_ column: [Double]) -> [(value: Double, run: Int)] {
+            column.enumerated().filter { $0.element.isFinite }
+                .sorted { ($0.element, $0.offset) < ($1.element, $1.offset) }
+                .map { (value: $0.element, run: $0.offset) }
+        }
+        let driftColumn = column(PopulationTable.driftColumn)
+        let hitchColumn = column(PopulationTable.hitchColumn)
+        let drift = values(driftColumn)
+        let hitch = values(hitchColumn)
+        let overruns = values(column(PopulationTable.overrunColumn))
+        let violations = hasViolations ? values(column(PopulationTable.violationsColumn)) : []
+        let rankedDrift = ranked(driftColumn)
+        let rankedHitch = ranked(hitchColumn)
+        return Row(
+            variant: variant, runs: runs,
+            driftP50: NearestRank.percentile(drift, 0.50) ?? .nan,
+            driftP95: NearestRank.percentile(drift, 0.95) ?? .nan,
+            driftMax: drift.last ?? .nan,
+            hitchMean: PairedComparison.mean(hitch),
+            hitchP95: NearestRank.percentile(hitch, 0.95) ?? .nan,
+            overrunFrames: overruns.reduce(0, +),
+            violations: hasViolations ? violations.reduce(0, +) : nil,
+            runsWithViolations: hasViolations ? violations.count { $0 > 0 } : nil,
+            driftP95Run: NearestRank.percentile(rankedDrift, 0.95).map { runName($0.run) } ?? "",
+            driftMaxRun: rankedDrift.last.map { runName($0.run) } ?? "",
+            hitchP95Run: NearestRank.percentile(rankedHitch, 0.95).map { runName($0.run) } ?? "")
     }
 }

@@ -19,26 +19,41 @@ package struct SeedComparison: Hashable, Sendable {
 
     /// The groups, in order of first appearance.
     package let groups: [Group]
-    /// The bootstrap every interval comes from.
+    /// The bootstrap every interval comes from, its resamples raised to
+    /// what the family needs.
     package let bootstrap: PairedBootstrap
+    /// The baseline named, when one was (`VariantPairing.baseline`).
+    package let baseline: String?
 
     /// Compares the variants of each (scenario, refresh_hz) of `summary` on
     /// `metrics` (`nil`: the default metrics the summary has), paired by
     /// seed (see `PairedComparison`).
     ///
     /// With `baseline`, a group without that variant has its population
-    /// table but no differences.
+    /// table but no differences; without it, each group's first variant is
+    /// its baseline (the same as `pairing: .firstVariant`).
     ///
     /// - Throws: `StrategyComparisonError` when a metric is not a column of
     ///   the summary or `baseline` is a variant of no group.
     ///
     /// Every difference of every group is one family: the correction
-    /// covers them all.
+    /// covers them all, and the resamples are raised to what it needs.
     package init(
         summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap(),
         smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
     ) throws(StrategyComparisonError) {
-        if let baseline, !summary.rows.contains(where: { $0.key.variant == baseline }) {
+        try self.init(
+            summary: summary, metrics: metrics, pairing: baseline.map(VariantPairing.baseline) ?? .firstVariant,
+            bootstrap: bootstrap, smallestDifferences: smallestDifferences, correction: correction)
+    }
+
+    /// Compares the variants of each (scenario, refresh_hz) of `summary`,
+    /// the pairs of variants chosen by `pairing` within each group.
+    package init(
+        summary: SummaryFile, metrics: [String]? = nil, pairing: VariantPairing, bootstrap: PairedBootstrap = PairedBootstrap(),
+        smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
+    ) throws(StrategyComparisonError) {
+        if case let .baseline(baseline) = pairing, !summary.rows.contains(where: { $0.key.variant == baseline }) {
             var variants: [String] = []
             for row in summary.rows where !variants.contains(row.key.variant) { variants.append(row.key.variant) }
             throw StrategyComparisonError(
@@ -63,26 +78,31 @@ package struct SeedComparison: Hashable, Sendable {
             if rows[group] == nil { order.append(group) }
             rows[group, default: []].append(row)
         }
-        var groups: [Group] = []
+        var plans: [PairedComparison.Plan] = []
         for group in order {
-            let members = rows[group]!
-            let comparison: PairedComparison
             do {
-                comparison = try PairedComparison(
-                    rows: members, metrics: metrics, baseline: baseline, bootstrap: bootstrap,
-                    smallestDifferences: smallestDifferences, correction: correction, requireBaseline: false)
+                plans.append(try PairedComparison.Plan(
+                    rows: rows[group]!, metrics: metrics, pairing: pairing, smallestDifferences: smallestDifferences,
+                    requireBaseline: false))
             } catch {
                 throw StrategyComparisonError(
                     problem: "\(summary.file), \(group.scenario) @ \(group.refreshHz) Hz: \(error.problem)")
             }
+        }
+        // One family across the groups: its size sets the resamples, and
+        // all its differences are corrected together.
+        let raised = bootstrap.raised(forFamilyOf: plans.reduce(0) { $0 + $1.tested }, correction: correction)
+        var groups: [Group] = []
+        for (group, plan) in zip(order, plans) {
+            var comparison = PairedComparison(plan: plan, bootstrap: raised, correction: correction)
+            comparison.requestedResamples = bootstrap.resamples
             groups.append(Group(
-                scenario: group.scenario, refreshHz: group.refreshHz, seeds: Set(members.map(\.seed)).count,
+                scenario: group.scenario, refreshHz: group.refreshHz, seeds: Set(rows[group]!.map(\.seed)).count,
                 comparison: comparison))
         }
-        // One family across the groups: correct all their differences together.
         var family = groups.flatMap(\.comparison.differences)
         var comparisons = 0
-        PairedComparison.decide(&family, comparisons: &comparisons, correction: correction, bootstrap: bootstrap)
+        PairedComparison.decide(&family, comparisons: &comparisons, correction: correction, bootstrap: raised)
         var next = 0
         for g in groups.indices {
             let count = groups[g].comparison.differences.count
@@ -91,7 +111,14 @@ package struct SeedComparison: Hashable, Sendable {
             next += count
         }
         self.groups = groups
-        self.bootstrap = bootstrap
+        self.bootstrap = raised
+        if case let .baseline(name) = pairing { baseline = name } else { baseline = nil }
+    }
+
+    /// The groups that do not have the named baseline, so have no
+    /// differences.
+    package var groupsWithoutBaseline: [Group] {
+        groups.filter { $0.comparison.missingBaseline != nil }
     }
 
     /// The group's title: `scenario @ 60 Hz, 20 seeds`.
@@ -99,17 +126,26 @@ package struct SeedComparison: Hashable, Sendable {
         "\(group.scenario) @ \(group.refreshHz) Hz, \(group.seeds) seed\(group.seeds == 1 ? "" : "s")"
     }
 
+    /// A line naming the groups that lack the baseline, when one was named
+    /// and some do; `nil` otherwise.
+    package var missingBaselineNote: String? {
+        let lacking = groupsWithoutBaseline
+        guard let baseline, !lacking.isEmpty else { return nil }
+        return "baseline \"\(baseline)\" is not a variant of \(lacking.count) of \(groups.count) scenario groups, "
+            + "which have no differences: " + lacking.map { "\($0.scenario) @ \($0.refreshHz) Hz" }.joined(separator: ", ")
+    }
+
     /// Each group's population and differences as terminal text, a blank
     /// line between groups; ends with a line break.
     package var terminalText: String {
-        groups.map { group in
+        (missingBaselineNote.map { $0 + "\n\n" } ?? "") + groups.map { group in
             "== \(SeedComparison.title(group)) ==\n" + group.comparison.terminalText
         }.joined(separator: "\n")
     }
 
     /// A Markdown section per group; ends with a line break.
     package var markdown: String {
-        groups.map { group in
+        (missingBaselineNote.map { $0 + "\n\n" } ?? "") + groups.map { group in
             "### \(StrategyComparison.markdownEscaped(SeedComparison.title(group)))\n\n" + group.comparison.markdown
         }.joined(separator: "\n")
     }

@@ -108,7 +108,17 @@ extension FeedSim {
             do {
                 switch from {
                 case .csv: measured = try CalibrationTrace(data: try read(trace), file: trace)
-                case .xctrace: measured = try XctraceExport.trace(data: try read(trace), file: trace, signpost: signpost, subsystem: subsystem)
+                case .xctrace:
+                    // Streamed: an export is read holding only its frames, never its bytes.
+                    var isFolder: ObjCBool = false
+                    guard FileManager.default.isReadableFile(atPath: trace),
+                          FileManager.default.fileExists(atPath: trace, isDirectory: &isFolder), !isFolder.boolValue
+                    else {
+                        _ = try read(trace)
+                        printError("cannot read \(trace)")
+                        throw FeedSimExit.usage
+                    }
+                    measured = try XctraceExport.trace(url: URL(fileURLWithPath: trace), file: trace, signpost: signpost, subsystem: subsystem)
                 }
                 calibration = try Calibration(trace: measured, base: base.costs, holdOutEvery: holdOutEvery, method: fit)
             } catch let error as CalibrationError {

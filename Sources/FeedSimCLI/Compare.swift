@@ -20,22 +20,28 @@ extension FeedSim {
                 compared paired instead, per (scenario, refresh_hz): each variant's run \
                 under a seed is matched with the other variant's run under the same \
                 seed. Each other variant is compared with the baseline (--baseline, \
-                default the first variant: k - 1 pairs for k variants), or every pair \
-                with --all-pairs. For each variant a population table (runs, \
+                default each scenario's first variant: k - 1 pairs for k variants; \
+                a named baseline applies to the scenarios that have it, and the \
+                output names those that do not), or every pair with --all-pairs. For each variant a population table (runs, \
                 p50/p95/max of drift_max_pt, mean and p95 of hitch_ratio_ms_per_s, \
                 overrun frames in all); for each metric and pair of variants (A, B) \
-                the pairs, the means, the mean difference B - A and its 95% percentile \
+                the pairs, the means, the mean difference B - A and its 95% BCa \
                 bootstrap interval (--resamples resamples of the pairs, seeded by \
-                --bootstrap-seed), the smallest difference that matters (delta: each \
+                --bootstrap-seed, raised to 4m/0.05 - 1 for a family of m comparisons \
+                so that each can be shown; above 5000 pairs, of 5000 batch means), \
+                the smallest difference that matters (delta: each \
                 metric's default, or --tolerance metric=value, or a --tolerances file \
                 in check's format; a percentage is of A's mean), the p-value corrected \
                 for the whole family of comparisons (--correction, default Holm), and \
-                a verdict: better or worse when a difference is shown (corrected \
-                p <= 0.05) and the mean is at least delta; equivalent when two \
-                one-sided tests, corrected, put the difference inside +/-delta; "no \
+                a verdict: better or worse (higher or lower for a neutral metric) when \
+                the difference is shown to be beyond delta (corrected p <= 0.05: the \
+                interval lies wholly past delta); equivalent when two one-sided tests, \
+                corrected, put it inside +/-delta; "different, size unclear" when a \
+                difference is shown (corrected p of B - A = 0 <= 0.05) but neither; "no \
                 difference shown" otherwise; "too few pairs" under 2 pairs. The output \
-                names the correction and how many comparisons it covered. The CSV \
-                holds the differences.
+                names the correction, how many comparisons it covered and the smallest \
+                corrected p-value the run can show, and warns when no difference could \
+                be shown. The CSV holds the differences.
 
                 Explore results (a folder with explore.csv and no summary.csv, or the \
                 explore.csv file itself) are compared the same way over every session, \
@@ -71,7 +77,7 @@ extension FeedSim {
         var output: String?
 
         @Option(name: .long, help: ArgumentHelp(
-            "Multi-seed and explore results: compare every other variant with this one (default: the first variant).",
+            "Multi-seed and explore results: compare every other variant with this one, where it exists (default: each scenario's first variant).",
             valueName: "variant"))
         var baseline: String?
 
@@ -91,7 +97,7 @@ extension FeedSim {
         @Option(name: .long, help: "Multi-seed and explore results: the correction for making every comparison at once (holm, none).")
         var correction: MultipleComparisons = .default
 
-        @Option(name: .long, help: "Multi-seed results: bootstrap resamples of the pairs.")
+        @Option(name: .long, help: "Multi-seed and explore results: bootstrap resamples of the pairs (raised to what the family of comparisons needs).")
         var resamples: Int = PairedBootstrap.defaultResamples
 
         @Option(name: .customLong("bootstrap-seed"), help: "Multi-seed results: the seed of the bootstrap's resampling.")
@@ -102,6 +108,9 @@ extension FeedSim {
         func validate() throws {
             guard resamples >= 1 else { throw ValidationError("--resamples must be at least 1, got \(resamples).") }
             if allPairs, let baseline { throw ValidationError("--all-pairs compares every pair; it cannot go with --baseline \(baseline).") }
+            // A large explore.csv is read once, in run(): reading it here too
+            // would double the step's time.
+            if let exploreFile, PairedComparison.readsAsColumns(exploreFile) { return }
             _ = try comparison()
         }
 
@@ -120,16 +129,22 @@ extension FeedSim {
 
         func run() throws {
             noteProvenance()
-            let comparison: any ComparisonText = switch try comparison() {
-            case let .single(comparison): comparison
-            case let .seeds(comparison): comparison
-            case let .sessions(comparison): comparison
+            let result: any ComparisonText
+            switch try comparison() {
+            case let .single(single): result = single
+            case let .seeds(seeds):
+                result = seeds
+                if let note = seeds.missingBaselineNote { printError(note) }
+                if let first = seeds.groups.first?.comparison, first.verdictUnreachable { printError(first.unreachableWarning) }
+            case let .sessions(sessions):
+                result = sessions
+                if sessions.verdictUnreachable { printError(sessions.unreachableWarning) }
             }
             let text = switch format {
-            case .table: comparison.terminalText
-            case .markdown: comparison.markdown
-            case .csv: comparison.csvTable.text
-            case .json: comparison.json
+            case .table: result.terminalText
+            case .markdown: result.markdown
+            case .csv: result.csvTable.text
+            case .json: result.json
             }
             guard let output else {
                 print(text, terminator: "")
@@ -180,9 +195,29 @@ extension FeedSim {
             allPairs ? nil : baseline ?? rows.first?.key.variant
         }
 
+        /// The pairs of variants of each scenario of multi-seed results:
+        /// every pair, the named baseline against the rest, or each
+        /// scenario's own first variant against the rest.
+        private var pairing: VariantPairing {
+            if allPairs { return .allPairs }
+            return baseline.map(VariantPairing.baseline) ?? .firstVariant
+        }
+
         private func comparison() throws -> Comparison {
             let bootstrap = PairedBootstrap(resamples: resamples, seed: bootstrapSeed)
             let smallest = try smallestDifferences()
+            if let exploreFile, PairedComparison.readsAsColumns(exploreFile) {
+                do {
+                    return .sessions(try PairedComparison.streaming(
+                        url: URL(fileURLWithPath: exploreFile), file: exploreFile, metrics: metrics.isEmpty ? nil : metrics,
+                        pairing: pairing, bootstrap: bootstrap, smallestDifferences: smallest, correction: correction))
+                } catch let error as StrategyComparisonError {
+                    throw ValidationError(error.description)
+                } catch {
+                    printError("invalid explore results: \(error)")
+                    throw FeedSimExit.internalFailure
+                }
+            }
             if let exploreFile {
                 let population: SummaryFile
                 do {
@@ -210,7 +245,7 @@ extension FeedSim {
                         summary: summary, metrics: metrics.isEmpty ? StrategyComparison.defaultMetrics : metrics))
                 }
                 return .seeds(try SeedComparison(
-                    summary: summary, metrics: metrics.isEmpty ? nil : metrics, baseline: baselineVariant(of: summary.rows),
+                    summary: summary, metrics: metrics.isEmpty ? nil : metrics, pairing: pairing,
                     bootstrap: bootstrap, smallestDifferences: smallest, correction: correction))
             } catch let error as StrategyComparisonError {
                 throw ValidationError(error.description)

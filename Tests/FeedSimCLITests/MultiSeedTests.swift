@@ -1,3 +1,4 @@
+import FeedSimTestSupport
 import Foundation
 import Testing
 @testable import FeedReports
@@ -47,6 +48,35 @@ struct MultiSeedTests {
         #expect(firstSeeds == plainSummary.rows)
         #expect(try CSVFile(folder.appending("plain/drift.csv")).columns == RunReports.driftColumns)
         #expect(try CSVFile(folder.appending("plain/frames.csv")).columns == RunReports.frameColumns)
+    }
+
+    @Test("compare of a multi-scenario --seeds folder with no options gives paired verdicts in every scenario with two variants or more")
+    func compareSuiteWithoutOptions() throws {
+        let folder = try ScratchFolder(prefix: "feedsim-suite")
+        defer { folder.remove() }
+        try folder.copyDeviceProfiles()
+        // Each scenario's first variant differs: the first scenario's is not a variant of the second.
+        try folder.write(SmallSuite.scenario("first", seed: 3, variants: ["anchor", "none"]), to: "suite/a.json")
+        try folder.write(SmallSuite.scenario("second", seed: 4, variants: ["none", "offset_adjust", "index_restore"]), to: "suite/b.json")
+        try folder.write(SmallSuite.scenario("alone", seed: 5, variants: ["anchor"]), to: "suite/c.json")
+        let run = try FeedSimProcess.run(["run", "suite", "--seeds", "4", "--quiet", "--out", "out"], in: folder.url)
+        try #require(run.status == 0, "\(run)")
+        let csv = try FeedSimProcess.run(["compare", "out", "--format", "csv", "--output", "compare.csv"], in: folder.url)
+        try #require(csv.status == 0, "\(csv)")
+        let table = try CSVFile(folder.appending("compare.csv"))
+        func pairs(_ table: CSVFile) -> Set<String> { Set(table.rows.map { "\($0["scenario"]!):\($0["variant_a"]!)-\($0["variant_b"]!)" }) }
+        #expect(pairs(table) == ["first:anchor-none", "second:none-offset_adjust", "second:none-index_restore"], "\(pairs(table))")
+        #expect(table.rows.allSatisfy { $0["verdict"] != PairedVerdict.tooFewPairs.rawValue && $0["ci_low"] != "" })
+        let text = try FeedSimProcess.run(["compare", "out"], in: folder.url)
+        #expect(text.stdout.contains("== alone @ 60 Hz, 4 seeds ==") && text.stdout.contains("no paired differences: the runs have one variant"))
+
+        // A named baseline applies where it exists and names the scenarios without it.
+        let named = try FeedSimProcess.run(
+            ["compare", "out", "--baseline", "none", "--format", "csv", "--output", "named.csv"], in: folder.url)
+        try #require(named.status == 0, "\(named)")
+        let namedTable = try CSVFile(folder.appending("named.csv"))
+        #expect(pairs(namedTable) == ["first:none-anchor", "second:none-offset_adjust", "second:none-index_restore"])
+        #expect(named.stderr.contains("baseline \"none\" is not a variant of 1 of 3 scenario groups, which have no differences: alone @ 60 Hz"), "\(named.stderr)")
     }
 
     @Test("compare on explore results pairs every session across the strategies, from the folder or the file")

@@ -37,33 +37,47 @@ struct PairedComparisonTests {
         ("200 with ties", fixedSample(seed: 3, count: 200) { ($0 * 7).rounded(.down) - 2 }),
     ]
 
-    @Test("The interval agrees with scipy.stats.bootstrap(method='percentile') and the mean is NumPy's")
+    @Test("BCa agrees with SciPy: exactly on our own resamples (z₀, a, levels, ends), and up to resampling noise on SciPy's")
     func agreesWithSciPy() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let bootstrap = PairedBootstrap()
+        let samples = PairedComparisonTests.samples + [
+            ("25 zero-inflated", fixedSample(seed: 4, count: 25) { $0 < 0.8 ? 0 : 100 / pow(1 - ($0 - 0.8) / 0.2, 1 / 2.5) }),
+        ]
+        let resampled = samples.map { bootstrap.resampled($0.values) }
         let request: [String: Any] = [
             "resamples": bootstrap.resamples, "confidence": bootstrap.confidence,
-            "samples": PairedComparisonTests.samples.map(\.values),
+            "samples": zip(samples, resampled).map { sample, means in ["values": sample.values, "means": means.sorted] },
         ]
         try folder.write(String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self), to: "samples.json")
-        let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/bootstrap_ci.py")
+        let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/bca_reference.py")
         let python = try ChildProcess.run(ChildProcess.env, ["python3", script.path, folder.appending("samples.json").path], timeout: 300)
         try #require(python.status == 0, "SciPy is the reference; scripts/bootstrap installs it. \(python)")
-        let reference = try JSONDecoder().decode([[Double]].self, from: Data(python.stdout.utf8))
-        try #require(reference.count == PairedComparisonTests.samples.count)
-        for (sample, expected) in zip(PairedComparisonTests.samples, reference) {
-            let interval = try #require(bootstrap.interval(ofMean: sample.values))
-            #expect(PairedComparison.mean(sample.values) == expected[0], "\(sample.name): the point estimate")
+        struct Reference: Decodable {
+            var given: [Double]
+            var scipy: [Double]
+        }
+        let references = try JSONDecoder().decode([Reference].self, from: Data(python.stdout.utf8))
+        try #require(references.count == samples.count)
+        for ((sample, means), reference) in zip(zip(samples, resampled), references) {
+            let interval = means.interval(confidence: bootstrap.confidence)
+            #expect(interval == bootstrap.interval(ofMean: sample.values), "\(sample.name): summaries resample as resampled(_:) does")
+            // The same resampled means: every step is arithmetic, so only rounding may differ.
+            #expect(abs(means.adjustedLevel(0.025) - reference.given[0]) < 1e-12, "\(sample.name): lower level")
+            #expect(abs(means.adjustedLevel(0.975) - reference.given[1]) < 1e-12, "\(sample.name): upper level")
+            #expect(abs(means.acceleration - reference.given[2]) < 1e-12, "\(sample.name): acceleration")
+            let width = reference.given[4] - reference.given[3]
+            #expect(width > 0, "\(sample.name)")
+            #expect(abs(interval.lower - reference.given[3]) <= 1e-9 * width, "\(sample.name): \(interval) vs \(reference.given)")
+            #expect(abs(interval.upper - reference.given[4]) <= 1e-9 * width, "\(sample.name): \(interval) vs \(reference.given)")
             // Two bootstraps with different random streams: their ends
             // differ by resampling noise, a few percent of the width at
             // 10,000 resamples.
-            let width = expected[2] - expected[1]
-            #expect(width > 0, "\(sample.name)")
-            #expect(abs(interval.lower - expected[1]) <= 0.05 * width,
-                    "\(sample.name): lower \(interval.lower) vs SciPy \(expected[1]), width \(width)")
-            #expect(abs(interval.upper - expected[2]) <= 0.05 * width,
-                    "\(sample.name): upper \(interval.upper) vs SciPy \(expected[2]), width \(width)")
+            #expect(abs(interval.lower - reference.scipy[0]) <= 0.05 * width,
+                    "\(sample.name): lower \(interval.lower) vs SciPy \(reference.scipy[0]), width \(width)")
+            #expect(abs(interval.upper - reference.scipy[1]) <= 0.05 * width,
+                    "\(sample.name): upper \(interval.upper) vs SciPy \(reference.scipy[1]), width \(width)")
         }
     }
 
@@ -150,7 +164,8 @@ struct PairedComparisonTests {
         // The same drift under both variants for every seed: inside ±1 pt both ways.
         #expect(comparison.groups[0].comparison.differences.map(\.verdict) == [.equivalent])
         #expect(comparison.groups[1].comparison.differences.isEmpty)
-        #expect(comparison.terminalText.contains(PairedComparison.noDifferences))
+        #expect(comparison.terminalText.contains("no paired differences: no variant \"none\" (the baseline) here"))
+        #expect(comparison.missingBaselineNote?.contains("1 of 2 scenario groups, which have no differences: s2 @ 60 Hz") == true)
         #expect(comparison.csv.rows.count == 1)
         #expect(throws: StrategyComparisonError.self) { try SeedComparison(summary: summary, baseline: "anchor2") }
     }

@@ -56,18 +56,20 @@ struct VerdictTests {
         #expect(MultipleComparisons.none.adjusted([0.3, 0.01]) == [0.3, 0.01])
     }
 
-    @Test("Better or worse needs a shown difference of at least δ; inside ±δ both ways it is equivalent", arguments: [
-        (0.3, true, false, MetricDirection.higherIsBetter, PairedVerdict.better),
-        (0.3, true, false, .lowerIsBetter, .worse),
-        (-0.3, true, false, .lowerIsBetter, .better),
-        (0.3, true, false, .neutral, .higher),
-        (0.05, true, true, .lowerIsBetter, .equivalent),
-        (0.05, true, false, .lowerIsBetter, .noDifferenceShown),
-        (0.3, false, false, .lowerIsBetter, .noDifferenceShown),
-        (0, false, true, .lowerIsBetter, .equivalent),
+    @Test("Four outcomes: beyond δ is better or worse, inside ±δ equivalent, a difference of unclear size, or nothing", arguments: [
+        (0.3, true, false, true, MetricDirection.higherIsBetter, PairedVerdict.better),
+        (0.3, true, false, true, .lowerIsBetter, .worse),
+        (-0.3, true, false, true, .lowerIsBetter, .better),
+        (0.3, true, false, true, .neutral, .higher),
+        (-0.3, true, false, true, .neutral, .lower),
+        (0.05, false, true, true, .lowerIsBetter, .equivalent),
+        (0.08, false, false, true, .lowerIsBetter, .differentSizeUnclear),
+        (0.08, false, false, true, .neutral, .differentSizeUnclear),
+        (0.3, false, false, false, .lowerIsBetter, .noDifferenceShown),
+        (0, false, true, false, .lowerIsBetter, .equivalent),
     ])
-    func rule(mean: Double, shown: Bool, equivalent: Bool, direction: MetricDirection, verdict: PairedVerdict) {
-        #expect(PairedVerdict(mean: mean, threshold: 0.1, differenceShown: shown, equivalenceShown: equivalent, direction: direction) == verdict)
+    func rule(mean: Double, matters: Bool, equivalent: Bool, shown: Bool, direction: MetricDirection, verdict: PairedVerdict) {
+        #expect(PairedVerdict(mean: mean, mattersShown: matters, equivalenceShown: equivalent, differenceShown: shown, direction: direction) == verdict)
     }
 
     @Test("A real but tiny difference (+0.004 overrun frames a run) is equivalent, not worse; one of 2 frames is worse")
@@ -142,5 +144,64 @@ struct VerdictTests {
         let noThreshold = try #require(bootstrap.summaries(ofMeans: [[0], [0], [0]], columns: 1, thresholds: [0])?.first)
         #expect(noThreshold.equivalencePValue == 1, "with δ = 0 nothing is equivalent")
         #expect(positive.interval == bootstrap.interval(ofMean: [1, 2, 3, 2]))
+        #expect(positive.mattersPValue == 2.0 / 1000, "every resampled mean is past δ = 0.5")
+        #expect(zero.mattersPValue == 1)
+    }
+
+    /// Rows of `variants` variants over `pairs` seeds: variant k's drift is
+    /// 5·k pt above the first's, with noise; the differences lie far from 0.
+    private func spread(variants: Int, pairs: Int) -> [SummaryRow] {
+        let base = noise(seed: 41, count: pairs, scale: 10).map { $0 + 50 }
+        return (0..<variants).flatMap { k in
+            runs(variant: "v\(k)", ["drift_max_pt": zip(base, noise(seed: 500 + UInt64(k), count: pairs, scale: 1)).map { $0 + $1 + 5 * Double(k) }])
+        }
+    }
+
+    @Test("A difference far from 0 is better or worse in a family of 300 (it was not: 300 × 2/10,001 > 0.05); the run states its smallest p")
+    func largeFamilyReachesVerdicts() throws {
+        let comparison = try PairedComparison(rows: spread(variants: 25, pairs: 30), metrics: ["drift_max_pt"])
+        #expect(comparison.comparisons == 300)
+        #expect(comparison.requestedResamples == 10_000)
+        #expect(comparison.bootstrap.resamples == PairedBootstrap.resamplesNeeded(comparisons: 300, alpha: 0.05))
+        #expect(comparison.bootstrap.resamples == 23_999)
+        #expect(comparison.differences.allSatisfy { $0.verdict == .worse }, "\(comparison.differences.map(\.verdict))")
+        #expect(abs(comparison.smallestAdjustedPValue - 300 * 2 / 24_000) < 1e-12)
+        #expect(!comparison.verdictUnreachable)
+        #expect(comparison.intervalNote.contains("23999 resamples of the pairs, seed 1; 10000 asked for, raised so that 300 comparisons can each be shown"))
+        #expect(comparison.intervalNote.contains("The smallest p adj this run can show is 0.0250 (2/(B + 1) × 300)."))
+        #expect(comparison.differencesCSV.rows[0].suffix(3) == ["bca", "0.025000", "worse"])
+        // Past the most resamples allowed, the run says no verdict can be reached.
+        let huge = PairedBootstrap().raised(forFamilyOf: 6_000, correction: .holm)
+        #expect(huge.resamples == PairedBootstrap.maximumResamples)
+        #expect(huge.smallestPValue * 6_000 > huge.alpha)
+        #expect(PairedBootstrap(resamples: 50).raised(forFamilyOf: 5_000, correction: .none).resamples == 79)
+    }
+
+    @Test("Each of the four outcomes on its own numbers, with the same words in table, Markdown, CSV, JSON and the report")
+    func fourOutcomes() throws {
+        let base = noise(seed: 61, count: 40, scale: 20).map { $0 + 100 }
+        func shifted(_ shift: Double, noiseSeed: UInt64, scale: Double) -> [Double] {
+            zip(base, noise(seed: noiseSeed, count: 40, scale: scale)).map { $0 + $1 + shift }
+        }
+        let rows = runs(variant: "a", ["drift_max_pt": base])
+            + runs(variant: "matters", ["drift_max_pt": shifted(5, noiseSeed: 62, scale: 1)])
+            + runs(variant: "same", ["drift_max_pt": shifted(0, noiseSeed: 63, scale: 0.5)])
+            + runs(variant: "unclear", ["drift_max_pt": shifted(1, noiseSeed: 64, scale: 1)])
+            + runs(variant: "noisy", ["drift_max_pt": shifted(0, noiseSeed: 65, scale: 40)])
+        let comparison = try PairedComparison(rows: rows, metrics: ["drift_max_pt"], baseline: "a")
+        let verdicts = comparison.differences.map(\.verdict)
+        #expect(verdicts == [.worse, .equivalent, .differentSizeUnclear, .noDifferenceShown], "\(comparison.terminalText)")
+        let unclear = comparison.differences[2]
+        let interval = try #require(unclear.interval)
+        #expect(interval.lower > 0 && interval.contains(unclear.smallestDifference), "excludes 0, holds δ: \(interval)")
+        let html = try HTMLReport(summary: nil, drift: nil, frames: nil).populationTables(comparison)
+        for verdict in verdicts {
+            let words = verdict.rawValue
+            #expect(comparison.terminalText.contains("  \(words)\n"), "\(words)")
+            #expect(comparison.markdown.contains("| \(words) |"), "\(words)")
+            #expect(comparison.differencesCSV.text.contains(words.contains(",") ? "\"\(words)\"" : ",\(words)\n"), "\(words)")
+            #expect(comparison.json.contains("\"verdict\" : \"\(words)\"") || comparison.json.contains("\"verdict\":\"\(words)\""), "\(words)")
+            #expect(html.contains(">\(words)</td>"), "\(words)")
+        }
     }
 }

@@ -142,6 +142,38 @@ struct XctraceExportTests {
         #expect(trace.frames[1].line == 6, "rows keep their lines")
     }
 
+    @Test("an export in id/ref form is read keeping only its frames and the ids of the columns read, not one value per element")
+    func keepsOnlyWhatTheFitNeeds() throws {
+        // Every value carries an id, as Instruments writes it; processes,
+        // threads and backtrace frames repeat by ref, other signposts sit
+        // between the frames.
+        var rows = ""
+        for f in 0..<3_000 {
+            let name = f % 3 == 2 ? "Layout" : "Frame"
+            let base = 100 * f
+            let process = f == 0 ? "<process id=\"p\" fmt=\"Feed\"><pid id=\"pid\">4012</pid></process>" : "<process ref=\"p\"/>"
+            let frames = (0..<8).map { k in
+                f == 0 ? "<frame id=\"f\(k)\" name=\"layout\(k)\" addr=\"0x\(k)\"/>" : "<frame ref=\"f\(k)\"/>"
+            }.joined()
+            rows += "<row><duration id=\"\(base + 1)\" fmt=\"3 ms\">\(3_000_000 + f)</duration>"
+                + (f < 3 ? "<string id=\"n\(name)\(f)\">\(name)</string>" : "<string ref=\"n\(name)\(f % 3 == 2 ? 2 : f % 3 == 1 ? 1 : 0)\"/>")
+                + "<os-log-metadata id=\"\(base + 2)\" fmt=\"cells_configured=\(f % 5)\"><metadata-s id=\"\(base + 3)\">x</metadata-s></os-log-metadata>"
+                + "<backtrace id=\"\(base + 4)\">\(process)\(frames)</backtrace></row>\n"
+        }
+        let schema = XctraceExportTests.schema.replacingOccurrences(
+            of: "</schema>", with: "<col><mnemonic>backtrace</mnemonic></col></schema>")
+        let reader = XctraceExport.TableReader(file: "ids.xml", signpost: "Frame", subsystem: nil)
+        var xml = XMLEventReader(source: .bytes(Data(XctraceExportTests.document(rows, schema: schema).utf8)))
+        try xml.read(into: reader)
+        #expect(reader.problem == nil)
+        let trace = try reader.frames.trace()
+        #expect(trace.frames.count == 2_000, "the Layout intervals are not kept")
+        #expect(trace.frames[3].durationNs == 3_000_004 && trace.frames[3].counts[XctraceExportTests.column("cells_configured")] == 4)
+        // Each row's duration and end message, and the names: never the
+        // metadata inside a message, the backtraces, the process or the frames.
+        #expect(reader.internedCount == 2 * 3_000 + 3, "\(reader.internedCount) values kept")
+    }
+
     @Test("a broken export says in words what is wrong and where, never a parser's error number", arguments: [
         ("<?xml version=\"1.0\"?>\n<trace-query-result>\n<node xpath=\"x\">\n" + XctraceExportTests.schema + "\n<row><duration>1</duration>",
          "the document ends inside <row> (opened at line 5)"),

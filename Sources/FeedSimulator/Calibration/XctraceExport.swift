@@ -35,7 +35,8 @@ package enum XctraceExport {
     }
 
     /// Reads the export in the file at `url` as it streams past, chunk by
-    /// chunk: an export of any length is read holding only its intervals.
+    /// chunk: an export of any length is read holding only its frames (a
+    /// duration and a count per term each) and the values of the columns read.
     package static func trace(url: URL, file: String, signpost: String = defaultSignpost, subsystem: String? = nil) throws(CalibrationError) -> CalibrationTrace {
         let handle: FileHandle
         do {
@@ -48,7 +49,7 @@ package enum XctraceExport {
     }
 
     private static func trace(source: XMLEventReader.Source, file: String, signpost: String, subsystem: String?) throws(CalibrationError) -> CalibrationTrace {
-        let reader = TableReader(file: file)
+        let reader = TableReader(file: file, signpost: signpost, subsystem: subsystem)
         var xml = XMLEventReader(source: source)
         do {
             try xml.read(into: reader)
@@ -65,29 +66,20 @@ package enum XctraceExport {
                 problem: "no <trace-query-result><node><schema> table found; expected the output of xctrace export "
                     + "--xpath '…/table[@schema=\"os-signpost-interval\"]'")
         }
-
-        var subsystems: [String] = []
-        var chosen: [Interval] = []
-        for interval in reader.intervals where interval.name == signpost {
-            if let subsystem, interval.subsystem != subsystem { continue }
-            if !subsystems.contains(interval.subsystem ?? "") { subsystems.append(interval.subsystem ?? "") }
-            chosen.append(interval)
-        }
-        guard !chosen.isEmpty else {
-            var names: [String] = []
-            for interval in reader.intervals where !names.contains(interval.name ?? "") { names.append(interval.name ?? "") }
-            let seen = names.isEmpty ? "the table has no intervals" : "the table's names are " + names.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ")
+        guard reader.frames.count > 0 || reader.frameProblem != nil else {
+            let seen = reader.names.isEmpty
+                ? "the table has no intervals" : "the table's names are " + reader.names.map { "\"\($0)\"" }.joined(separator: ", ")
             throw CalibrationError(
                 file: file, line: nil,
                 problem: "no interval named \"\(signpost)\"\(subsystem.map { " in subsystem \"\($0)\"" } ?? ""); \(seen)")
         }
-        guard subsystems.count == 1 else {
+        guard reader.subsystems.count == 1 else {
             throw CalibrationError(
                 file: file, line: nil,
-                problem: "intervals named \"\(signpost)\" come from \(subsystems.count) subsystems ("
-                    + subsystems.map { "\"\($0)\"" }.joined(separator: ", ") + "); name yours with --subsystem")
+                problem: "intervals named \"\(signpost)\" come from \(reader.subsystems.count) subsystems ("
+                    + reader.subsystems.map { "\"\($0)\"" }.joined(separator: ", ") + "); name yours with --subsystem")
         }
-        return try frames(of: chosen, file: file)
+        return try reader.frames.trace()
     }
 
     /// One interval of the table: its row's line and the cells read.
@@ -99,12 +91,31 @@ package enum XctraceExport {
         var endMessage: String?
     }
 
-    /// The frames of `intervals`: every end message must give the same keys.
-    private static func frames(of intervals: [Interval], file: String) throws(CalibrationError) -> CalibrationTrace {
-        let intercept = CostTerm.all.firstIndex { $0.key == CalibrationTrace.interceptKey }!
-        var keys: [Int]?
-        var frames: [CalibrationTrace.Frame] = []
-        for interval in intervals {
+    /// The frames of the chosen intervals, built as each row ends so that
+    /// only what the fit needs is kept (a duration and a count per term);
+    /// every end message must give the same keys. The first interval that
+    /// cannot be a frame is kept as `problem` and ends the building.
+    struct FrameBuilder {
+        let file: String
+        private(set) var frames: [CalibrationTrace.Frame] = []
+        private(set) var problem: CalibrationError?
+        private var keys: [Int]?
+        private static let intercept = CostTerm.all.firstIndex { $0.key == CalibrationTrace.interceptKey }!
+
+        init(file: String) { self.file = file }
+
+        var count: Int { frames.count }
+
+        mutating func add(_ interval: Interval) {
+            guard problem == nil else { return }
+            do {
+                try addFrame(interval)
+            } catch {
+                problem = error
+            }
+        }
+
+        private mutating func addFrame(_ interval: Interval) throws(CalibrationError) {
             guard frames.count < CalibrationTrace.maximumFrames else {
                 throw CalibrationError(file: file, line: interval.line, problem: "more than \(CalibrationTrace.maximumFrames) frames; split the trace")
             }
@@ -119,7 +130,7 @@ package enum XctraceExport {
                     problem: "the interval has no end message; expected key=value counts such as \"cells_configured=3\"")
             }
             var counts = [Double](repeating: 0, count: CostTerm.all.count)
-            counts[intercept] = 1
+            counts[FrameBuilder.intercept] = 1
             var given: [Int] = []
             for pair in message.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" }) {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -155,9 +166,14 @@ package enum XctraceExport {
             keys = given
             frames.append(CalibrationTrace.Frame(line: interval.line, durationNs: Double(ns), counts: counts))
         }
-        var measured = CostTerm.all.indices.map { keys?.contains($0) ?? false }
-        measured[intercept] = true
-        return CalibrationTrace(file: file, measured: measured, frames: frames)
+
+        /// The trace, or the first interval's problem.
+        func trace() throws(CalibrationError) -> CalibrationTrace {
+            if let problem { throw problem }
+            var measured = CostTerm.all.indices.map { keys?.contains($0) ?? false }
+            measured[FrameBuilder.intercept] = true
+            return CalibrationTrace(file: file, measured: measured, frames: frames)
+        }
     }
 
     /// One cell value: the text directly inside the element and its `fmt`.
@@ -173,12 +189,30 @@ package enum XctraceExport {
     /// streams past, resolving `ref`s, and stops at the first problem.
     final class TableReader: XMLEventHandler {
         let file: String
+        let signpost: String
+        let subsystem: String?
         var problem: CalibrationError?
-        var intervals: [Interval] = []
         var sawTable = false
+        /// The frames of the intervals named `signpost` (in `subsystem`,
+        /// when given); other intervals are not kept.
+        var frames: FrameBuilder
+        /// The first problem among those intervals, if any.
+        var frameProblem: CalibrationError? { frames.problem }
+        /// The first ten distinct interval names, for the message when none
+        /// is `signpost`.
+        private(set) var names: [String] = []
+        /// The distinct subsystems of the intervals named `signpost`.
+        private(set) var subsystems: [String] = []
 
-        /// Values by `id`, document-wide.
+        /// Values by `id`, document-wide, of the cells in the columns read
+        /// only (a value elsewhere, a backtrace or a thread, is never looked
+        /// up, and an export holds millions of them), and of those only the
+        /// cell's own value, not the elements inside it.
         private var interned: [String: Value] = [:]
+        /// Whether the cell being read is in a column read.
+        private var cellIsRead = false
+        /// How many values are kept for later `ref`s.
+        var internedCount: Int { interned.count }
         /// The open elements, innermost last.
         private var path: [String] = []
         private var mnemonics: [String] = []
@@ -190,7 +224,15 @@ package enum XctraceExport {
         /// and ids, innermost last.
         private var open: [(id: String?, value: Value, isReference: Bool)] = []
 
-        init(file: String) { self.file = file }
+        init(file: String, signpost: String, subsystem: String?) {
+            self.file = file
+            self.signpost = signpost
+            self.subsystem = subsystem
+            frames = FrameBuilder(file: file)
+        }
+
+        /// The mnemonics whose cells are read.
+        private static let readMnemonics: Set<String> = [durationMnemonic, nameMnemonic, subsystemMnemonic, endMessageMnemonic]
 
         var isDone: Bool { problem != nil }
 
@@ -213,6 +255,17 @@ package enum XctraceExport {
                 if open.isEmpty, element == "sentinel" {
                     row!.cells.append(nil)
                     open.append((nil, Value(), false))
+                    return
+                }
+                if open.isEmpty {
+                    let column = row!.cells.count
+                    cellIsRead = column < mnemonics.count && TableReader.readMnemonics.contains(mnemonics[column])
+                }
+                if !cellIsRead || !open.isEmpty {
+                    // A cell no column read holds, or an element inside a
+                    // cell (only the cell's own value is read): its values,
+                    // ids and refs are skipped.
+                    open.append((nil, Value(), true))
                     return
                 }
                 if let reference = attributes["ref"] {
@@ -268,7 +321,14 @@ package enum XctraceExport {
             }
             guard let current = row else { return }
             if let closed = open.popLast() {
-                if let id = closed.id { interned[id] = closed.value }
+                // Only a cell's own value is ever read, so only its id is
+                // kept, holding just what its column reads: the text of a
+                // duration, the shown value of the others.
+                if open.isEmpty, let id = closed.id {
+                    let column = row!.cells.count
+                    interned[id] = mnemonics[column] == XctraceExport.durationMnemonic
+                        ? Value(text: closed.value.text, format: nil) : Value(text: "", format: closed.value.shown)
+                }
                 if open.isEmpty, element != "sentinel" { row!.cells.append(closed.value) }
                 return
             }
@@ -282,11 +342,17 @@ package enum XctraceExport {
                 guard let index = mnemonics.firstIndex(of: mnemonic), index < current.cells.count else { return nil }
                 return current.cells[index]
             }
-            intervals.append(Interval(
+            let name = cell(XctraceExport.nameMnemonic)?.shown
+            if names.count < 10, !names.contains(name ?? "") { names.append(name ?? "") }
+            guard name == signpost else { return }
+            let intervalSubsystem = cell(XctraceExport.subsystemMnemonic)?.shown
+            if let subsystem, intervalSubsystem != subsystem { return }
+            if !subsystems.contains(intervalSubsystem ?? "") { subsystems.append(intervalSubsystem ?? "") }
+            frames.add(Interval(
                 line: current.line,
                 durationText: cell(XctraceExport.durationMnemonic)?.text,
-                name: cell(XctraceExport.nameMnemonic)?.shown,
-                subsystem: cell(XctraceExport.subsystemMnemonic)?.shown,
+                name: name,
+                subsystem: intervalSubsystem,
                 endMessage: cell(XctraceExport.endMessageMnemonic)?.shown))
         }
     }
