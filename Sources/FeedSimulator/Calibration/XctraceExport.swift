@@ -48,7 +48,8 @@ public enum XctraceExport {
     }
 
     private static func trace(source: XMLEventReader.Source, file: String, signpost: String, subsystem: String?) throws(CalibrationError) -> CalibrationTrace {
-        let reader = TableReader(file: file)
+        let frames = FrameCollector(file: file, signpost: signpost, subsystem: subsystem)
+        let reader = TableReader(file: file, frames: frames)
         var xml = XMLEventReader(source: source)
         do {
             try xml.read(into: reader)
@@ -65,29 +66,7 @@ public enum XctraceExport {
                 problem: "no <trace-query-result><node><schema> table found; expected the output of xctrace export "
                     + "--xpath '…/table[@schema=\"os-signpost-interval\"]'")
         }
-
-        var subsystems: [String] = []
-        var chosen: [Interval] = []
-        for interval in reader.intervals where interval.name == signpost {
-            if let subsystem, interval.subsystem != subsystem { continue }
-            if !subsystems.contains(interval.subsystem ?? "") { subsystems.append(interval.subsystem ?? "") }
-            chosen.append(interval)
-        }
-        guard !chosen.isEmpty else {
-            var names: [String] = []
-            for interval in reader.intervals where !names.contains(interval.name ?? "") { names.append(interval.name ?? "") }
-            let seen = names.isEmpty ? "the table has no intervals" : "the table's names are " + names.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ")
-            throw CalibrationError(
-                file: file, line: nil,
-                problem: "no interval named \"\(signpost)\"\(subsystem.map { " in subsystem \"\($0)\"" } ?? ""); \(seen)")
-        }
-        guard subsystems.count == 1 else {
-            throw CalibrationError(
-                file: file, line: nil,
-                problem: "intervals named \"\(signpost)\" come from \(subsystems.count) subsystems ("
-                    + subsystems.map { "\"\($0)\"" }.joined(separator: ", ") + "); name yours with --subsystem")
-        }
-        return try frames(of: chosen, file: file)
+        return try frames.trace()
     }
 
     /// One interval of the table: its row's line and the cells read.
@@ -99,12 +78,69 @@ public enum XctraceExport {
         var endMessage: String?
     }
 
-    /// The frames of `intervals`: every end message must give the same keys.
-    private static func frames(of intervals: [Interval], file: String) throws(CalibrationError) -> CalibrationTrace {
-        let intercept = CostTerm.all.firstIndex { $0.key == CalibrationTrace.interceptKey }!
-        var keys: [Int]?
-        var frames: [CalibrationTrace.Frame] = []
-        for interval in intervals {
+    /// Turns the intervals named `signpost` into frames as the rows stream
+    /// past, holding only each frame's duration and counts (what the fit
+    /// reads), the subsystems seen and the first few names; a frame's
+    /// problem is kept and reported after the table's, as if every
+    /// interval had been read first.
+    final class FrameCollector {
+        /// Names listed when no interval has the signpost's name.
+        static let namesShown = 10
+
+        let file: String
+        let signpost: String
+        let subsystem: String?
+        private let intercept = CostTerm.all.firstIndex { $0.key == CalibrationTrace.interceptKey }!
+        private var frames: [CalibrationTrace.Frame] = []
+        private var keys: [Int]?
+        /// The first frame that could not be read: later ones are not read.
+        private var frameProblem: CalibrationError?
+        /// The subsystems of the chosen intervals, in order of appearance.
+        private var subsystems: [String] = []
+        /// The first names of all intervals, for a message when none is chosen.
+        private var names: [String] = []
+
+        init(file: String, signpost: String, subsystem: String?) {
+            self.file = file
+            self.signpost = signpost
+            self.subsystem = subsystem
+        }
+
+        func add(_ interval: Interval) {
+            if names.count < FrameCollector.namesShown, !names.contains(interval.name ?? "") { names.append(interval.name ?? "") }
+            guard interval.name == signpost else { return }
+            if let subsystem, interval.subsystem != subsystem { return }
+            if !subsystems.contains(interval.subsystem ?? "") { subsystems.append(interval.subsystem ?? "") }
+            guard frameProblem == nil else { return }
+            do {
+                try frames.append(frame(interval))
+            } catch {
+                frameProblem = error
+            }
+        }
+
+        /// The trace of the frames read, or the first problem.
+        func trace() throws(CalibrationError) -> CalibrationTrace {
+            guard !subsystems.isEmpty else {
+                let seen = names.isEmpty ? "the table has no intervals" : "the table's names are " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+                throw CalibrationError(
+                    file: file, line: nil,
+                    problem: "no interval named \"\(signpost)\"\(subsystem.map { " in subsystem \"\($0)\"" } ?? ""); \(seen)")
+            }
+            guard subsystems.count == 1 else {
+                throw CalibrationError(
+                    file: file, line: nil,
+                    problem: "intervals named \"\(signpost)\" come from \(subsystems.count) subsystems ("
+                        + subsystems.map { "\"\($0)\"" }.joined(separator: ", ") + "); name yours with --subsystem")
+            }
+            if let frameProblem { throw frameProblem }
+            var measured = CostTerm.all.indices.map { keys?.contains($0) ?? false }
+            measured[intercept] = true
+            return CalibrationTrace(file: file, measured: measured, frames: frames)
+        }
+
+        /// The frame of `interval`: every end message must give the same keys.
+        private func frame(_ interval: Interval) throws(CalibrationError) -> CalibrationTrace.Frame {
             guard frames.count < CalibrationTrace.maximumFrames else {
                 throw CalibrationError(file: file, line: interval.line, problem: "more than \(CalibrationTrace.maximumFrames) frames; split the trace")
             }
@@ -153,11 +189,8 @@ public enum XctraceExport {
                         + (extra.isEmpty ? "" : "; not in the first: \(extra.joined(separator: ", "))"))
             }
             keys = given
-            frames.append(CalibrationTrace.Frame(line: interval.line, durationNs: Double(ns), counts: counts))
+            return CalibrationTrace.Frame(line: interval.line, durationNs: Double(ns), counts: counts)
         }
-        var measured = CostTerm.all.indices.map { keys?.contains($0) ?? false }
-        measured[intercept] = true
-        return CalibrationTrace(file: file, measured: measured, frames: frames)
     }
 
     /// One cell value: the text directly inside the element and its `fmt`.
@@ -170,19 +203,39 @@ public enum XctraceExport {
     }
 
     /// Collects the schema's mnemonics and each row's cells as the export
-    /// streams past, resolving `ref`s, and stops at the first problem.
+    /// streams past, resolving `ref`s, hands each row's interval to a
+    /// `FrameCollector`, and stops at the first problem.
+    ///
+    /// Only values the collector reads are kept: the cells of the columns
+    /// read, and the values by `id` of the element types those columns
+    /// hold. Instruments interns a value by its type (the column's
+    /// `engineering-type`, the cell's element name), so a `ref` always names
+    /// an element of its own type; a process, thread, backtrace or start
+    /// time is never looked up again, and keeping them would hold memory in
+    /// proportion to the export. A schema that does not say a read column's
+    /// type keeps every `id`.
     final class TableReader: XMLEventHandler {
+        /// The columns read.
+        static let readMnemonics = [durationMnemonic, nameMnemonic, subsystemMnemonic, endMessageMnemonic]
+
         let file: String
+        let frames: FrameCollector
         var problem: CalibrationError?
-        var intervals: [Interval] = []
         var sawTable = false
 
-        /// Values by `id`, document-wide.
+        /// Values by `id`, document-wide, of the element types in `internedTypes`.
         private var interned: [String: Value] = [:]
+        /// The element types whose `id`s are kept; nil keeps every one.
+        private var internedTypes: Set<String>?
         /// The open elements, innermost last.
         private var path: [String] = []
         private var mnemonics: [String] = []
+        /// Each column's `engineering-type`, "" where the schema gives none.
+        private var types: [String] = []
+        /// Whether each column is read.
+        private var readColumns: [Bool] = []
         private var inMnemonic = false
+        private var inType = false
         private var mnemonicText = ""
         /// The row being read: its line, cells so far (nil for a sentinel).
         private var row: (line: Int, cells: [Value?])?
@@ -190,7 +243,17 @@ public enum XctraceExport {
         /// and ids, innermost last.
         private var open: [(id: String?, value: Value, isReference: Bool)] = []
 
-        init(file: String) { self.file = file }
+        init(file: String, frames: FrameCollector) {
+            self.file = file
+            self.frames = frames
+        }
+
+        /// How many values by `id` are held.
+        var internedCount: Int { interned.count }
+
+        private func keepsID(of element: String) -> Bool {
+            internedTypes?.contains(element) ?? true
+        }
 
         var isDone: Bool { problem != nil }
 
@@ -216,24 +279,37 @@ public enum XctraceExport {
                     return
                 }
                 if let reference = attributes["ref"] {
+                    guard keepsID(of: element) else {
+                        open.append((nil, Value(), true))
+                        return
+                    }
                     guard let value = interned[reference] else {
                         fail("<\(element.prefix(40)) ref=\"\(reference.prefix(20))\"> refers to no earlier id", line: line)
                         return
                     }
                     open.append((nil, value, true))
                 } else {
-                    open.append((attributes["id"], Value(text: "", format: attributes["fmt"]), false))
+                    open.append((keepsID(of: element) ? attributes["id"] : nil, Value(text: "", format: attributes["fmt"]), false))
                 }
                 return
             }
             switch element {
             case "node":
                 mnemonics = []
+                types = []
+                readColumns = []
             case "schema":
                 sawTable = true
                 mnemonics = []
+                types = []
+                readColumns = []
+            case "col" where path.last == "schema":
+                types.append("")
             case "mnemonic" where path.last == "col":
                 inMnemonic = true
+                mnemonicText = ""
+            case "engineering-type" where path.last == "col":
+                inType = true
                 mnemonicText = ""
             case "row":
                 guard path.last == "node" else { return }
@@ -246,16 +322,44 @@ public enum XctraceExport {
                     fail("the table's schema has no \(needed) column; its columns are \(mnemonics.joined(separator: ", "))", line: line)
                     return
                 }
+                if readColumns.isEmpty { chooseColumns() }
                 row = (line, [])
             default:
                 break
             }
         }
 
+        /// Which columns are read and which element types keep their ids,
+        /// once the node's schema is complete.
+        private func chooseColumns() {
+            readColumns = mnemonics.map(TableReader.readMnemonics.contains)
+            var kept: Set<String> = []
+            for (column, read) in readColumns.enumerated() where read {
+                guard column < types.count, !types[column].isEmpty else {
+                    internedTypes = nil
+                    return
+                }
+                kept.insert(types[column])
+            }
+            // Types read in an earlier node of the document stay kept: a
+            // later node may refer to their values.
+            internedTypes = internedTypes.map { $0.union(kept) } ?? (interned.isEmpty ? kept : nil)
+        }
+
         func characters(_ string: String) {
             guard problem == nil else { return }
-            if inMnemonic { mnemonicText += string }
-            if row != nil, let last = open.indices.last, !open[last].isReference { open[last].value.text += string }
+            if inMnemonic || inType { mnemonicText += string }
+            if row != nil, let last = open.indices.last, !open[last].isReference, open[last].id != nil || readsCell(at: open.count) {
+                open[last].value.text += string
+            }
+        }
+
+        /// Whether the text of an element `depth` deep in the row is read:
+        /// a cell's own text, in a column read.
+        private func readsCell(at depth: Int) -> Bool {
+            guard depth == 1, let row else { return false }
+            let column = row.cells.count
+            return column < readColumns.count && readColumns[column]
         }
 
         func endElement(_ element: String, line: Int) {
@@ -266,10 +370,18 @@ public enum XctraceExport {
                 inMnemonic = false
                 return
             }
+            if inType, element == "engineering-type" {
+                if !types.isEmpty { types[types.count - 1] = mnemonicText.trimmingCharacters(in: .whitespacesAndNewlines) }
+                inType = false
+                return
+            }
             guard let current = row else { return }
             if let closed = open.popLast() {
                 if let id = closed.id { interned[id] = closed.value }
-                if open.isEmpty, element != "sentinel" { row!.cells.append(closed.value) }
+                if open.isEmpty, element != "sentinel" {
+                    // Only the cells read are kept; the others only count.
+                    row!.cells.append(readsCell(at: 1) ? closed.value : nil)
+                }
                 return
             }
             guard element == "row" else { return }
@@ -282,7 +394,7 @@ public enum XctraceExport {
                 guard let index = mnemonics.firstIndex(of: mnemonic), index < current.cells.count else { return nil }
                 return current.cells[index]
             }
-            intervals.append(Interval(
+            frames.add(Interval(
                 line: current.line,
                 durationText: cell(XctraceExport.durationMnemonic)?.text,
                 name: cell(XctraceExport.nameMnemonic)?.shown,
