@@ -227,15 +227,71 @@ public struct SummaryFile: Sendable {
 
     /// Parses the CSV records of `bytes`, which are UTF-8.
     private init(utf8 bytes: [UInt8], file: String, requiredColumns: [String]) throws(SummaryFileError) {
-        self.file = file
         var reader = CSVReader(bytes)
-        func next() throws(SummaryFileError) -> CSVReader.Record? {
-            do {
+        try self.init(file: file, requiredColumns: requiredColumns, keeping: nil) { () throws(SummaryFileError) -> CSVReader.Record? in
+            do throws(CSVReadError) {
                 return try reader.next()
             } catch {
                 throw SummaryFileError(kind: .unreadable, file: file, line: error.line, problem: "not valid CSV: \(error.problem)")
             }
         }
+    }
+
+    /// Reads the file at `url` as it streams past, keeping of each row only
+    /// the metric columns in `keeping`: the rows of a million-session
+    /// explore.csv (gigabytes of text) in the memory of the few numbers a
+    /// population is made of. Every column is checked as `load` checks it;
+    /// `file` names it in messages (defaults to the path).
+    ///
+    /// - Complexity: O(*n*) in the file's length, holding one chunk of it.
+    public static func stream(
+        url: URL, file: String? = nil, requiredColumns: [String] = RunReports.summaryColumns, keeping: [String]
+    ) throws(SummaryFileError) -> SummaryFile {
+        let name = file ?? url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw SummaryFileError(kind: .missingFile, file: name, line: nil, problem: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw SummaryFileError(kind: .unreadable, file: name, line: nil, problem: "is a folder, expected a CSV file")
+        }
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw SummaryFileError(kind: .unreadable, file: name, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
+        }
+        defer { try? handle.close() }
+        var records = CSVRecordStream(handle: handle)
+        return try SummaryFile(file: name, requiredColumns: requiredColumns, keeping: Set(keeping)) { () throws(SummaryFileError) -> CSVReader.Record? in
+            let record: CSVRecordStream.Record?
+            do throws(CSVReadError) {
+                record = try records.next()
+            } catch {
+                throw SummaryFileError(kind: .unreadable, file: name, line: error.line, problem: "not valid CSV: \(error.problem)")
+            }
+            guard let record else { return nil }
+            if record.line == 1, record.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+                throw SummaryFileError(kind: .badHeader, file: name, line: 1,
+                                       problem: "the file starts with a byte-order mark; expected plain UTF-8 as `feedsim run` writes")
+            }
+            guard String(validating: record.bytes, as: UTF8.self) != nil else {
+                throw SummaryFileError(kind: .unreadable, file: name, line: record.line, problem: "the line is not UTF-8 text")
+            }
+            do throws(CSVReadError) {
+                return try record.parsed()
+            } catch {
+                throw SummaryFileError(kind: .unreadable, file: name, line: error.line, problem: "not valid CSV: \(error.problem)")
+            }
+        }
+    }
+
+    /// Reads the records `next` gives; with `keeping`, a row keeps only
+    /// those of its metric columns.
+    private init(
+        file: String, requiredColumns: [String], keeping: Set<String>?, next: () throws(SummaryFileError) -> CSVReader.Record?
+    ) throws(SummaryFileError) {
+        self.file = file
         guard let headerRecord = try next(), !headerRecord.isBlank else {
             throw SummaryFileError(kind: .badHeader, file: file, line: 1,
                                    problem: "the file is empty; expected a header line starting with scenario,variant,refresh_hz")
@@ -260,10 +316,12 @@ public struct SummaryFile: Sendable {
         self.columns = header
 
         let position = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
+        let numericColumns = Set(RunReports.summaryColumns + requiredColumns)
         var rows: [SummaryRow] = []
         var index: [SummaryKey: Int] = [:]
         var runs: [SummaryRunID: Int] = [:]
         var isMultiSeed = false
+        var variantNames: [String: String] = [:]
         while let record = try next() {
             let fields = record.fields, line = record.line
             if fields.allSatisfy(\.isEmpty) { continue }
@@ -271,9 +329,12 @@ public struct SummaryFile: Sendable {
                 throw SummaryFileError(kind: .badRow, file: file, line: line,
                                        problem: "the row has \(extra + 1) fields but the header has \(header.count) columns")
             }
-            let row = try SummaryFile.row(
-                fields, header: header, position: position, numericColumns: Set(RunReports.summaryColumns + requiredColumns),
+            var row = try SummaryFile.row(
+                fields, header: header, position: position, numericColumns: numericColumns, keeping: keeping,
                 file: file, line: line)
+            // One copy of each variant's name for all its rows: a name of
+            // more than 15 bytes is otherwise a heap block per row.
+            if let name = variantNames[row.key.variant] { row.key.variant = name } else { variantNames[row.key.variant] = row.key.variant }
             let run = SummaryRunID(key: row.key, seed: row.seed)
             if let first = runs[run] {
                 throw SummaryFileError(kind: .duplicateKey, file: file, line: line,
@@ -289,7 +350,8 @@ public struct SummaryFile: Sendable {
     }
 
     private static func row(
-        _ fields: [String], header: [String], position: [String: Int], numericColumns: Set<String>, file: String, line: Int
+        _ fields: [String], header: [String], position: [String: Int], numericColumns: Set<String>, keeping: Set<String>?,
+        file: String, line: Int
     ) throws(SummaryFileError) -> SummaryRow {
         func field(_ column: String) -> String {
             let i = position[column]!
@@ -311,6 +373,8 @@ public struct SummaryFile: Sendable {
             throw bad("seed is \"\(field(seedColumn))\", expected a whole number from 0 to \(UInt64.max)")
         }
         var metrics: [SummaryField] = []
+        // Sized once: grown by appends, a row's array holds up to twice its fields.
+        metrics.reserveCapacity(keeping.map { min($0.count, header.count) } ?? header.count)
         for (i, column) in header.enumerated() where !keyColumns.contains(column) && column != seedColumn {
             let value = i < fields.count ? fields[i] : ""
             let required = numericColumns.contains(column)
@@ -323,7 +387,7 @@ public struct SummaryFile: Sendable {
                 throw bad("\(column) is \"\(value)\", expected a number"
                     + (mayBeEmptyColumns.contains(column) ? ", or empty where allocations were not counted" : ""))
             }
-            metrics.append(SummaryField(name: column, value: value))
+            if keeping?.contains(column) ?? true { metrics.append(SummaryField(name: column, value: value)) }
         }
         return SummaryRow(
             key: SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: refreshHz),

@@ -184,10 +184,19 @@ extension FeedSim {
             let bootstrap = PairedBootstrap(resamples: resamples, seed: bootstrapSeed)
             let smallest = try smallestDifferences()
             if let exploreFile {
-                let population: SummaryFile
+                var population: SummaryFile
                 do {
-                    population = try SummaryFile.load(
-                        url: URL(fileURLWithPath: exploreFile), file: exploreFile, requiredColumns: PopulationTable.exploreColumns)
+                    // Streamed, keeping the columns compared and tabled: an
+                    // explore.csv of a million sessions is gigabytes of text.
+                    let url = URL(fileURLWithPath: exploreFile)
+                    let compared = metrics.isEmpty ? PairedComparison.defaultMetrics : metrics
+                    population = try SummaryFile.stream(
+                        url: url, file: exploreFile, requiredColumns: PopulationTable.exploreColumns,
+                        keeping: compared + PopulationTable.exploreColumns)
+                    if !metrics.allSatisfy(population.columns.contains) {
+                        // Read whole, so that the refusal lists every column.
+                        population = try SummaryFile.load(url: url, file: exploreFile, requiredColumns: PopulationTable.exploreColumns)
+                    }
                 } catch {
                     printError("invalid explore results: \(error)")
                     throw FeedSimExit.internalFailure
