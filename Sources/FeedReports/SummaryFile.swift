@@ -374,7 +374,7 @@ public struct SummaryFile: Sendable {
         }
         var metrics: [SummaryField] = []
         // Sized once: grown by appends, a row's array holds up to twice its fields.
-        metrics.reserveCapacity(keeping.map { min($0.count, header.count) } ?? header.count)
+        metrics.reserveCapacity(header.count { keeping?.contains($0) ?? true } - (keeping == nil ? keyColumns.count + 1 : 0))
         for (i, column) in header.enumerated() where !keyColumns.contains(column) && column != seedColumn {
             let value = i < fields.count ? fields[i] : ""
             let required = numericColumns.contains(column)
