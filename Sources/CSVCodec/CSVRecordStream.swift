@@ -5,16 +5,16 @@ import Foundation
 /// record comes as the bytes the file holds (line break included), so a
 /// merge can copy it byte for byte, with the line it starts on; `fields`
 /// parses it as `CSVReader` does.
-public struct CSVRecordStream {
+package struct CSVRecordStream {
     /// One record: its bytes and the line it starts on.
-    public struct Record {
+    package struct Record {
         /// The line the record starts on, from 1.
-        public var line: Int
+        package var line: Int
         /// Its bytes, line break included (a last record may lack one).
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
 
         /// The record parsed as `CSVReader` reads it.
-        public func parsed() throws(CSVReadError) -> CSVReader.Record {
+        package func parsed() throws(CSVReadError) -> CSVReader.Record {
             var reader = CSVReader(bytes)
             do {
                 guard var record = try reader.next() else {
@@ -38,7 +38,7 @@ public struct CSVRecordStream {
     private var line = 1
 
     /// A stream of the records of the file `handle` reads; the caller closes it.
-    public init(handle: FileHandle) {
+    package init(handle: FileHandle) {
         self.handle = handle
     }
 
@@ -47,7 +47,7 @@ public struct CSVRecordStream {
     /// - Throws: `CSVReadError` when a quoted field is never closed, or the
     ///   file cannot be read.
     /// - Complexity: O(*n*) in the record's length.
-    public mutating func next() throws(CSVReadError) -> Record? {
+    package mutating func next() throws(CSVReadError) -> Record? {
         let quote = UInt8(ascii: "\""), newline = UInt8(ascii: "\n")
         var quoted = false
         var i = position

@@ -39,7 +39,7 @@ public enum ExploreReport {
     }
 
     /// The row of `v` in violations.csv.
-    public static func violationRow(_ v: Violation) -> [String] {
+    package static func violationRow(_ v: Violation) -> [String] {
         [v.session, v.strategy, v.property.rawValue, v.cause, ReportNumber.milliseconds(v.timeNs), v.detail]
     }
 }

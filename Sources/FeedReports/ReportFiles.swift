@@ -95,7 +95,7 @@ public struct StagedFiles {
     /// million sessions is gigabytes): returns its temporary file, which
     /// the caller opens with `StreamedFile`, appends to and closes before
     /// the commit.
-    public mutating func stageStreamed(to url: URL) throws -> URL {
+    package mutating func stageStreamed(to url: URL) throws -> URL {
         try stage(Data(), to: url)
         return AtomicFile.temporaryURL(for: url)
     }
@@ -155,17 +155,17 @@ public struct StagedFiles {
 
 /// A file written as it is made, through a buffer: `append` costs no system
 /// call until a buffer's worth has gathered.
-public final class StreamedFile {
+package final class StreamedFile {
     /// Bytes gathered before they are written.
     static let bufferBytes = 1 << 16
 
     /// Where the bytes go.
-    public let url: URL
+    package let url: URL
     private var descriptor: Int32
     private var buffer: [UInt8] = []
 
     /// Opens `url` for writing, replacing what is there.
-    public init(url: URL) throws {
+    package init(url: URL) throws {
         self.url = url
         descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
@@ -177,19 +177,19 @@ public final class StreamedFile {
     }
 
     /// Appends `text`.
-    public func append(_ text: String) throws {
+    package func append(_ text: String) throws {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= StreamedFile.bufferBytes { try flush() }
     }
 
     /// Appends `bytes`.
-    public func append(_ bytes: some Collection<UInt8>) throws {
+    package func append(_ bytes: some Collection<UInt8>) throws {
         buffer.append(contentsOf: bytes)
         if buffer.count >= StreamedFile.bufferBytes { try flush() }
     }
 
     /// Writes what is gathered and closes the file.
-    public func close() throws {
+    package func close() throws {
         try flush()
         guard descriptor >= 0 else { return }
         let result = Foundation.close(descriptor)

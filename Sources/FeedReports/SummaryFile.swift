@@ -244,7 +244,7 @@ public struct SummaryFile: Sendable {
     /// `file` names it in messages (defaults to the path).
     ///
     /// - Complexity: O(*n*) in the file's length, holding one chunk of it.
-    public static func stream(
+    package static func stream(
         url: URL, file: String? = nil, requiredColumns: [String] = RunReports.summaryColumns, keeping: [String]
     ) throws(SummaryFileError) -> SummaryFile {
         let name = file ?? url.path
