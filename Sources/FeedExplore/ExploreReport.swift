@@ -34,9 +34,12 @@ package enum ExploreReport {
     /// One row per violation.
     package static func violationTable(_ violations: [Violation]) -> CSVTable {
         var table = CSVTable(columns: violationColumns)
-        for v in violations {
-            table.append([v.session, v.strategy, v.property.rawValue, v.cause, ReportNumber.milliseconds(v.timeNs), v.detail])
-        }
+        for v in violations { table.append(violationRow(v)) }
         return table
+    }
+
+    /// The row of `v` in violations.csv.
+    package static func violationRow(_ v: Violation) -> [String] {
+        [v.session, v.strategy, v.property.rawValue, v.cause, ReportNumber.milliseconds(v.timeNs), v.detail]
     }
 }

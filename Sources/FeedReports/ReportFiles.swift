@@ -91,6 +91,15 @@ package struct StagedFiles {
         try AtomicFile.writeContents(data, to: temporary)
     }
 
+    /// Stages `url` as a file written as it is made (explore.csv of a
+    /// million sessions is gigabytes): returns its temporary file, which
+    /// the caller opens with `StreamedFile`, appends to and closes before
+    /// the commit.
+    package mutating func stageStreamed(to url: URL) throws -> URL {
+        try stage(Data(), to: url)
+        return AtomicFile.temporaryURL(for: url)
+    }
+
     /// Stages `text` as `url`, or, when `text` is `nil`, the removal of
     /// whatever an earlier run left there.
     package mutating func stage(_ text: String?, orRemove url: URL) throws {
@@ -141,5 +150,69 @@ package struct StagedFiles {
         staged.removeAll()
         removals.removeAll()
         createdFolders.removeAll()
+    }
+}
+
+/// A file written as it is made, through a buffer: `append` costs no system
+/// call until a buffer's worth has gathered.
+package final class StreamedFile {
+    /// Bytes gathered before they are written.
+    static let bufferBytes = 1 << 16
+
+    /// Where the bytes go.
+    package let url: URL
+    private var descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    /// Opens `url` for writing, replacing what is there.
+    package init(url: URL) throws {
+        self.url = url
+        descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        buffer.reserveCapacity(StreamedFile.bufferBytes)
+    }
+
+    deinit {
+        if descriptor >= 0 { Foundation.close(descriptor) }
+    }
+
+    /// Appends `text`.
+    package func append(_ text: String) throws {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= StreamedFile.bufferBytes { try flush() }
+    }
+
+    /// Appends `bytes`.
+    package func append(_ bytes: some Collection<UInt8>) throws {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= StreamedFile.bufferBytes { try flush() }
+    }
+
+    /// Writes what is gathered and closes the file.
+    package func close() throws {
+        try flush()
+        guard descriptor >= 0 else { return }
+        let result = Foundation.close(descriptor)
+        descriptor = -1
+        if result != 0 { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+    }
+
+    private func flush() throws {
+        guard !buffer.isEmpty else { return }
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        var offset = 0
+        let ok = buffer.withUnsafeBytes { bytes -> Bool in
+            while offset < bytes.count {
+                let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += count
+            }
+            return true
+        }
+        buffer.removeAll(keepingCapacity: true)
+        if !ok { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
     }
 }

@@ -227,15 +227,22 @@ package struct SummaryFile: Sendable {
 
     /// Parses the CSV records of `bytes`, which are UTF-8.
     private init(utf8 bytes: [UInt8], file: String, requiredColumns: [String]) throws(SummaryFileError) {
-        self.file = file
         var reader = CSVReader(bytes)
-        func next() throws(SummaryFileError) -> CSVReader.Record? {
-            do {
+        try self.init(file: file, requiredColumns: requiredColumns, keeping: nil) { () throws(SummaryFileError) -> CSVReader.Record? in
+            do throws(CSVReadError) {
                 return try reader.next()
             } catch {
                 throw SummaryFileError(kind: .unreadable, file: file, line: error.line, problem: "not valid CSV: \(error.problem)")
             }
         }
+    }
+
+    /// Reads the records `next` gives; with `keeping`, a row keeps only
+    /// those of its metric columns.
+    private init(
+        file: String, requiredColumns: [String], keeping: Set<String>?, next: () throws(SummaryFileError) -> CSVReader.Record?
+    ) throws(SummaryFileError) {
+        self.file = file
         guard let headerRecord = try next(), !headerRecord.isBlank else {
             throw SummaryFileError(kind: .badHeader, file: file, line: 1,
                                    problem: "the file is empty; expected a header line starting with scenario,variant,refresh_hz")
@@ -260,10 +267,12 @@ package struct SummaryFile: Sendable {
         self.columns = header
 
         let position = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
+        let numericColumns = Set(RunReports.summaryColumns + requiredColumns)
         var rows: [SummaryRow] = []
         var index: [SummaryKey: Int] = [:]
         var runs: [SummaryRunID: Int] = [:]
         var isMultiSeed = false
+        var variantNames: [String: String] = [:]
         while let record = try next() {
             let fields = record.fields, line = record.line
             if fields.allSatisfy(\.isEmpty) { continue }
@@ -271,9 +280,12 @@ package struct SummaryFile: Sendable {
                 throw SummaryFileError(kind: .badRow, file: file, line: line,
                                        problem: "the row has \(extra + 1) fields but the header has \(header.count) columns")
             }
-            let row = try SummaryFile.row(
-                fields, header: header, position: position, numericColumns: Set(RunReports.summaryColumns + requiredColumns),
+            var row = try SummaryFile.row(
+                fields, header: header, position: position, numericColumns: numericColumns, keeping: keeping,
                 file: file, line: line)
+            // One copy of each variant's name for all its rows: a name of
+            // more than 15 bytes is otherwise a heap block per row.
+            if let name = variantNames[row.key.variant] { row.key.variant = name } else { variantNames[row.key.variant] = row.key.variant }
             let run = SummaryRunID(key: row.key, seed: row.seed)
             if let first = runs[run] {
                 throw SummaryFileError(kind: .duplicateKey, file: file, line: line,
@@ -289,7 +301,8 @@ package struct SummaryFile: Sendable {
     }
 
     private static func row(
-        _ fields: [String], header: [String], position: [String: Int], numericColumns: Set<String>, file: String, line: Int
+        _ fields: [String], header: [String], position: [String: Int], numericColumns: Set<String>, keeping: Set<String>?,
+        file: String, line: Int
     ) throws(SummaryFileError) -> SummaryRow {
         func field(_ column: String) -> String {
             let i = position[column]!
@@ -311,6 +324,8 @@ package struct SummaryFile: Sendable {
             throw bad("seed is \"\(field(seedColumn))\", expected a whole number from 0 to \(UInt64.max)")
         }
         var metrics: [SummaryField] = []
+        // Sized once: grown by appends, a row's array holds up to twice its fields.
+        metrics.reserveCapacity(header.count { keeping?.contains($0) ?? true } - (keeping == nil ? keyColumns.count + 1 : 0))
         for (i, column) in header.enumerated() where !keyColumns.contains(column) && column != seedColumn {
             let value = i < fields.count ? fields[i] : ""
             let required = numericColumns.contains(column)
@@ -323,7 +338,7 @@ package struct SummaryFile: Sendable {
                 throw bad("\(column) is \"\(value)\", expected a number"
                     + (mayBeEmptyColumns.contains(column) ? ", or empty where allocations were not counted" : ""))
             }
-            metrics.append(SummaryField(name: column, value: value))
+            if keeping?.contains(column) ?? true { metrics.append(SummaryField(name: column, value: value)) }
         }
         return SummaryRow(
             key: SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: refreshHz),

@@ -109,15 +109,9 @@ extension FeedSim {
                 switch from {
                 case .csv: measured = try CalibrationTrace(data: try read(trace), file: trace)
                 case .xctrace:
-                    // Streamed: an export is read holding only its frames, never its bytes.
-                    var isFolder: ObjCBool = false
-                    guard FileManager.default.isReadableFile(atPath: trace),
-                          FileManager.default.fileExists(atPath: trace, isDirectory: &isFolder), !isFolder.boolValue
-                    else {
-                        _ = try read(trace)
-                        printError("cannot read \(trace)")
-                        throw FeedSimExit.usage
-                    }
+                    // Read as it streams: an export is tens of megabytes a
+                    // minute of recording, and only its frames are kept.
+                    try checkReadable(trace)
                     measured = try XctraceExport.trace(url: URL(fileURLWithPath: trace), file: trace, signpost: signpost, subsystem: subsystem)
                 }
                 calibration = try Calibration(trace: measured, base: base.costs, holdOutEvery: holdOutEvery, method: fit)
@@ -168,6 +162,18 @@ extension FeedSim {
                 }
                 print("wrote \(report)")
             }
+        }
+
+        /// Nothing when the file at `path` can be read; otherwise the message
+        /// and exit 64 that reading it whole gives.
+        private func checkReadable(_ path: String) throws {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+               let handle = FileHandle(forReadingAtPath: path) {
+                try? handle.close()
+                return
+            }
+            _ = try read(path)
         }
 
         /// The file's bytes, or a message naming it and exit 64 when it cannot be read.

@@ -101,20 +101,48 @@ extension FeedSim {
                 ExploreJob(seed: seed, sessions: Array(indices[$0..<min(indices.count, $0 + Explore.sessionsPerJob)]))
             }
             let progress = Progress(total: indices.count, quiet: quiet)
-            let explored = try workers.run(chunks, out: out) { done in progress.finished(min(indices.count, done * Explore.sessionsPerJob)) }
-            progress.finish()
-            let results = explored.flatMap(\.sessions).sorted { $0.index < $1.index }
+            // Rows go to the staged files as sessions finish, in session
+            // order; the coordinator keeps counts, never the sessions.
+            var output = StagedFiles()
+            let sink: ExploreSink
+            do {
+                sink = try ExploreSink(folder: URL(fileURLWithPath: out, isDirectory: true), output: &output)
+                try workers.runInOrder(chunks, out: out, progress: { done in progress.finished(min(indices.count, done * Explore.sessionsPerJob)) }) {
+                    try sink.add($0)
+                }
+                progress.finish()
+            } catch {
+                output.discard()
+                if error is ExitCode { throw error }
+                printError("cannot write results to \(out): \(error.localizedDescription)")
+                throw FeedSimExit.internalFailure
+            }
+            let found: (tally: ExploreTally, firsts: [Violation.Located])
+            do {
+                found = try sink.finish()
+            } catch {
+                output.discard()
+                printError("cannot write results to \(out): \(error.localizedDescription)")
+                throw FeedSimExit.internalFailure
+            }
 
-            let toShrink = ExploreOutcome.firstOfEachIdentity(results.flatMap(\.located))
+            let toShrink = found.firsts
             if !toShrink.isEmpty, !quiet { printError("feedsim: shrinking \(toShrink.count) distinct failure\(toShrink.count == 1 ? "" : "s")") }
-            let shrunk = try workers.run(toShrink.map { ExploreJob(seed: seed, shrink: [$0]) }, out: out) { _ in }
-                .flatMap(\.shrunk)
+            let shrunk: [ExploreJob.ShrunkFailure]
+            do {
+                shrunk = try workers.run(toShrink.map { ExploreJob(seed: seed, shrink: [$0]) }, out: out) { _ in }
+                    .flatMap(\.shrunk)
+            } catch {
+                output.discard()
+                throw error
+            }
 
             let outcome = ExploreOutcome(
                 seed: seed, sessions: sessions, shard: part.shard, shardCount: part.count,
                 inputsHash: setup.inputsHash(seed: seed, sessions: sessions), strategies: strategies, device: setup.config.device,
-                deviceData: setup.deviceData, results: results, shrunk: shrunk)
-            if try outcome.write(to: out, baseline: baseline, manifest: shard != nil, interruption: interruption) {
+                deviceData: setup.deviceData, tally: found.tally, shrunk: shrunk)
+            if try outcome.write(
+                to: out, explore: sink.exploreURL, output: output, baseline: baseline, manifest: shard != nil, interruption: interruption) {
                 throw FeedSimExit.regression
             }
         }

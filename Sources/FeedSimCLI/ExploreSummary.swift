@@ -18,25 +18,23 @@ enum ExploreSummary {
     }
 
     static func render(
-        sessions: Int, part: Part?, seed: UInt64, strategies: [String], runs: [SessionRunner.StrategyRun], violations: [Violation],
+        sessions: Int, part: Part?, seed: UInt64, strategies: [String], tally: ExploreTally,
         failures: ExploreFailures, comparison: PairedComparison, out: String
     ) -> String {
         var text = part.map { "part \($0.shard)/\($0.count): \($0.sessions) of " } ?? ""
-        text += "explored \(sessions) sessions × \(strategies.count) strategies (seed \(seed)): \(runs.count) runs, "
-        let failingSessions = Set(violations.map(\.session)).count
-        text += "\(violations.count) violation\(violations.count == 1 ? "" : "s") in \(failingSessions) session\(failingSessions == 1 ? "" : "s")\n\n"
+        text += "explored \(sessions) sessions × \(strategies.count) strategies (seed \(seed)): \(tally.runs) runs, "
+        let failingSessions = tally.failingSessions
+        text += "\(tally.violations) violation\(tally.violations == 1 ? "" : "s") in \(failingSessions) session\(failingSessions == 1 ? "" : "s")\n\n"
         text += comparison.terminalText
-        guard !violations.isEmpty else {
+        guard tally.violations > 0 else {
             return text + "\nwrote \(out)/explore.csv, \(out)/violations.csv\(part == nil ? "" : ", \(out)/\(ExploreOutcome.manifestName)")\n"
         }
 
-        var counts: [Violation.Identity: Int] = [:]
-        for v in violations { counts[v.identity, default: 0] += 1 }
         text += "\nviolations by property, strategy and cause (runs; shrunk repro):\n"
         for entry in failures.entries {
             let identity = entry.failure.found.identity
             let f = entry.failure
-            text += "  \(identity.property.rawValue) \(identity.strategy)\(identity.cause.isEmpty ? "" : " \(identity.cause)"): \(counts[identity] ?? 0); "
+            text += "  \(identity.property.rawValue) \(identity.strategy)\(identity.cause.isEmpty ? "" : " \(identity.cause)"): \(tally.runs(breaking: identity)); "
             text += "\(out)/\(ExploreFailures.folder)/\(entry.file), \(f.stepsBefore) → \(f.stepsAfter) steps in \(f.runs) runs\n"
         }
         let after = failures.entries.map(\.failure.stepsAfter)

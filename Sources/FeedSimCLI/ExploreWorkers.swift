@@ -28,10 +28,7 @@ struct ExploreWorkers {
     /// Runs every job; `progress` hears how many have finished.
     func run(_ work: [ExploreJob], out: String, progress: @escaping @Sendable (Int) -> Void) throws -> [ExploreJob.Result] {
         guard !work.isEmpty else { return [] }
-        var arguments = ["_explore-worker", "--device-file", setup.deviceFile, "--parent-pid", String(getpid())]
-            + RegisteredParts.workerArguments
-        if let config = setup.configFile { arguments += ["--config", config] }
-        let launch = WorkerLaunch(executable: executable, arguments: arguments, interruption: interruption)
+        let launch = self.launch
         let outcomes = WorkerThreads.run(
             count: work.count, threads: jobs, interruption: interruption, progress: progress,
             body: { (index, _: inout Void?) in ExploreWorkers.perform(work[index], launch: launch) })
@@ -48,6 +45,47 @@ struct ExploreWorkers {
                 throw FeedSimExit.internalFailure
             }
         }
+    }
+
+    /// Runs every job as `run` does, handing each result to `deliver` in
+    /// job order as soon as it and every earlier one are done, and holding
+    /// none after: an exploration of any size keeps only what `deliver`
+    /// keeps. An error `deliver` throws stops the run and is rethrown.
+    func runInOrder(
+        _ work: [ExploreJob], out: String, progress: @escaping @Sendable (Int) -> Void,
+        deliver: @escaping @Sendable (ExploreJob.Result) throws -> Void
+    ) throws {
+        guard !work.isEmpty else { return }
+        let launch = self.launch
+        let outcome = WorkerThreads.runInOrder(
+            count: work.count, threads: jobs, interruption: interruption, progress: progress,
+            body: { (index, _: inout Void?) in ExploreWorkers.perform(work[index], launch: launch) },
+            deliver: { (outcome: Result<ExploreJob.Result, Failure>) in
+                switch outcome {
+                case let .success(result): try deliver(result)
+                case let .failure(failure): throw failure
+                }
+            })
+        guard let outcome else {
+            let signal = interruption.signal ?? SIGINT
+            printError(Interruption.message(signal: signal, out: out))
+            throw ExitCode(128 + signal)
+        }
+        if case let .failure(error) = outcome {
+            if let failure = error as? Failure {
+                printError("\(failure)")
+                throw FeedSimExit.internalFailure
+            }
+            throw error
+        }
+    }
+
+    /// How a worker process is started.
+    private var launch: WorkerLaunch {
+        var arguments = ["_explore-worker", "--device-file", setup.deviceFile, "--parent-pid", String(getpid())]
+            + RegisteredParts.workerArguments
+        if let config = setup.configFile { arguments += ["--config", config] }
+        return WorkerLaunch(executable: executable, arguments: arguments, interruption: interruption)
     }
 
     private static func perform(_ job: ExploreJob, launch: WorkerLaunch) -> Result<ExploreJob.Result, Failure> {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeedExplore
 import FeedReports
 import Foundation
 
@@ -97,6 +98,7 @@ extension FeedSim {
         /// and failures/ as one exploration writes them.
         private func mergeExploration() throws {
             let whole: ExploreOutcome
+            var inOrder: [(folder: String, outcome: ExploreOutcome)] = []
             do {
                 var loaded: [(folder: String, outcome: ExploreOutcome)] = []
                 for part in parts {
@@ -108,12 +110,42 @@ extension FeedSim {
                     }
                 }
                 whole = try ExploreOutcome.merged(loaded)
+                inOrder = loaded.sorted { $0.outcome.shard < $1.outcome.shard }
             } catch {
                 printError("cannot merge: \(error)")
                 throw FeedSimExit.usage
             }
-            print("merged \(parts.count) part\(parts.count == 1 ? "" : "s") of an exploration, \(whole.results.count) sessions")
-            _ = try whole.write(to: out, baseline: nil, manifest: false, interruption: nil)
+            var output = StagedFiles()
+            let folder = URL(fileURLWithPath: out, isDirectory: true)
+            let explore: URL
+            do {
+                let exploreFile = try StreamedFile(url: output.stageStreamed(to: folder.appendingPathComponent("explore.csv")))
+                let violationsFile = try StreamedFile(url: output.stageStreamed(to: folder.appendingPathComponent("violations.csv")))
+                explore = exploreFile.url
+                let folders = inOrder.map(\.folder)
+                let rows = try ExploreMerge.merge("explore.csv", header: ExploreReport.columns, parts: folders, into: exploreFile)
+                let violations = try ExploreMerge.merge("violations.csv", header: ExploreReport.violationColumns, parts: folders, into: violationsFile)
+                try exploreFile.close()
+                try violationsFile.close()
+                // The rows are merged as they stream, so the parts' counts
+                // are checked after: a part that does not add up is refused.
+                for (k, (folder, manifest)) in inOrder.enumerated() {
+                    guard rows[k] == manifest.tally.rows, violations[k] == manifest.tally.violations else {
+                        throw ValidationError(
+                            "\(folder) has \(rows[k]) rows in explore.csv and \(violations[k]) in violations.csv, but its \(ExploreOutcome.manifestName) counts \(manifest.tally.rows) and \(manifest.tally.violations)")
+                    }
+                }
+            } catch let error as ValidationError {
+                output.discard()
+                printError("cannot merge: \(error)")
+                throw FeedSimExit.usage
+            } catch {
+                output.discard()
+                printError("cannot write results to \(out): \(error.localizedDescription)")
+                throw FeedSimExit.internalFailure
+            }
+            print("merged \(parts.count) part\(parts.count == 1 ? "" : "s") of an exploration, \(whole.tally.sessions) sessions")
+            _ = try whole.write(to: out, explore: explore, output: output, baseline: nil, manifest: false, interruption: nil)
         }
     }
 }

@@ -7,8 +7,11 @@ extension StagedFiles {
     /// together, unless a signal came first (then nothing changes and the
     /// command exits 128 + signal). On any failure the staged files are
     /// removed and the command exits 1 naming `out`.
-    static func write(to out: String, interruption: Interruption?, _ stage: (inout StagedFiles) throws -> Void) throws {
-        var output = StagedFiles()
+    /// `staged` holds files staged before (a file written as it was made).
+    static func write(
+        to out: String, interruption: Interruption?, staged: StagedFiles = StagedFiles(), _ stage: (inout StagedFiles) throws -> Void
+    ) throws {
+        var output = staged
         do {
             try stage(&output)
             if let interruption, !interruption.beginCommit() {

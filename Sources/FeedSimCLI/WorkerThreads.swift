@@ -15,7 +15,7 @@ enum WorkerThreads {
         count: Int, threads: Int, interruption: Interruption, progress: @escaping @Sendable (Int) -> Void,
         body: @escaping @Sendable (Int, inout Local?) -> Outcome, finish: @escaping @Sendable (Local?) -> Void = { _ in }
     ) -> [Outcome]? {
-        let outcomes = Mutex<[Outcome?]>(Array(repeating: nil, count: count))
+        let outcomes = Mutex<(list: [Outcome?], finished: Int)>((Array(repeating: nil, count: count), 0))
         let next = Mutex(0)
         let threadCount = min(max(1, threads), count)
         let stopped = DispatchSemaphore(value: 0)
@@ -29,9 +29,10 @@ enum WorkerThreads {
                     }
                     guard index < count, interruption.signal == nil else { break }
                     let outcome = body(index, &local)
-                    let finished = outcomes.withLock { list -> Int in
-                        list[index] = outcome
-                        return list.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+                    let finished = outcomes.withLock { state -> Int in
+                        state.list[index] = outcome
+                        state.finished += 1
+                        return state.finished
                     }
                     progress(finished)
                 }
@@ -41,6 +42,66 @@ enum WorkerThreads {
         }
         for _ in 0..<threadCount { stopped.wait() }
         guard interruption.signal == nil else { return nil }
-        return outcomes.withLock { $0 }.map { $0! }
+        return outcomes.withLock { $0.list }.map { $0! }
     }
+
+    /// Runs `body` for every index as `run` does, and hands each outcome to
+    /// `deliver` in index order as soon as every earlier one has been
+    /// delivered, then lets it go: only the outcomes that finished ahead of
+    /// a slower one are held, never all of them. `deliver` runs on one
+    /// thread at a time; when it throws, no more indices are taken and the
+    /// error is returned. Returns nil when `interruption` saw a signal.
+    static func runInOrder<Local, Outcome: Sendable>(
+        count: Int, threads: Int, interruption: Interruption, progress: @escaping @Sendable (Int) -> Void,
+        body: @escaping @Sendable (Int, inout Local?) -> Outcome, deliver: @escaping @Sendable (Outcome) throws -> Void,
+        finish: @escaping @Sendable (Local?) -> Void = { _ in }
+    ) -> Result<Void, any Error>? {
+        let delivery = Mutex(InOrderDelivery<Outcome>())
+        let next = Mutex(0)
+        let finished = Mutex(0)
+        let threadCount = min(max(1, threads), count)
+        let stopped = DispatchSemaphore(value: 0)
+        for _ in 0..<threadCount {
+            Thread {
+                var local: Local?
+                while true {
+                    let index = next.withLock { value -> Int in
+                        defer { value += 1 }
+                        return value
+                    }
+                    guard index < count, interruption.signal == nil, delivery.withLock({ $0.failure == nil }) else { break }
+                    let outcome = body(index, &local)
+                    delivery.withLock { state in
+                        state.waiting[index] = outcome
+                        while state.failure == nil, let ready = state.waiting.removeValue(forKey: state.next) {
+                            do {
+                                try deliver(ready)
+                            } catch {
+                                state.failure = error
+                            }
+                            state.next += 1
+                        }
+                    }
+                    progress(finished.withLock { value -> Int in
+                        value += 1
+                        return value
+                    })
+                }
+                finish(local)
+                stopped.signal()
+            }.start()
+        }
+        for _ in 0..<threadCount { stopped.wait() }
+        guard interruption.signal == nil else { return nil }
+        if let failure = delivery.withLock({ $0.failure }) { return .failure(failure) }
+        return .success(())
+    }
+}
+
+/// The outcomes that finished ahead of an earlier one, the next index to
+/// deliver, and the first error delivering gave.
+private struct InOrderDelivery<Outcome> {
+    var waiting: [Int: Outcome] = [:]
+    var next = 0
+    var failure: (any Error)?
 }

@@ -1,4 +1,5 @@
 import CSVCodec
+import Foundation
 import Testing
 
 /// The writer and the reader agree on every table, and the reader gives the
@@ -45,6 +46,33 @@ import Testing
 
     @Test func emptyInputHasNoRecords() throws {
         #expect(try CSVReader.records([UInt8]()).isEmpty)
+    }
+
+    /// A file streamed a chunk at a time gives the records `CSVReader`
+    /// gives for its bytes, with their lines and bytes, though records and
+    /// quoted line breaks straddle the chunks (64 KiB).
+    @Test func aStreamedFileGivesTheRecordsOfItsBytes() throws {
+        var table = CSVTable(columns: ["session", "detail"])
+        for row in 0..<9_000 {
+            table.append(["session-\(row)", row % 5 == 0 ? "two\nlines, \"quoted\"" : String(repeating: "x", count: row % 17)])
+        }
+        for text in [table.text, table.text + "last,row"] {
+            let bytes = Array(text.utf8)
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("csv-stream-\(ProcessInfo.processInfo.processIdentifier).csv")
+            try Data(bytes).write(to: url)
+            defer { try? FileManager.default.removeItem(at: url) }
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            var stream = CSVRecordStream(handle: handle)
+            var streamed: [CSVRecordStream.Record] = []
+            while let record = try stream.next() { streamed.append(record) }
+            let expected = try CSVReader.records(bytes)
+            #expect(bytes.count > 3 * 65_536, "the file spans several chunks")
+            #expect(streamed.count == expected.count)
+            #expect(streamed.map(\.line) == expected.map(\.line))
+            #expect(streamed.map(\.bytes) == expected.map { Array(bytes[$0.bytes]) })
+            #expect(try streamed.map { try $0.parsed().fields } == expected.map(\.fields))
+        }
     }
 
     @Test func aCarriageReturnInsideAnUnquotedFieldIsKept() throws {

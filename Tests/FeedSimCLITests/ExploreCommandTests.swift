@@ -146,6 +146,25 @@ struct ExploreShardTests {
             #expect(try Data(contentsOf: folder.appending("whole/failures/\(name)")) == Data(contentsOf: folder.appending("merged/failures/\(name)")))
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appending("merged/explore-part.json").path))
+        // The merge prints the whole exploration's summary, the counts summed from the parts.
+        let wholeSummary = whole.stdout.replacingOccurrences(of: "whole/", with: "OUT/")
+        let mergedSummary = merged.stdout.split(separator: "\n", maxSplits: 1).last.map(String.init)?.replacingOccurrences(of: "merged/", with: "OUT/")
+        #expect(mergedSummary == wholeSummary, "\(merged.stdout)")
+
+        // A part whose explore.csv lost a row is refused, and nothing is written.
+        let cut = try ScratchFolder()
+        defer { cut.remove() }
+        for file in ["explore.csv", "violations.csv", "explore-part.json"] {
+            try FileManager.default.createDirectory(at: cut.appending("part-2"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: folder.appending("part-2/\(file)"), to: cut.appending("part-2/\(file)"))
+        }
+        let rows = try String(contentsOf: cut.appending("part-2/explore.csv"), encoding: .utf8).split(separator: "\n")
+        try (rows.dropLast().joined(separator: "\n") + "\n").write(to: cut.appending("part-2/explore.csv"), atomically: true, encoding: .utf8)
+        let short = try FeedSimProcess.run(
+            ["merge", folder.appending("part-1").path, cut.appending("part-2").path, folder.appending("part-3").path, "--out", "bad"], in: folder.url)
+        #expect(short.status == 64, "\(short)")
+        #expect(short.stderr.contains("rows in explore.csv"), "\(short.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appending("bad").path))
 
         // A part missing, and a part of another seed.
         let missing = try FeedSimProcess.run(["merge", "part-1", "part-2", "--out", "bad"], in: folder.url)

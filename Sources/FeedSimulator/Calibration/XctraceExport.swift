@@ -35,8 +35,7 @@ package enum XctraceExport {
     }
 
     /// Reads the export in the file at `url` as it streams past, chunk by
-    /// chunk: an export of any length is read holding only its frames (a
-    /// duration and a count per term each) and the values of the columns read.
+    /// chunk: an export of any length is read holding only its intervals.
     package static func trace(url: URL, file: String, signpost: String = defaultSignpost, subsystem: String? = nil) throws(CalibrationError) -> CalibrationTrace {
         let handle: FileHandle
         do {
@@ -49,7 +48,8 @@ package enum XctraceExport {
     }
 
     private static func trace(source: XMLEventReader.Source, file: String, signpost: String, subsystem: String?) throws(CalibrationError) -> CalibrationTrace {
-        let reader = TableReader(file: file, signpost: signpost, subsystem: subsystem)
+        let frames = FrameCollector(file: file, signpost: signpost, subsystem: subsystem)
+        let reader = TableReader(file: file, frames: frames)
         var xml = XMLEventReader(source: source)
         do {
             try xml.read(into: reader)
@@ -66,20 +66,7 @@ package enum XctraceExport {
                 problem: "no <trace-query-result><node><schema> table found; expected the output of xctrace export "
                     + "--xpath '…/table[@schema=\"os-signpost-interval\"]'")
         }
-        guard reader.frames.count > 0 || reader.frameProblem != nil else {
-            let seen = reader.names.isEmpty
-                ? "the table has no intervals" : "the table's names are " + reader.names.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw CalibrationError(
-                file: file, line: nil,
-                problem: "no interval named \"\(signpost)\"\(subsystem.map { " in subsystem \"\($0)\"" } ?? ""); \(seen)")
-        }
-        guard reader.subsystems.count == 1 else {
-            throw CalibrationError(
-                file: file, line: nil,
-                problem: "intervals named \"\(signpost)\" come from \(reader.subsystems.count) subsystems ("
-                    + reader.subsystems.map { "\"\($0)\"" }.joined(separator: ", ") + "); name yours with --subsystem")
-        }
-        return try reader.frames.trace()
+        return try frames.trace()
     }
 
     /// One interval of the table: its row's line and the cells read.
@@ -91,31 +78,69 @@ package enum XctraceExport {
         var endMessage: String?
     }
 
-    /// The frames of the chosen intervals, built as each row ends so that
-    /// only what the fit needs is kept (a duration and a count per term);
-    /// every end message must give the same keys. The first interval that
-    /// cannot be a frame is kept as `problem` and ends the building.
-    struct FrameBuilder {
+    /// Turns the intervals named `signpost` into frames as the rows stream
+    /// past, holding only each frame's duration and counts (what the fit
+    /// reads), the subsystems seen and the first few names; a frame's
+    /// problem is kept and reported after the table's, as if every
+    /// interval had been read first.
+    final class FrameCollector {
+        /// Names listed when no interval has the signpost's name.
+        static let namesShown = 10
+
         let file: String
-        private(set) var frames: [CalibrationTrace.Frame] = []
-        private(set) var problem: CalibrationError?
+        let signpost: String
+        let subsystem: String?
+        private let intercept = CostTerm.all.firstIndex { $0.key == CalibrationTrace.interceptKey }!
+        private var frames: [CalibrationTrace.Frame] = []
         private var keys: [Int]?
-        private static let intercept = CostTerm.all.firstIndex { $0.key == CalibrationTrace.interceptKey }!
+        /// The first frame that could not be read: later ones are not read.
+        private var frameProblem: CalibrationError?
+        /// The subsystems of the chosen intervals, in order of appearance.
+        private var subsystems: [String] = []
+        /// The first names of all intervals, for a message when none is chosen.
+        private var names: [String] = []
 
-        init(file: String) { self.file = file }
+        init(file: String, signpost: String, subsystem: String?) {
+            self.file = file
+            self.signpost = signpost
+            self.subsystem = subsystem
+        }
 
-        var count: Int { frames.count }
-
-        mutating func add(_ interval: Interval) {
-            guard problem == nil else { return }
+        func add(_ interval: Interval) {
+            if names.count < FrameCollector.namesShown, !names.contains(interval.name ?? "") { names.append(interval.name ?? "") }
+            guard interval.name == signpost else { return }
+            if let subsystem, interval.subsystem != subsystem { return }
+            if !subsystems.contains(interval.subsystem ?? "") { subsystems.append(interval.subsystem ?? "") }
+            guard frameProblem == nil else { return }
             do {
-                try addFrame(interval)
+                try frames.append(frame(interval))
             } catch {
-                problem = error
+                frameProblem = error
             }
         }
 
-        private mutating func addFrame(_ interval: Interval) throws(CalibrationError) {
+        /// The trace of the frames read, or the first problem.
+        func trace() throws(CalibrationError) -> CalibrationTrace {
+            guard !subsystems.isEmpty else {
+                let seen = names.isEmpty ? "the table has no intervals" : "the table's names are " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+                throw CalibrationError(
+                    file: file, line: nil,
+                    problem: "no interval named \"\(signpost)\"\(subsystem.map { " in subsystem \"\($0)\"" } ?? ""); \(seen)")
+            }
+            guard subsystems.count == 1 else {
+                throw CalibrationError(
+                    file: file, line: nil,
+                    problem: "intervals named \"\(signpost)\" come from \(subsystems.count) subsystems ("
+                        + subsystems.map { "\"\($0)\"" }.joined(separator: ", ") + "); name yours with --subsystem")
+            }
+            if let frameProblem { throw frameProblem }
+            var measured = CostTerm.all.indices.map { keys?.contains($0) ?? false }
+            measured[intercept] = true
+            return CalibrationTrace(file: file, measured: measured, frames: frames)
+        }
+
+        /// The frame of `interval`: every end message must give the same keys.
+        private func frame(_ interval: Interval) throws(CalibrationError) -> CalibrationTrace.Frame {
             guard frames.count < CalibrationTrace.maximumFrames else {
                 throw CalibrationError(file: file, line: interval.line, problem: "more than \(CalibrationTrace.maximumFrames) frames; split the trace")
             }
@@ -130,7 +155,7 @@ package enum XctraceExport {
                     problem: "the interval has no end message; expected key=value counts such as \"cells_configured=3\"")
             }
             var counts = [Double](repeating: 0, count: CostTerm.all.count)
-            counts[FrameBuilder.intercept] = 1
+            counts[intercept] = 1
             var given: [Int] = []
             for pair in message.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" }) {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -164,15 +189,7 @@ package enum XctraceExport {
                         + (extra.isEmpty ? "" : "; not in the first: \(extra.joined(separator: ", "))"))
             }
             keys = given
-            frames.append(CalibrationTrace.Frame(line: interval.line, durationNs: Double(ns), counts: counts))
-        }
-
-        /// The trace, or the first interval's problem.
-        func trace() throws(CalibrationError) -> CalibrationTrace {
-            if let problem { throw problem }
-            var measured = CostTerm.all.indices.map { keys?.contains($0) ?? false }
-            measured[FrameBuilder.intercept] = true
-            return CalibrationTrace(file: file, measured: measured, frames: frames)
+            return CalibrationTrace.Frame(line: interval.line, durationNs: Double(ns), counts: counts)
         }
     }
 
@@ -186,37 +203,39 @@ package enum XctraceExport {
     }
 
     /// Collects the schema's mnemonics and each row's cells as the export
-    /// streams past, resolving `ref`s, and stops at the first problem.
+    /// streams past, resolving `ref`s, hands each row's interval to a
+    /// `FrameCollector`, and stops at the first problem.
+    ///
+    /// Only values the collector reads are kept: the cells of the columns
+    /// read, and the values by `id` of the element types those columns
+    /// hold. Instruments interns a value by its type (the column's
+    /// `engineering-type`, the cell's element name), so a `ref` always names
+    /// an element of its own type; a process, thread, backtrace or start
+    /// time is never looked up again, and keeping them would hold memory in
+    /// proportion to the export. A schema that does not say a read column's
+    /// type keeps every `id`.
     final class TableReader: XMLEventHandler {
+        /// The columns read.
+        static let readMnemonics = [durationMnemonic, nameMnemonic, subsystemMnemonic, endMessageMnemonic]
+
         let file: String
-        let signpost: String
-        let subsystem: String?
+        let frames: FrameCollector
         var problem: CalibrationError?
         var sawTable = false
-        /// The frames of the intervals named `signpost` (in `subsystem`,
-        /// when given); other intervals are not kept.
-        var frames: FrameBuilder
-        /// The first problem among those intervals, if any.
-        var frameProblem: CalibrationError? { frames.problem }
-        /// The first ten distinct interval names, for the message when none
-        /// is `signpost`.
-        private(set) var names: [String] = []
-        /// The distinct subsystems of the intervals named `signpost`.
-        private(set) var subsystems: [String] = []
 
-        /// Values by `id`, document-wide, of the cells in the columns read
-        /// only (a value elsewhere, a backtrace or a thread, is never looked
-        /// up, and an export holds millions of them), and of those only the
-        /// cell's own value, not the elements inside it.
+        /// Values by `id`, document-wide, of the element types in `internedTypes`.
         private var interned: [String: Value] = [:]
-        /// Whether the cell being read is in a column read.
-        private var cellIsRead = false
-        /// How many values are kept for later `ref`s.
-        var internedCount: Int { interned.count }
+        /// The element types whose `id`s are kept; nil keeps every one.
+        private var internedTypes: Set<String>?
         /// The open elements, innermost last.
         private var path: [String] = []
         private var mnemonics: [String] = []
+        /// Each column's `engineering-type`, "" where the schema gives none.
+        private var types: [String] = []
+        /// Whether each column is read.
+        private var readColumns: [Bool] = []
         private var inMnemonic = false
+        private var inType = false
         private var mnemonicText = ""
         /// The row being read: its line, cells so far (nil for a sentinel).
         private var row: (line: Int, cells: [Value?])?
@@ -224,15 +243,17 @@ package enum XctraceExport {
         /// and ids, innermost last.
         private var open: [(id: String?, value: Value, isReference: Bool)] = []
 
-        init(file: String, signpost: String, subsystem: String?) {
+        init(file: String, frames: FrameCollector) {
             self.file = file
-            self.signpost = signpost
-            self.subsystem = subsystem
-            frames = FrameBuilder(file: file)
+            self.frames = frames
         }
 
-        /// The mnemonics whose cells are read.
-        private static let readMnemonics: Set<String> = [durationMnemonic, nameMnemonic, subsystemMnemonic, endMessageMnemonic]
+        /// How many values by `id` are held.
+        var internedCount: Int { interned.count }
+
+        private func keepsID(of element: String) -> Bool {
+            internedTypes?.contains(element) ?? true
+        }
 
         var isDone: Bool { problem != nil }
 
@@ -257,36 +278,38 @@ package enum XctraceExport {
                     open.append((nil, Value(), false))
                     return
                 }
-                if open.isEmpty {
-                    let column = row!.cells.count
-                    cellIsRead = column < mnemonics.count && TableReader.readMnemonics.contains(mnemonics[column])
-                }
-                if !cellIsRead || !open.isEmpty {
-                    // A cell no column read holds, or an element inside a
-                    // cell (only the cell's own value is read): its values,
-                    // ids and refs are skipped.
-                    open.append((nil, Value(), true))
-                    return
-                }
                 if let reference = attributes["ref"] {
+                    guard keepsID(of: element) else {
+                        open.append((nil, Value(), true))
+                        return
+                    }
                     guard let value = interned[reference] else {
                         fail("<\(element.prefix(40)) ref=\"\(reference.prefix(20))\"> refers to no earlier id", line: line)
                         return
                     }
                     open.append((nil, value, true))
                 } else {
-                    open.append((attributes["id"], Value(text: "", format: attributes["fmt"]), false))
+                    open.append((keepsID(of: element) ? attributes["id"] : nil, Value(text: "", format: attributes["fmt"]), false))
                 }
                 return
             }
             switch element {
             case "node":
                 mnemonics = []
+                types = []
+                readColumns = []
             case "schema":
                 sawTable = true
                 mnemonics = []
+                types = []
+                readColumns = []
+            case "col" where path.last == "schema":
+                types.append("")
             case "mnemonic" where path.last == "col":
                 inMnemonic = true
+                mnemonicText = ""
+            case "engineering-type" where path.last == "col":
+                inType = true
                 mnemonicText = ""
             case "row":
                 guard path.last == "node" else { return }
@@ -299,16 +322,44 @@ package enum XctraceExport {
                     fail("the table's schema has no \(needed) column; its columns are \(mnemonics.joined(separator: ", "))", line: line)
                     return
                 }
+                if readColumns.isEmpty { chooseColumns() }
                 row = (line, [])
             default:
                 break
             }
         }
 
+        /// Which columns are read and which element types keep their ids,
+        /// once the node's schema is complete.
+        private func chooseColumns() {
+            readColumns = mnemonics.map(TableReader.readMnemonics.contains)
+            var kept: Set<String> = []
+            for (column, read) in readColumns.enumerated() where read {
+                guard column < types.count, !types[column].isEmpty else {
+                    internedTypes = nil
+                    return
+                }
+                kept.insert(types[column])
+            }
+            // Types read in an earlier node of the document stay kept: a
+            // later node may refer to their values.
+            internedTypes = internedTypes.map { $0.union(kept) } ?? (interned.isEmpty ? kept : nil)
+        }
+
         func characters(_ string: String) {
             guard problem == nil else { return }
-            if inMnemonic { mnemonicText += string }
-            if row != nil, let last = open.indices.last, !open[last].isReference { open[last].value.text += string }
+            if inMnemonic || inType { mnemonicText += string }
+            if row != nil, let last = open.indices.last, !open[last].isReference, open[last].id != nil || readsCell(at: open.count) {
+                open[last].value.text += string
+            }
+        }
+
+        /// Whether the text of an element `depth` deep in the row is read:
+        /// a cell's own text, in a column read.
+        private func readsCell(at depth: Int) -> Bool {
+            guard depth == 1, let row else { return false }
+            let column = row.cells.count
+            return column < readColumns.count && readColumns[column]
         }
 
         func endElement(_ element: String, line: Int) {
@@ -319,17 +370,18 @@ package enum XctraceExport {
                 inMnemonic = false
                 return
             }
+            if inType, element == "engineering-type" {
+                if !types.isEmpty { types[types.count - 1] = mnemonicText.trimmingCharacters(in: .whitespacesAndNewlines) }
+                inType = false
+                return
+            }
             guard let current = row else { return }
             if let closed = open.popLast() {
-                // Only a cell's own value is ever read, so only its id is
-                // kept, holding just what its column reads: the text of a
-                // duration, the shown value of the others.
-                if open.isEmpty, let id = closed.id {
-                    let column = row!.cells.count
-                    interned[id] = mnemonics[column] == XctraceExport.durationMnemonic
-                        ? Value(text: closed.value.text, format: nil) : Value(text: "", format: closed.value.shown)
+                if let id = closed.id { interned[id] = closed.value }
+                if open.isEmpty, element != "sentinel" {
+                    // Only the cells read are kept; the others only count.
+                    row!.cells.append(readsCell(at: 1) ? closed.value : nil)
                 }
-                if open.isEmpty, element != "sentinel" { row!.cells.append(closed.value) }
                 return
             }
             guard element == "row" else { return }
@@ -342,17 +394,11 @@ package enum XctraceExport {
                 guard let index = mnemonics.firstIndex(of: mnemonic), index < current.cells.count else { return nil }
                 return current.cells[index]
             }
-            let name = cell(XctraceExport.nameMnemonic)?.shown
-            if names.count < 10, !names.contains(name ?? "") { names.append(name ?? "") }
-            guard name == signpost else { return }
-            let intervalSubsystem = cell(XctraceExport.subsystemMnemonic)?.shown
-            if let subsystem, intervalSubsystem != subsystem { return }
-            if !subsystems.contains(intervalSubsystem ?? "") { subsystems.append(intervalSubsystem ?? "") }
             frames.add(Interval(
                 line: current.line,
                 durationText: cell(XctraceExport.durationMnemonic)?.text,
-                name: name,
-                subsystem: intervalSubsystem,
+                name: cell(XctraceExport.nameMnemonic)?.shown,
+                subsystem: cell(XctraceExport.subsystemMnemonic)?.shown,
                 endMessage: cell(XctraceExport.endMessageMnemonic)?.shown))
         }
     }
