@@ -12,7 +12,7 @@ import Foundation
 package struct Provenance: Codable, Equatable, Sendable {
     /// FeedSim's semantic version, defined here only: `feedsim --version`,
     /// the provenance files and the changelog's latest entry name it.
-    package static let feedsimVersion = "1.0.0"
+    package static let feedsimVersion = "2.0.0"
 
     /// The file's name inside a results folder.
     package static let fileName = "provenance.json"

@@ -30,7 +30,7 @@ package enum AtomicFile {
     }
 
     /// Writes every byte of `bytes`, however many calls that takes.
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+    fileprivate static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
@@ -200,18 +200,7 @@ package final class StreamedFile {
     private func flush() throws {
         guard !buffer.isEmpty else { return }
         guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
-        var offset = 0
-        let ok = buffer.withUnsafeBytes { bytes -> Bool in
-            while offset < bytes.count {
-                let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            return true
-        }
+        let ok = buffer.withUnsafeBytes { AtomicFile.writeAll($0, to: descriptor) }
         buffer.removeAll(keepingCapacity: true)
         if !ok { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
     }

@@ -16,31 +16,16 @@ enum WorkerThreads {
         body: @escaping @Sendable (Int, inout Local?) -> Outcome, finish: @escaping @Sendable (Local?) -> Void = { _ in }
     ) -> [Outcome]? {
         let outcomes = Mutex<(list: [Outcome?], finished: Int)>((Array(repeating: nil, count: count), 0))
-        let next = Mutex(0)
-        let threadCount = min(max(1, threads), count)
-        let stopped = DispatchSemaphore(value: 0)
-        for _ in 0..<threadCount {
-            Thread {
-                var local: Local?
-                while true {
-                    let index = next.withLock { value -> Int in
-                        defer { value += 1 }
-                        return value
-                    }
-                    guard index < count, interruption.signal == nil else { break }
-                    let outcome = body(index, &local)
-                    let finished = outcomes.withLock { state -> Int in
-                        state.list[index] = outcome
-                        state.finished += 1
-                        return state.finished
-                    }
-                    progress(finished)
-                }
-                finish(local)
-                stopped.signal()
-            }.start()
+        takeIndices(count: count, threads: threads, interruption: interruption, finish: finish) { index, local in
+            let outcome = body(index, &local)
+            let finished = outcomes.withLock { state -> Int in
+                state.list[index] = outcome
+                state.finished += 1
+                return state.finished
+            }
+            progress(finished)
+            return true
         }
-        for _ in 0..<threadCount { stopped.wait() }
         guard interruption.signal == nil else { return nil }
         return outcomes.withLock { $0.list }.map { $0! }
     }
@@ -57,8 +42,42 @@ enum WorkerThreads {
         finish: @escaping @Sendable (Local?) -> Void = { _ in }
     ) -> Result<Void, any Error>? {
         let delivery = Mutex(InOrderDelivery<Outcome>())
-        let next = Mutex(0)
         let finished = Mutex(0)
+        takeIndices(count: count, threads: threads, interruption: interruption, finish: finish) { index, local in
+            guard delivery.withLock({ $0.failure == nil }) else { return false }
+            let outcome = body(index, &local)
+            delivery.withLock { state in
+                state.waiting[index] = outcome
+                while state.failure == nil, let ready = state.waiting.removeValue(forKey: state.next) {
+                    do {
+                        try deliver(ready)
+                    } catch {
+                        state.failure = error
+                    }
+                    state.next += 1
+                }
+            }
+            progress(finished.withLock { value -> Int in
+                value += 1
+                return value
+            })
+            return true
+        }
+        guard interruption.signal == nil else { return nil }
+        if let failure = delivery.withLock({ $0.failure }) { return .failure(failure) }
+        return .success(())
+    }
+
+    /// Starts up to `threads` threads that take the indices below `count`
+    /// one at a time, each handing it to `take` with the thread's `Local`,
+    /// until none is left, `interruption` saw a signal or `take` returns
+    /// false; then `finish` on each thread's `Local`. Returns when every
+    /// thread has stopped.
+    private static func takeIndices<Local>(
+        count: Int, threads: Int, interruption: Interruption, finish: @escaping @Sendable (Local?) -> Void,
+        take: @escaping @Sendable (Int, inout Local?) -> Bool
+    ) {
+        let next = Mutex(0)
         let threadCount = min(max(1, threads), count)
         let stopped = DispatchSemaphore(value: 0)
         for _ in 0..<threadCount {
@@ -69,32 +88,13 @@ enum WorkerThreads {
                         defer { value += 1 }
                         return value
                     }
-                    guard index < count, interruption.signal == nil, delivery.withLock({ $0.failure == nil }) else { break }
-                    let outcome = body(index, &local)
-                    delivery.withLock { state in
-                        state.waiting[index] = outcome
-                        while state.failure == nil, let ready = state.waiting.removeValue(forKey: state.next) {
-                            do {
-                                try deliver(ready)
-                            } catch {
-                                state.failure = error
-                            }
-                            state.next += 1
-                        }
-                    }
-                    progress(finished.withLock { value -> Int in
-                        value += 1
-                        return value
-                    })
+                    guard index < count, interruption.signal == nil, take(index, &local) else { break }
                 }
                 finish(local)
                 stopped.signal()
             }.start()
         }
         for _ in 0..<threadCount { stopped.wait() }
-        guard interruption.signal == nil else { return nil }
-        if let failure = delivery.withLock({ $0.failure }) { return .failure(failure) }
-        return .success(())
     }
 }
 
