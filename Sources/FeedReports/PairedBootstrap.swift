@@ -293,14 +293,8 @@ struct ResampledMeans {
         let pairs = Double(counts.reduce(0, +))
         let jackknife = zip(batchSums, counts).map { (total - $0) / (pairs - Double($1)) }
         let centre = jackknife.reduce(0, +) / Double(jackknife.count)
-        var squares = 0.0, cubes = 0.0
-        for value in jackknife {
-            let u = centre - value
-            squares += u * u
-            cubes += u * u * u
-        }
         self.init(
-            sorted: sorted, mean: total / pairs, acceleration: squares > 0 ? cubes / (6 * squares * squares.squareRoot()) : 0,
+            sorted: sorted, mean: total / pairs, acceleration: ResampledMeans.acceleration(influence: jackknife.lazy.map { centre - $0 }),
             method: .batchedBCa)
     }
 
@@ -316,14 +310,21 @@ struct ResampledMeans {
         self.method = method
     }
 
-    /// The jackknife acceleration of the mean of `sample`.
+    /// The jackknife acceleration of the mean of `sample`: each value's
+    /// influence on the mean is its distance from it.
     static func acceleration(of sample: [Double]) -> Double {
         let mean = sample.reduce(0, +) / Double(sample.count)
+        return acceleration(influence: sample.lazy.map { $0 - mean })
+    }
+
+    /// The acceleration from the jackknife's influence values u
+    /// (Efron and Tibshirani, 1993, eq. 14.15): Σu³ / (6 (Σu²)^3/2), 0 when
+    /// every u is 0.
+    static func acceleration(influence: some Sequence<Double>) -> Double {
         var squares = 0.0, cubes = 0.0
-        for x in sample {
-            let d = x - mean
-            squares += d * d
-            cubes += d * d * d
+        for u in influence {
+            squares += u * u
+            cubes += u * u * u
         }
         guard squares > 0 else { return 0 }
         return cubes / (6 * squares * squares.squareRoot())

@@ -227,22 +227,15 @@ package struct SummaryFile: Sendable {
 
     /// Parses the CSV records of `bytes`, which are UTF-8.
     private init(utf8 bytes: [UInt8], file: String, requiredColumns: [String]) throws(SummaryFileError) {
+        self.file = file
         var reader = CSVReader(bytes)
-        try self.init(file: file, requiredColumns: requiredColumns, keeping: nil) { () throws(SummaryFileError) -> CSVReader.Record? in
-            do throws(CSVReadError) {
+        func next() throws(SummaryFileError) -> CSVReader.Record? {
+            do {
                 return try reader.next()
             } catch {
                 throw SummaryFileError(kind: .unreadable, file: file, line: error.line, problem: "not valid CSV: \(error.problem)")
             }
         }
-    }
-
-    /// Reads the records `next` gives; with `keeping`, a row keeps only
-    /// those of its metric columns.
-    private init(
-        file: String, requiredColumns: [String], keeping: Set<String>?, next: () throws(SummaryFileError) -> CSVReader.Record?
-    ) throws(SummaryFileError) {
-        self.file = file
         guard let headerRecord = try next(), !headerRecord.isBlank else {
             throw SummaryFileError(kind: .badHeader, file: file, line: 1,
                                    problem: "the file is empty; expected a header line starting with scenario,variant,refresh_hz")
@@ -281,7 +274,7 @@ package struct SummaryFile: Sendable {
                                        problem: "the row has \(extra + 1) fields but the header has \(header.count) columns")
             }
             var row = try SummaryFile.row(
-                fields, header: header, position: position, numericColumns: numericColumns, keeping: keeping,
+                fields, header: header, position: position, numericColumns: numericColumns,
                 file: file, line: line)
             // One copy of each variant's name for all its rows: a name of
             // more than 15 bytes is otherwise a heap block per row.
@@ -301,8 +294,7 @@ package struct SummaryFile: Sendable {
     }
 
     private static func row(
-        _ fields: [String], header: [String], position: [String: Int], numericColumns: Set<String>, keeping: Set<String>?,
-        file: String, line: Int
+        _ fields: [String], header: [String], position: [String: Int], numericColumns: Set<String>, file: String, line: Int
     ) throws(SummaryFileError) -> SummaryRow {
         func field(_ column: String) -> String {
             let i = position[column]!
@@ -325,7 +317,7 @@ package struct SummaryFile: Sendable {
         }
         var metrics: [SummaryField] = []
         // Sized once: grown by appends, a row's array holds up to twice its fields.
-        metrics.reserveCapacity(header.count { keeping?.contains($0) ?? true } - (keeping == nil ? keyColumns.count + 1 : 0))
+        metrics.reserveCapacity(header.count - keyColumns.count - 1)
         for (i, column) in header.enumerated() where !keyColumns.contains(column) && column != seedColumn {
             let value = i < fields.count ? fields[i] : ""
             let required = numericColumns.contains(column)
@@ -338,7 +330,7 @@ package struct SummaryFile: Sendable {
                 throw bad("\(column) is \"\(value)\", expected a number"
                     + (mayBeEmptyColumns.contains(column) ? ", or empty where allocations were not counted" : ""))
             }
-            if keeping?.contains(column) ?? true { metrics.append(SummaryField(name: column, value: value)) }
+            metrics.append(SummaryField(name: column, value: value))
         }
         return SummaryRow(
             key: SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: refreshHz),
