@@ -10,6 +10,11 @@ import PackageDescription
 // Only the executable's own image loses address randomisation; the
 // libraries it loads keep theirs.
 //
+// Foundation's XML module is not linked: FeedSim reads Instruments' XML
+// with its own reader, and linking it made every start load libxml2 and,
+// through it, ICU, zlib and liblzma (five shared libraries, 0.7 M
+// instructions of the dynamic loader's relocations a start).
+//
 // These flags are the only unsafe ones in the package, and they sit on the
 // `feedsim` executable target alone, which no product exports (SwiftPM makes
 // an executable product of it for this package only): a package that
@@ -17,7 +22,7 @@ import PackageDescription
 // SwiftPM refuses unsafe flags only in the targets of the products a
 // versioned dependency's users take (scripts/check-dependency proves it).
 let staticRuntimeOnLinux: [LinkerSetting] = [
-    .unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundationXML", "-l_CFXMLInterface", "-lFoundation", "-lCoreFoundation", "-lFoundationInternationalization", "-l_FoundationICU", "-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims", "-lswiftSynchronization", "-Xlinker", "--end-group", "-lxml2", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux])),
+    .unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lCoreFoundation", "-lFoundationInternationalization", "-l_FoundationICU", "-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims", "-lswiftSynchronization", "-Xlinker", "--end-group", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux])),
 ]
 
 // The tests are compiled without optimisation, in batches of files in
