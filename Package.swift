@@ -146,16 +146,31 @@ let package = Package(
         // entry point, built with -sanitize=fuzzer,address by Fuzz/run, and
         // by the tests on the corpus seeds and every crash found so far.
         .target(name: "FeedSimFuzz", dependencies: ["FeedScenario", "FeedSimulator", "FeedReports"], path: "Fuzz/FeedSimFuzz"),
-        // What the tests share: the one way they run another program.
-        .target(name: "FeedSimTestSupport", path: "Tests/FeedSimTestSupport", swiftSettings: unoptimisedTests),
+        // What the tests share: the one way they run another program, the
+        // package's root, summary.csv fixtures.
+        .target(
+            name: "FeedSimTestSupport", dependencies: ["CSVCodec", "FeedReports"], path: "Tests/FeedSimTestSupport",
+            swiftSettings: unoptimisedTests),
+        // One test target per module, as swift-collections' Tests/ has;
+        // FeedSimCLITests holds the tests that run the built `feedsim`.
+        .testTarget(name: "DeterminismTests", dependencies: ["Determinism"], swiftSettings: unoptimisedTests),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "Determinism"], swiftSettings: unoptimisedTests),
         .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario", "FeedSimTestSupport"], exclude: ["Fixtures"], swiftSettings: unoptimisedTests),
-        .testTarget(name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz", "FeedScenario", "FeedSimulator"], swiftSettings: unoptimisedTests),
-        .testTarget(name: "CSVCodecTests", dependencies: ["CSVCodec"], swiftSettings: unoptimisedTests),
-        .testTarget(name: "FeedExploreTests", dependencies: ["FeedExplore", "FeedScenario", "FeedSimulator", "FeedEngine"], swiftSettings: unoptimisedTests),
         .testTarget(
-            name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario"],
+            name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz", "FeedScenario", "FeedSimulator", "FeedSimTestSupport"],
+            swiftSettings: unoptimisedTests),
+        .testTarget(name: "CSVCodecTests", dependencies: ["CSVCodec"], swiftSettings: unoptimisedTests),
+        .testTarget(
+            name: "FeedExploreTests", dependencies: ["FeedExplore", "FeedScenario", "FeedSimulator", "FeedEngine", "FeedSimTestSupport"],
+            swiftSettings: unoptimisedTests),
+        .testTarget(
+            name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario", "FeedSimTestSupport"],
             exclude: ["Fixtures"], swiftSettings: unoptimisedTests
+        ),
+        .testTarget(
+            name: "FeedReportsTests",
+            dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
+            swiftSettings: unoptimisedTests
         ),
         .testTarget(
             name: "FeedSimCLITests",

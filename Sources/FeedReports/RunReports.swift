@@ -1,7 +1,8 @@
 import CSVCodec
 import FeedSimulator
 
-/// The CSV files of a set of runs, with the columns DESIGN.md fixes.
+/// The CSV files of a set of runs, with the columns docs/design.md
+/// ("CSV columns") fixes.
 package enum RunReports {
     /// The key columns, `seed`, then one column per `Metric`.
     package static let summaryColumns = SummaryFile.keyColumns + [SummaryFile.seedColumn] + Metric.all.map(\.name)

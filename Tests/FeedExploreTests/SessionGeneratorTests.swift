@@ -1,3 +1,4 @@
+import FeedSimTestSupport
 import Foundation
 import Testing
 import FeedEngine
@@ -5,8 +6,7 @@ import FeedExplore
 import FeedScenario
 
 enum ExploreFixtures {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = PackageRoot.url
     static let devicesFolder = packageRoot.appendingPathComponent("scenarios/devices", isDirectory: true)
 
     static func device(_ name: String = ExploreConfig.defaults.device) throws -> DeviceProfile {

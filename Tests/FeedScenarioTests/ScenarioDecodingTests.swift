@@ -1,3 +1,4 @@
+import FeedSimTestSupport
 import Foundation
 import Testing
 import FeedScenario
@@ -5,10 +6,7 @@ import FeedScenario
 /// The package's own scenario folders, found from this file's location so the
 /// tests read the profiles users run with, not copies.
 enum ScenarioFixtures {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // FeedScenarioTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()
+    static let packageRoot = PackageRoot.url
     static let scenariosFolder = packageRoot.appendingPathComponent("scenarios", isDirectory: true)
     static let devicesFolder = scenariosFolder.appendingPathComponent("devices", isDirectory: true)
 

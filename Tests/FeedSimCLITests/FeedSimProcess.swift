@@ -6,11 +6,8 @@ typealias FeedSimOutcome = ProcessOutcome
 
 /// Runs the `feedsim` executable built alongside the tests in a child process.
 enum FeedSimProcess {
-    /// The package's root folder, found from this file's location.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // FeedSimCLITests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()
+    /// The package's root folder.
+    static let packageRoot = PackageRoot.url
 
     /// Long enough for a debug build to run a small scenario on a busy machine;
     /// a run that takes longer is hung, and is killed.

@@ -340,25 +340,3 @@ extension ReportTests {
         try ReportTests.expectRendered(folder.appending("fit.html"), in: folder, chromium: chromium, python: python)
     }
 }
-
-/// Running tools other than feedsim from the tests.
-enum Tool {
-    /// What a tool did.
-    /// The first of `names` found on PATH.
-    static func find(_ names: [String]) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in names {
-            for folder in path.split(separator: ":") {
-                let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
-                if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            }
-        }
-        return nil
-    }
-
-    /// Runs `executable` with its output going to files (so a browser's
-    /// own children cannot hold a pipe open), killing it after `timeout` seconds.
-    static func run(_ executable: URL, _ arguments: [String], in directory: URL, timeout: TimeInterval) throws -> ProcessOutcome {
-        try ChildProcess.start(executable, arguments, in: directory, output: .files(in: directory)).wait(timeout: timeout)
-    }
-}

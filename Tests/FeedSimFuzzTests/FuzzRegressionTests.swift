@@ -1,3 +1,4 @@
+import FeedSimTestSupport
 import Foundation
 import Testing
 import FeedSimFuzz
@@ -8,10 +9,7 @@ import FeedSimulator
 /// point without the sanitizers: the seeds `Fuzz/run` builds its corpus
 /// from, and every input that once crashed a reader (`Fuzz/crashes/`).
 enum FuzzFixtures {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // FeedSimFuzzTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()
+    static let packageRoot = PackageRoot.url
 
     static func files(in relative: String) -> [URL] {
         let folder = packageRoot.appendingPathComponent(relative, isDirectory: true)

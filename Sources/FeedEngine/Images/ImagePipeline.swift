@@ -45,7 +45,8 @@ package final class ImagePipeline {
         package static let defaultDiskCacheSizeLimit = 500 * 1_024 * 1_024
 
         /// What an overflowing disk cache trims to, as a fraction of its
-        /// limit: DESIGN.md asks for 70–80 %; this is the middle.
+        /// limit: the middle of the 70–80 % the project's design names for
+        /// its disk cache (docs/design.md).
         package static let defaultDiskTrimFraction = 0.75
 
         /// Downloads at once: the reference Instagram design's limit, also

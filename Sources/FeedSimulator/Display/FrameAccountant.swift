@@ -94,7 +94,8 @@ extension FrameRecord {
     }
 }
 
-/// The frame metrics of a run, as DESIGN.md defines them.
+/// The frame metrics of a run, as docs/design.md ("Metric definitions")
+/// and docs/csv-reports.md define them.
 package struct FrameSummary: Sendable, Equatable, Codable {
     package var frames = 0
     package var overrunFrames = 0

@@ -54,6 +54,20 @@ extension Simulation {
         case idle
     }
 
+    /// The main-thread work a frame drained from the engine, in nanoseconds
+    /// of the device's cost model.
+    struct FrameWork {
+        /// The engine's counters for the frame's commit.
+        var counters: WorkCounters
+        /// Σ of every cell's configure and measure time.
+        var cellTime = 0.0
+        /// The configure and measure parts of `cellTime`, for a timeline's
+        /// commit slices: two additions a cell, `cellTime` summed exactly
+        /// as before they were kept apart.
+        var configureTime = 0.0
+        var measureTime = 0.0
+    }
+
     /// One vsync with the main thread free: move the scroll view, lay out the
     /// visible cells and account the frame, if anything rendered.
     @discardableResult
@@ -66,114 +80,25 @@ extension Simulation {
         let moved = scrollView.contentOffset != lastRenderedOffset
         // Work done between frames (a commit, a response handled) is
         // rendered, and charged, in the next frame.
-        guard moved || list.needsLayout || engine.hasPendingWork else {
-            if driftMeter.hasFlight { driftMeter.motionEnded(at: now, list: list, view: scrollView) }
-            noteRest()
-            return scrollView.isResting ? .idle : .busy
-        }
-        let visible = meter.measure { () -> Range<Int> in
-            engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
-            let changed = driftMeter.hasPendingChange
-            let before = captureAnchor(in: list)
-            if changed { meter.excluding { driftMeter.frameWillLayOut(reader: before, list: list, view: scrollView, at: now) } }
-            // Changes the layout itself sets off (an image from the memory
-            // cache whose size was unknown, delivered as its cell is
-            // configured) belong to this frame, judged from before it.
-            frameLayoutChange = nil
-            layingOutFrame = true
-            var visible = engine.layoutVisibleCells()
-            var measuredAbove = list.measuredAboveAnchorInLastPass
-            meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
-            // Cells measured shorter than estimated can leave a resting view
-            // past the content's new end: it settles to the edge and lays out
-            // again in the same frame, as UIKit does in one layout pass.
-            var passes = 1
-            while passes < Simulation.settlePasses, meter.excluding({ scrollView.settleIntoExtent() }) {
-                visible = engine.layoutVisibleCells()
-                measuredAbove = measuredAbove || list.measuredAboveAnchorInLastPass
-                meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
-                passes += 1
-            }
-            layingOutFrame = false
-            meter.excluding {
-                // Changes measured before this frame (the reader moved, or
-                // changed the feed themselves, after they committed) are
-                // shown in it, whether or not another change waits for it.
-                if driftMeter.hasChangesToShow { driftMeter.frameShown(at: now, list: list, view: scrollView) }
-                if !changed, measuredAbove || frameLayoutChange != nil, let before, before.wasDisplayed {
-                    // Only a cell the reader saw can be seen to move: a rect
-                    // scrolled into fresh content is measured before it is
-                    // ever shown.
-                    driftMeter.record(frameLayoutChange ?? .heightChange, at: now, before: before, list: list, view: scrollView)
-                }
-                imageWaitMeter.frameShown(visible, list: list, images: engine.images, at: now)
-                if driftMeter.hasFlight { driftMeter.motionEnded(at: now, list: list, view: scrollView) }
-            }
-            return visible
-        }
-        var cellTime = 0.0
-        // Kept apart too for a timeline's commit slices: two additions a
-        // cell, and `cellTime` is summed exactly as before.
-        var configureTime = 0.0
-        var measureTime = 0.0
-        let work = engine.drainWork { cell in
-            let time = costModel.time(of: cell, vsync: index)
-            cellTime += time
-            if cell.kind == .configure { configureTime += time } else { measureTime += time }
-        }
+        guard moved || list.needsLayout || engine.hasPendingWork else { return restWithoutFrame(list: list) }
+        let visible = meter.measure { layOutFrame(engine: engine, list: list) }
+        let work = drainWork(of: engine, vsync: index)
         let offset = scrollView.contentOffset
-
         let requests = meter.total().requests
-        let frameWork = costModel.commitTime(for: work, cellTime: cellTime, vsync: index)
+        let frameWork = costModel.commitTime(for: work.counters, cellTime: work.cellTime, vsync: index)
         let render = costModel.renderTime(for: scene(visible, list: list), vsync: index)
-        let rate = refreshRate.current
-        // Only a recorded frame keeps it (explore's shrinker reads it).
-        let pointsIntoFirstRow = !request.recordFrames || visible.isEmpty
-            ? 0 : offset + scrollView.insetTop - list.minY(of: visible.lowerBound)
-        let record = accountant.recordFrame(
-            at: now, work: frameWork, render: render, contentOffset: offset, pointsIntoFirstRow: pointsIntoFirstRow, visible: visible,
-            allocations: requests &- requestsAtLastFrame, rate: rate)
-        // Content scrolled down: the host lays out the rows coming next in
-        // the time this frame leaves before its deadline, if it prefetches
-        // (`spare_time_prefetch_rows`).
-        if offset > lastRenderedOffset {
-            var spare = Double(record.budget - frameWork)
-            let laidOut = engine.prefetchRowsInSpareTime(after: visible) { cell in
-                let time = costModel.time(of: cell, vsync: index)
-                guard time <= spare else { return false }
-                spare -= time
-                return true
-            }
-            if laidOut > 0 {
-                meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
-                digest.combine(UInt64(laidOut))
-            }
-        }
-        // A lazy stack re-estimates where an animated scroll to a row ends
-        // at every frame, with the rows this frame laid out.
-        if let (target, startedAt) = scrollTarget {
-            if scrollView.animationStart == startedAt {
-                scrollView.retargetAnimation(to: self.offset(for: target))
-            } else {
-                scrollTarget = nil
-            }
-        }
-        if !lastRenderedOffset.isNaN, now > lastFrameTime {
-            let speed = abs(offset - lastRenderedOffset) / (Double(now - lastFrameTime) / 1e9)
-            refreshRate.frameRendered(speed: speed, touching: scrollView.isDragging)
-        }
-        lastFrameTime = now
+        let record = accountFrame(
+            work: frameWork, render: render, offset: offset, visible: visible, list: list, allocations: requests &- requestsAtLastFrame)
+        prefetchInSpareTime(
+            after: visible, offset: offset, spare: Double(record.budget - frameWork), engine: engine, list: list, vsync: index)
+        retargetAnimatedScroll()
+        paceRefreshRate(offset: offset)
         requestsAtLastFrame = requests
-        if let timeline {
-            timeline.recordFrame(record, parts: costModel.commitParts(
-                for: work, configureTime: configureTime, measureTime: measureTime, vsync: index))
-        }
+        timeline?.recordFrame(record, parts: costModel.commitParts(
+            for: work.counters, configureTime: work.configureTime, measureTime: work.measureTime, vsync: index))
         lastRenderedOffset = offset
         nextFrameVsync = display.firstVsync(atOrAfter: accountant.nextCommitTime)
-        digest.combine(frameWork)
-        digest.combine(offset)
-        digest.combine(visible.lowerBound)
-        digest.combine(visible.upperBound)
+        digestFrame(work: frameWork, offset: offset, visible: visible)
         if request.checkInvariants {
             checkScrollInvariants(frame: record.frame)
             watchHeldPost(list: list)
@@ -181,6 +106,150 @@ extension Simulation {
         noteRest()
         checkMemory()
         return .busy
+    }
+
+    /// A vsync with nothing to draw: a flight that was in the air has
+    /// landed, and the view is idle unless it still moves.
+    private func restWithoutFrame(list: FeedListView) -> FrameOutcome {
+        if driftMeter.hasFlight { driftMeter.motionEnded(at: now, list: list, view: scrollView) }
+        noteRest()
+        return scrollView.isResting ? .idle : .busy
+    }
+
+    /// The frame's layout, measured as the engine's work: the engine hears
+    /// the scroll, lays out the visible cells until a resting view has
+    /// settled into the content, and the meters judge what the reader saw.
+    /// Returns the visible rows.
+    private func layOutFrame(engine: FeedEngine, list: FeedListView) -> Range<Int> {
+        engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
+        let changed = driftMeter.hasPendingChange
+        let before = captureAnchor(in: list)
+        if changed { meter.excluding { driftMeter.frameWillLayOut(reader: before, list: list, view: scrollView, at: now) } }
+        // Changes the layout itself sets off (an image from the memory
+        // cache whose size was unknown, delivered as its cell is
+        // configured) belong to this frame, judged from before it.
+        frameLayoutChange = nil
+        layingOutFrame = true
+        let (visible, measuredAbove) = settleLayout(engine: engine, list: list)
+        layingOutFrame = false
+        meter.excluding {
+            meterLaidOutFrame(visible, changed: changed, measuredAbove: measuredAbove, before: before, engine: engine, list: list)
+        }
+        return visible
+    }
+
+    /// Lays out the visible cells, and again while cells measured shorter
+    /// than estimated leave a resting view past the content's new end: it
+    /// settles to the edge and lays out again in the same frame, as UIKit
+    /// does in one layout pass. Returns the visible rows and whether any
+    /// pass measured a cell above the anchor.
+    private func settleLayout(engine: FeedEngine, list: FeedListView) -> (visible: Range<Int>, measuredAbove: Bool) {
+        var visible = engine.layoutVisibleCells()
+        var measuredAbove = list.measuredAboveAnchorInLastPass
+        meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
+        var passes = 1
+        while passes < Simulation.settlePasses, meter.excluding({ scrollView.settleIntoExtent() }) {
+            visible = engine.layoutVisibleCells()
+            measuredAbove = measuredAbove || list.measuredAboveAnchorInLastPass
+            meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
+            passes += 1
+        }
+        return (visible, measuredAbove)
+    }
+
+    /// What the meters make of a laid-out frame: changes shown in it, a
+    /// resize the layout itself made under the reader, images waited for,
+    /// and a flight that landed.
+    private func meterLaidOutFrame(
+        _ visible: Range<Int>, changed: Bool, measuredAbove: Bool, before: DriftMeter.Capture?, engine: FeedEngine, list: FeedListView
+    ) {
+        // Changes measured before this frame (the reader moved, or
+        // changed the feed themselves, after they committed) are
+        // shown in it, whether or not another change waits for it.
+        if driftMeter.hasChangesToShow { driftMeter.frameShown(at: now, list: list, view: scrollView) }
+        if !changed, measuredAbove || frameLayoutChange != nil, let before, before.wasDisplayed {
+            // Only a cell the reader saw can be seen to move: a rect
+            // scrolled into fresh content is measured before it is
+            // ever shown.
+            driftMeter.record(frameLayoutChange ?? .heightChange, at: now, before: before, list: list, view: scrollView)
+        }
+        imageWaitMeter.frameShown(visible, list: list, images: engine.images, at: now)
+        if driftMeter.hasFlight { driftMeter.motionEnded(at: now, list: list, view: scrollView) }
+    }
+
+    /// The engine's work since the last frame, with each cell's time from
+    /// the cost model.
+    private func drainWork(of engine: FeedEngine, vsync index: Int64) -> FrameWork {
+        var cellTime = 0.0
+        var configureTime = 0.0
+        var measureTime = 0.0
+        let counters = engine.drainWork { cell in
+            let time = costModel.time(of: cell, vsync: index)
+            cellTime += time
+            if cell.kind == .configure { configureTime += time } else { measureTime += time }
+        }
+        return FrameWork(counters: counters, cellTime: cellTime, configureTime: configureTime, measureTime: measureTime)
+    }
+
+    /// Accounts the frame with the render loop and returns its record.
+    private func accountFrame(
+        work: SimTime, render: SimTime, offset: Double, visible: Range<Int>, list: FeedListView, allocations: UInt64
+    ) -> FrameRecord {
+        // Only a recorded frame keeps it (explore's shrinker reads it).
+        let pointsIntoFirstRow = !request.recordFrames || visible.isEmpty
+            ? 0 : offset + scrollView.insetTop - list.minY(of: visible.lowerBound)
+        return accountant.recordFrame(
+            at: now, work: work, render: render, contentOffset: offset, pointsIntoFirstRow: pointsIntoFirstRow, visible: visible,
+            allocations: allocations, rate: refreshRate.current)
+    }
+
+    /// Content scrolled down: the host lays out the rows coming next in
+    /// the time this frame leaves before its deadline, if it prefetches
+    /// (`spare_time_prefetch_rows`).
+    private func prefetchInSpareTime(
+        after visible: Range<Int>, offset: Double, spare: Double, engine: FeedEngine, list: FeedListView, vsync index: Int64
+    ) {
+        guard offset > lastRenderedOffset else { return }
+        var spare = spare
+        let laidOut = engine.prefetchRowsInSpareTime(after: visible) { cell in
+            let time = costModel.time(of: cell, vsync: index)
+            guard time <= spare else { return false }
+            spare -= time
+            return true
+        }
+        if laidOut > 0 {
+            meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
+            digest.combine(UInt64(laidOut))
+        }
+    }
+
+    /// A lazy stack re-estimates where an animated scroll to a row ends
+    /// at every frame, with the rows this frame laid out.
+    private func retargetAnimatedScroll() {
+        guard let (target, startedAt) = scrollTarget else { return }
+        if scrollView.animationStart == startedAt {
+            scrollView.retargetAnimation(to: self.offset(for: target))
+        } else {
+            scrollTarget = nil
+        }
+    }
+
+    /// Tells the display's rate governor how fast the content moved since
+    /// the last frame (ProMotion adapts to it), and notes this frame's time.
+    private func paceRefreshRate(offset: Double) {
+        if !lastRenderedOffset.isNaN, now > lastFrameTime {
+            let speed = abs(offset - lastRenderedOffset) / (Double(now - lastFrameTime) / 1e9)
+            refreshRate.frameRendered(speed: speed, touching: scrollView.isDragging)
+        }
+        lastFrameTime = now
+    }
+
+    /// Mixes what the frame did into the run's digest.
+    private func digestFrame(work: SimTime, offset: Double, visible: Range<Int>) {
+        digest.combine(work)
+        digest.combine(offset)
+        digest.combine(visible.lowerBound)
+        digest.combine(visible.upperBound)
     }
 
     /// The scroll view's invariants after a frame: a finite offset, and

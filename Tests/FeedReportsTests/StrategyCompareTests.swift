@@ -1,3 +1,4 @@
+import FeedSimTestSupport
 import Testing
 @testable import FeedReports
 

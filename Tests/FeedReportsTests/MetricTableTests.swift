@@ -1,14 +1,13 @@
+import FeedReports
+import FeedSimTestSupport
 import Foundation
 import Testing
-import FeedReports
 
 /// The metric table is the one source of summary.csv's columns and of what
 /// every report does with them.
 @Suite("Metric table")
 struct MetricTableTests {
-    static let reference = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("docs/csv-reports.md")
+    static let reference = PackageRoot.appending("docs/csv-reports.md")
 
     @Test("summary.csv's columns are the keys, the seed and the metrics, in order; names are unique")
     func columns() {

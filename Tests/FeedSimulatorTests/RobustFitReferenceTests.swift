@@ -46,7 +46,7 @@ struct RobustFitReferenceTests {
             text += ([value] + row).map { String(format: "%.1f", $0) }.joined(separator: ",") + "\n"
         }
         try folder.write(text, to: "data.csv")
-        let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/robust_fit_reference.py")
+        let script = PackageRoot.appending("Tests/FeedSimulatorTests/Fixtures/robust_fit_reference.py")
         let outcome = try Tool.run(python, [script.path, folder.appending("data.csv").path], in: folder.url, timeout: 300)
         try #require(outcome.status == 0, "\(outcome)")
 

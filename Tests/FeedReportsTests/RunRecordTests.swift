@@ -12,7 +12,7 @@ import Testing
 struct RunRecordTests {
     @Test("a result with frames, drift and a timeline reads back equal to itself")
     func roundTrip() throws {
-        let root = FeedSimProcess.packageRoot.appendingPathComponent("scenarios")
+        let root = PackageRoot.appending("scenarios")
         let url = root.appendingPathComponent("swiftui-migration.json")
         let loaded = try ScenarioLoader.load(
             data: Data(contentsOf: url), file: "swiftui-migration.json", deviceDirectories: [root.appendingPathComponent("devices")])
