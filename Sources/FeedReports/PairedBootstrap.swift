@@ -20,7 +20,14 @@ package struct ConfidenceInterval: Hashable, Sendable {
 
 /// How an interval of a mean was computed.
 package enum IntervalMethod: String, Hashable, Sendable {
-    /// The bias-corrected and accelerated bootstrap (Efron, 1987).
+    /// The studentized bootstrap (bootstrap-t; Efron and Tibshirani, 1993,
+    /// ch. 12.5; Hall, 1988): up to `PairedBootstrap.largestResampledSample`
+    /// pairs, wherever its interval is defined (`StudentizedResamples`).
+    case studentized
+    /// The bias-corrected and accelerated bootstrap (Efron, 1987), for a
+    /// sample whose studentized interval is not defined: its differences
+    /// are all the same, or an end would be infinite (more than α/2 of the
+    /// resamples on one side of the mean have no spread).
     case bca
     /// BCa over batch means, above `PairedBootstrap.largestResampledSample`
     /// pairs: the pairs are cut, in order, into that many batches of
@@ -60,11 +67,14 @@ package struct BootstrapSummary: Hashable, Sendable {
 /// skewness, from the jackknife). With z₀ = a = 0 it is the percentile
 /// interval.
 ///
-/// The percentile interval covers less than it says for the skewed,
-/// zero-inflated differences drift takes when rare events move the reader
-/// (83–88% for a nominal 95% at 20 pairs); BCa holds close to its level
-/// from about 20 pairs there (docs/strategies.md has the measured table,
-/// and a test measures it). z₀, a and the quantiles are computed as
+/// Up to `largestResampledSample` pairs the interval and p-values are the
+/// studentized bootstrap's (`StudentizedResamples`), which holds its level
+/// better than BCa on the skewed and zero-inflated differences drift and
+/// hitches take (docs/explore.md has the measured table, and a test
+/// measures it); BCa is kept for the samples whose studentized interval is
+/// not defined, and above that size. The percentile interval covers less
+/// than it says there (83–88% for a nominal 95% at 20 pairs). BCa's
+/// z₀, a and the quantiles are computed as
 /// `scipy.stats.bootstrap(method='BCa')` computes them: the score's
 /// percentile counts ties as half, quantiles interpolate linearly between
 /// order statistics (Hyndman and Fan type 7, NumPy's default).
@@ -218,29 +228,52 @@ package struct PairedBootstrap: Hashable, Sendable {
         for (c, column) in sampleColumns.enumerated() {
             for (b, sum) in column.enumerated() { flat[b * columns + c] = sum }
         }
+        let studentize = batches == n
+        let centres = studentize ? sampleColumns.map { $0.reduce(0, +) / Double(n) } : nil
+        let moments = resampledMoments(flat: flat, counts: counts, columns: columns, centres: centres)
+        return (0..<columns).map { c in
+            if studentize,
+               let t = StudentizedResamples(means: moments.means[c], meanSquares: moments.meanSquares[c], sample: sampleColumns[c],
+                                            confidence: confidence) {
+                return t.summary(confidence: confidence, threshold: thresholds[c])
+            }
+            let sorted = moments.means[c].sorted()
+            let resampled = studentize
+                ? ResampledMeans(sorted: sorted, sample: sampleColumns[c])
+                : ResampledMeans(sorted: sorted, batchSums: (0..<batches).map { flat[$0 * columns + c] }, counts: counts)
+            return resampled.summary(confidence: confidence, threshold: thresholds[c])
+        }
+    }
+
+    /// Each resample's mean of every column of `flat` (rows, or batches of
+    /// `counts` rows, of `columns` values each), in resample order; with
+    /// `centres` (one a column), also each resample's mean square of the
+    /// values less their column's centre, for the studentized bootstrap's
+    /// spread (centred first, so that the variance is not a difference of
+    /// two large numbers).
+    func resampledMoments(flat: [Double], counts: [Int], columns: Int, centres: [Double]?)
+        -> (means: [[Double]], meanSquares: [[Double]]) {
+        let batches = counts.count
         var means = Array(repeating: [Double](repeating: 0, count: resamples), count: columns)
+        var meanSquares = Array(repeating: [Double](repeating: 0, count: centres == nil ? 0 : resamples), count: columns)
         var generator = Xoshiro256StarStar(seed: seed)
-        var sums = [Double](repeating: 0, count: columns)
+        var sums = [Double](repeating: 0, count: columns), squares = sums
         flat.withUnsafeBufferPointer { flat in
             for r in 0..<resamples {
-                for c in 0..<columns { sums[c] = 0 }
+                for c in 0..<columns { sums[c] = 0; squares[c] = 0 }
                 var count = 0
                 for _ in 0..<batches {
                     let batch = generator.nextIndex(below: batches)
                     count += counts[batch]
                     let base = batch * columns
                     for c in 0..<columns { sums[c] += flat[base + c] }
+                    if let centres { for c in 0..<columns { squares[c] += (flat[base + c] - centres[c]) * (flat[base + c] - centres[c]) } }
                 }
                 for c in 0..<columns { means[c][r] = sums[c] / Double(count) }
+                if centres != nil { for c in 0..<columns { meanSquares[c][r] = squares[c] / Double(count) } }
             }
         }
-        return (0..<columns).map { c in
-            means[c].sort()
-            let resampled = batches == n
-                ? ResampledMeans(sorted: means[c], sample: sampleColumns[c])
-                : ResampledMeans(sorted: means[c], batchSums: (0..<batches).map { flat[$0 * columns + c] }, counts: counts)
-            return resampled.summary(confidence: confidence, threshold: thresholds[c])
-        }
+        return (means, meanSquares)
     }
 
     /// The sorted resampled means of `sample` with BCa's z₀ and a: what
@@ -258,11 +291,128 @@ package struct PairedBootstrap: Hashable, Sendable {
         return ResampledMeans(sorted: means, sample: sample)
     }
 
+    /// The studentized resamples of `sample` (at least 1 value), drawn as
+    /// `summaries` draws them; `nil` where the studentized interval is not
+    /// defined (`StudentizedResamples.init`): what `summaries` computes
+    /// for a column, for tests to read.
+    func studentized(_ sample: [Double]) -> StudentizedResamples? {
+        let counts = [Int](repeating: 1, count: sample.count)
+        let moments = resampledMoments(flat: sample, counts: counts, columns: 1, centres: [sample.reduce(0, +) / Double(sample.count)])
+        return StudentizedResamples(means: moments.means[0], meanSquares: moments.meanSquares[0], sample: sample, confidence: confidence)
+    }
+
+}
+
+/// A bootstrap's resampled statistics of one mean, from which an interval
+/// and the one-sided p-values that invert it follow.
+protocol ResampledStatistic {
+    /// The sample's mean.
+    var mean: Double { get }
+    /// How many resamples were drawn.
+    var resampleCount: Int { get }
+    /// How the interval and p-values are computed.
+    var method: IntervalMethod { get }
+    /// The interval of the mean at `confidence`.
+    func interval(confidence: Double) -> ConfidenceInterval
+    /// The one-sided p-value of "the mean is at most `t`", never below 1/(B + 1).
+    func pAtMost(_ t: Double) -> Double
+    /// The one-sided p-value of "the mean is at least `t`", never below 1/(B + 1).
+    func pAtLeast(_ t: Double) -> Double
+}
+
+extension ResampledStatistic {
+    /// The interval and the p-values, with `threshold` the smallest
+    /// difference that matters.
+    func summary(confidence: Double, threshold: Double) -> BootstrapSummary {
+        let floor = 2 / Double(resampleCount + 1)
+        let difference = min(1, 2 * min(pAtMost(0), pAtLeast(0)))
+        let matters = mean == 0 ? 1 : min(1, 2 * (mean > 0 ? pAtMost(threshold) : pAtLeast(-threshold)))
+        return BootstrapSummary(
+            interval: interval(confidence: confidence),
+            pValue: max(floor, difference),
+            equivalencePValue: min(1, max(pAtMost(-threshold), pAtLeast(threshold))),
+            mattersPValue: max(floor, matters),
+            method: method)
+    }
+}
+
+/// The studentized bootstrap of a mean (bootstrap-t: Efron and Tibshirani,
+/// 1993, ch. 12.5; Hall, "Theoretical comparison of bootstrap confidence
+/// intervals", Annals of Statistics 16, 1988). Each resample gives
+/// t* = (x̄* − x̄)/se*, with se = sd/√n (sd with divisor n, as the
+/// bootstrap's own spread of the mean has it); the interval is
+/// [x̄ − t*₍₁₋α/2₎·se, x̄ − t*₍α/2₎·se], quantiles interpolated as NumPy
+/// does. The p-value of "the mean is at most c" is the share of t* at or
+/// above (x̄ − c)/se, counted as (k + 1)/(B + 1): the level at which the
+/// interval's lower end reaches c, so p-values and interval agree.
+///
+/// A resample with no spread (se* = 0, its values all the same: the
+/// all-zero resamples of zero-inflated differences) has an infinite t*.
+/// Where more than α/2 of the resamples on one side of the mean are such,
+/// an end of the interval would be infinite, so the studentized interval
+/// is not defined and the sample gets BCa's (`init` returns nil), as it
+/// does when the sample itself has no spread. Fewer such resamples keep
+/// their place in the tail: their se* is taken as the smallest se* of the
+/// resamples that have spread, so every t* is finite and none is NaN.
+struct StudentizedResamples: ResampledStatistic {
+    /// The resamples' t*, ascending.
+    var sorted: [Double]
+    var mean: Double
+    /// The sample's standard error of the mean, sd/√n (divisor n).
+    var standardError: Double
+    var resampleCount: Int { sorted.count }
+    var method: IntervalMethod { .studentized }
+
+    /// A resample's variance at or below this share of the sample's counts
+    /// as none: its values are all the same, up to rounding.
+    static let noSpread = 1e-12
+
+    /// The t* of resamples with means `means` and mean squares about the
+    /// sample's mean `meanSquares`, in the same order; `nil` where the
+    /// studentized interval at `confidence` is not defined.
+    init?(means: [Double], meanSquares: [Double], sample: [Double], confidence: Double) {
+        let n = Double(sample.count)
+        let mean = sample.reduce(0, +) / n
+        let variance = sample.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / n
+        guard variance > 0 else { return nil }
+        let standardError = (variance / n).squareRoot()
+        let shifts = means.map { $0 - mean }
+        // Σ(x* − x̄)²/n − (x̄* − x̄)² is the resample's variance.
+        let errors = zip(meanSquares, shifts).map { (max(0, $0 - $1 * $1) / n).squareRoot() }
+        let spread = errors.map { $0 * $0 * n > StudentizedResamples.noSpread * variance }
+        let tail = (1 - confidence) / 2 * Double(means.count)
+        let flatBelow = spread.indices.count { !spread[$0] && shifts[$0] < 0 }
+        let flatAbove = spread.indices.count { !spread[$0] && shifts[$0] > 0 }
+        guard Double(flatBelow) <= tail, Double(flatAbove) <= tail else { return nil }
+        let smallest = zip(errors, spread).lazy.filter(\.1).map(\.0).min() ?? standardError
+        sorted = zip(shifts, errors).map { shift, error in shift / max(error, smallest) }.sorted()
+        self.mean = mean
+        self.standardError = standardError
+    }
+
+    func interval(confidence: Double) -> ConfidenceInterval {
+        let tail = (1 - confidence) / 2
+        return ConfidenceInterval(
+            lower: mean - PairedBootstrap.quantile(sorted, 1 - tail) * standardError,
+            upper: mean - PairedBootstrap.quantile(sorted, tail) * standardError)
+    }
+
+    func pAtMost(_ t: Double) -> Double {
+        let score = (mean - t) / standardError
+        let atOrAbove = sorted.count - PairedBootstrap.count(sorted) { $0 >= score }
+        return min(1, Double(atOrAbove + 1) / Double(sorted.count + 1))
+    }
+
+    func pAtLeast(_ t: Double) -> Double {
+        let score = (mean - t) / standardError
+        let atOrBelow = PairedBootstrap.count(sorted) { $0 > score }
+        return min(1, Double(atOrBelow + 1) / Double(sorted.count + 1))
+    }
 }
 
 /// The sorted means of the resamples of one sample, and what BCa makes of
 /// them.
-struct ResampledMeans {
+struct ResampledMeans: ResampledStatistic {
     /// The resamples' means, ascending.
     var sorted: [Double]
     /// The sample's mean.
@@ -387,19 +537,7 @@ struct ResampledMeans {
         return min(1, max(floor, StandardNormal.cdf(w / denominator - z0)))
     }
 
-    /// The interval and the p-values, with `threshold` the smallest
-    /// difference that matters.
-    func summary(confidence: Double, threshold: Double) -> BootstrapSummary {
-        let floor = 2 / Double(sorted.count + 1)
-        let difference = min(1, 2 * min(pAtMost(0), pAtLeast(0)))
-        let matters = mean == 0 ? 1 : min(1, 2 * (mean > 0 ? pAtMost(threshold) : pAtLeast(-threshold)))
-        return BootstrapSummary(
-            interval: interval(confidence: confidence),
-            pValue: max(floor, difference),
-            equivalencePValue: min(1, max(pAtMost(-threshold), pAtLeast(threshold))),
-            mattersPValue: max(floor, matters),
-            method: method)
-    }
+    var resampleCount: Int { sorted.count }
 }
 
 extension PairedBootstrap {

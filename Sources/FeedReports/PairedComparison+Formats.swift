@@ -11,13 +11,16 @@ extension PairedComparison {
     package var intervalNote: String {
         let level = ReportNumber.fixed(bootstrap.confidence * 100, 0)
         let alpha = ReportNumber.fixed(bootstrap.alpha, 2)
-        var note = "B − A is the mean paired difference; its \(level)% interval is a BCa bootstrap "
+        var note = "B − A is the mean paired difference; its \(level)% interval is a studentized bootstrap "
             + "(\(bootstrap.resamples) resamples of the pairs, seed \(bootstrap.seed)"
         if bootstrap.resamples != requestedResamples {
             note += "; \(requestedResamples) asked for, raised so that \(comparisons) comparison\(comparisons == 1 ? "" : "s") can each be shown"
         }
+        if differences.contains(where: { $0.method == .bca }) {
+            note += "; BCa where it is not defined: differences all the same, or too many resamples without spread"
+        }
         if differences.contains(where: { $0.method == .batchedBCa }) {
-            note += "; above \(PairedBootstrap.largestResampledSample) pairs, of \(PairedBootstrap.largestResampledSample) batch means"
+            note += "; above \(PairedBootstrap.largestResampledSample) pairs, BCa of \(PairedBootstrap.largestResampledSample) batch means"
         }
         note += ")"
         note += ". δ is the smallest difference that matters. B is better or worse when the difference is shown to be "

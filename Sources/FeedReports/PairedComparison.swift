@@ -131,7 +131,7 @@ package enum VariantPairing: Hashable, Sendable {
 
 /// Variants compared over a population of paired runs: for each metric and
 /// each pair of variants (A, B), the mean of A, the mean of B, the mean
-/// paired difference B − A with its seeded BCa bootstrap interval, and a
+/// paired difference B − A with its seeded studentized bootstrap interval, and a
 /// verdict; and for each variant, its population table.
 ///
 /// Runs are paired by `PairKey` (scenario, refresh rate, seed): the

@@ -25,10 +25,10 @@ extension FeedSim {
                 output names those that do not), or every pair with --all-pairs. For each variant a population table (runs, \
                 p50/p95/max of drift_max_pt, mean and p95 of hitch_ratio_ms_per_s, \
                 overrun frames in all); for each metric and pair of variants (A, B) \
-                the pairs, the means, the mean difference B - A and its 95% BCa \
-                bootstrap interval (--resamples resamples of the pairs, seeded by \
+                the pairs, the means, the mean difference B - A and its 95% studentized \
+                bootstrap interval (BCa where that is not defined; --resamples resamples of the pairs, seeded by \
                 --bootstrap-seed, raised to 4m/0.05 - 1 for a family of m comparisons \
-                so that each can be shown; above 5000 pairs, of 5000 batch means), \
+                so that each can be shown; above 5000 pairs, BCa of 5000 batch means), \
                 the smallest difference that matters (delta: each \
                 metric's default, or --tolerance metric=value, or a --tolerances file \
                 in check's format; a percentage is of A's mean), the p-value corrected \

@@ -136,15 +136,21 @@ struct VerdictTests {
     func bootstrapPValues() throws {
         let bootstrap = PairedBootstrap(resamples: 999)
         let positive = try #require(bootstrap.summaries(ofMeans: [[1], [2], [3], [2]], columns: 1, thresholds: [0.5])?.first)
-        #expect(positive.pValue == 2.0 / 1000)
-        #expect(positive.equivalencePValue == 1)
+        #expect(positive.method == .studentized)
+        #expect(positive.pValue == 2.0 / 1000, "0 lies beyond every t*: the smallest p")
+        #expect(positive.equivalencePValue > 0.95)
+        // Every studentized resample past δ = 0.5 but those without spread (t* from the smallest se*).
+        #expect(positive.mattersPValue < 0.05)
+        let bca = bootstrap.resampled([1, 2, 3, 2]).summary(confidence: bootstrap.confidence, threshold: 0.5)
+        #expect(bca.pValue == 2.0 / 1000)
+        #expect(bca.equivalencePValue == 1)
         let zero = try #require(bootstrap.summaries(ofMeans: [[0], [0], [0]], columns: 1, thresholds: [0.5])?.first)
         #expect(zero.pValue == 1)
         #expect(zero.equivalencePValue == 1.0 / 1000)
         let noThreshold = try #require(bootstrap.summaries(ofMeans: [[0], [0], [0]], columns: 1, thresholds: [0])?.first)
         #expect(noThreshold.equivalencePValue == 1, "with δ = 0 nothing is equivalent")
         #expect(positive.interval == bootstrap.interval(ofMean: [1, 2, 3, 2]))
-        #expect(positive.mattersPValue == 2.0 / 1000, "every resampled mean is past δ = 0.5")
+        #expect(bca.mattersPValue == 2.0 / 1000, "every resampled mean is past δ = 0.5")
         #expect(zero.mattersPValue == 1)
     }
 
@@ -169,7 +175,7 @@ struct VerdictTests {
         #expect(!comparison.verdictUnreachable)
         #expect(comparison.intervalNote.contains("23999 resamples of the pairs, seed 1; 10000 asked for, raised so that 300 comparisons can each be shown"))
         #expect(comparison.intervalNote.contains("The smallest p adj this run can show is 0.0250 (2/(B + 1) × 300)."))
-        #expect(comparison.differencesCSV.rows[0].suffix(3) == ["bca", "0.025000", "worse"])
+        #expect(comparison.differencesCSV.rows[0].suffix(3) == ["studentized", "0.025000", "worse"])
         // Past the most resamples allowed, the run says no verdict can be reached.
         let huge = PairedBootstrap().raised(forFamilyOf: 6_000, correction: .holm)
         #expect(huge.resamples == PairedBootstrap.maximumResamples)
