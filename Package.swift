@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "FeedReportsTests",
             dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
-            swiftSettings: unoptimisedTests
+            exclude: ["Fixtures"], swiftSettings: unoptimisedTests
         ),
         .testTarget(
             name: "FeedSimCLITests",

@@ -4,7 +4,7 @@ import Testing
 @Suite("Studentized bootstrap: against arch, resamples without spread, p-values that invert the interval")
 struct StudentizedBootstrapTests {
     /// Samples and arch's studentized 95% interval of their mean, from
-    /// `python3 Tests/FeedSimCLITests/Fixtures/studentized_reference.py`
+    /// `python3 Tests/FeedReportsTests/Fixtures/studentized_reference.py`
     /// (arch 8.0.0, NumPy 2.x): `IIDBootstrap(x, seed=1).conf_int(np.mean,
     /// reps=100000, method='studentized', std_err_func=analytic)`, with
     /// `analytic` returning x.std() / sqrt(len(x)) (divisor n). The samples

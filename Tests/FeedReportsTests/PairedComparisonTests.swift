@@ -51,7 +51,7 @@ struct PairedComparisonTests {
             "samples": zip(samples, resampled).map { sample, means in ["values": sample.values, "means": means.sorted] },
         ]
         try folder.write(String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self), to: "samples.json")
-        let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/bca_reference.py")
+        let script = PackageRoot.appending("Tests/FeedReportsTests/Fixtures/bca_reference.py")
         let python = try ChildProcess.run(ChildProcess.env, ["python3", script.path, folder.appending("samples.json").path], timeout: 300)
         try #require(python.status == 0, "SciPy is the reference; scripts/bootstrap installs it. \(python)")
         struct Reference: Decodable {

@@ -3,7 +3,7 @@
 (Tests/FeedSimCLITests/StudentizedBootstrapTests.swift): the Python `arch`
 package's studentized interval on the same samples.
 
-Run: python3 Tests/FeedSimCLITests/Fixtures/studentized_reference.py
+Run: python3 Tests/FeedReportsTests/Fixtures/studentized_reference.py
 (arch 8.0.0, NumPy 2; `pip install arch`). For each sample it prints the
 sample, then arch's 95% interval,
   IIDBootstrap(x, seed=s).conf_int(np.mean, reps=100000, method='studentized',

@@ -38,7 +38,7 @@ struct VerdictTests {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         try folder.write(String(decoding: try JSONEncoder().encode(families), as: UTF8.self), to: "pvalues.json")
-        let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/holm_reference.py")
+        let script = PackageRoot.appending("Tests/FeedReportsTests/Fixtures/holm_reference.py")
         let python = try ChildProcess.run(ChildProcess.env, ["python3", script.path, folder.appending("pvalues.json").path], timeout: 300)
         try #require(python.status == 0, "statsmodels is needed (scripts/bootstrap installs it): \(python)")
         struct Reference: Decodable {
