@@ -47,9 +47,10 @@ package struct SessionGenerator: Sendable {
         let network = drawNetwork(&random, durationNs: durationNs)
         let enabled = drawSwarm(&random)
         let steps = drawScript(&random, enabled: enabled, feed: feed, durationNs: durationNs)
+        let enabledNames = enabled.map(\.kind.rawValue).joined(separator: ", ")
         var scenario = Scenario(
             name: SessionGenerator.name(of: index),
-            description: "A random session of feedsim explore (seed \(seed), session \(index)); actions enabled: \(enabled.map(\.name).joined(separator: ", ")).",
+            description: "A random session of feedsim explore (seed \(seed), session \(index)); actions enabled: \(enabledNames).",
             device: config.device, seed: random.next() & SessionGenerator.runSeedMask, durationNs: durationNs, feed: feed,
             engine: engine,
             variants: config.placements(over: engine).flatMap { name, settings in
@@ -106,22 +107,22 @@ package struct SessionGenerator: Sendable {
     /// The actions this session may draw, with their weights: each action
     /// with a configured weight is enabled with the swarm fraction's chance
     /// (at least one always is), and its weight scaled by a draw in (0, 1].
-    private func drawSwarm(_ random: inout Xoshiro256StarStar) -> [(name: String, weight: Double)] {
+    private func drawSwarm(_ random: inout Xoshiro256StarStar) -> [(kind: ScriptAction.Kind, weight: Double)] {
         let candidates = ExploreConfig.actions.enumerated().filter { config.weights[$0.offset] > 0 }
         guard !candidates.isEmpty else { return [] }
-        var enabled: [(name: String, weight: Double)] = []
-        for (index, name) in candidates where random.chance(config.swarmFraction) {
-            enabled.append((name, config.weights[index] * (1 - random.nextUnit())))
+        var enabled: [(kind: ScriptAction.Kind, weight: Double)] = []
+        for (index, kind) in candidates where random.chance(config.swarmFraction) {
+            enabled.append((kind, config.weights[index] * (1 - random.nextUnit())))
         }
         if enabled.isEmpty {
-            let (index, name) = candidates[random.nextIndex(below: candidates.count)]
-            enabled.append((name, config.weights[index]))
+            let (index, kind) = candidates[random.nextIndex(below: candidates.count)]
+            enabled.append((kind, config.weights[index]))
         }
         return enabled
     }
 
     private func drawScript(
-        _ random: inout Xoshiro256StarStar, enabled: [(name: String, weight: Double)], feed: FeedSettings, durationNs: Int64
+        _ random: inout Xoshiro256StarStar, enabled: [(kind: ScriptAction.Kind, weight: Double)], feed: FeedSettings, durationNs: Int64
     ) -> [ScriptStep] {
         guard !enabled.isEmpty else { return [] }
         let count = random.next(in: config.steps)
@@ -131,57 +132,55 @@ package struct SessionGenerator: Sendable {
         let total = enabled.reduce(0) { $0 + $1.weight }
         return times.map { atNs in
             var pick = random.nextUnit() * total
-            var name = enabled[enabled.count - 1].name
+            var kind = enabled[enabled.count - 1].kind
             for action in enabled {
-                if pick < action.weight { name = action.name; break }
+                if pick < action.weight { kind = action.kind; break }
                 pick -= action.weight
             }
-            return ScriptStep(atNs: atNs, action: drawAction(name, &random, feed: feed))
+            return ScriptStep(atNs: atNs, action: drawAction(kind, &random, feed: feed))
         }
     }
 
     /// Ranges a person produces: drags of a few hundred to a few thousand
     /// points over 0.1–1.2 s, flicks up to 8,000 pt/s, pulls past the
     /// refresh trigger or short of it, a few posts at a time.
-    private func drawAction(_ name: String, _ random: inout Xoshiro256StarStar, feed: FeedSettings) -> ScriptAction {
+    private func drawAction(_ kind: ScriptAction.Kind, _ random: inout Xoshiro256StarStar, feed: FeedSettings) -> ScriptAction {
         func sign() -> Double { random.chance(0.5) ? 1 : -1 }
         func deceleration() -> DecelerationRate { random.chance(0.8) ? .normal : .fast }
         func push() -> Bool { random.chance(0.7) }
-        switch name {
-        case "drag":
+        switch kind {
+        case .drag:
             let distance = sign() * Double(random.next(in: 50...4000))
             let durationNs = Int64(random.next(in: 8...120)) * 10_000_000
             return .drag(
                 trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: durationNs, displacementPt: distance)],
                 release: random.chance(0.7) ? .fling : .stop, deceleration: deceleration())
-        case "fling":
+        case .fling:
             return .fling(velocityPtPerS: sign() * Double(random.next(in: 2...80) * 100), deceleration: deceleration())
-        case "refresh": return .refresh
-        case "new_posts": return .newPosts(count: random.next(in: 1...25), push: push())
-        case "tap_new_posts": return .tapNewPosts
-        case "scroll_to_top": return .scrollToTop
-        case "like": return .like
-        case "content_updates": return .contentUpdates(count: random.next(in: 1...8))
-        case "rotate":
+        case .refresh: return .refresh
+        case .new_posts: return .newPosts(count: random.next(in: 1...25), push: push())
+        case .tap_new_posts: return .tapNewPosts
+        case .scroll_to_top: return .scrollToTop
+        case .like: return .like
+        case .content_updates: return .contentUpdates(count: random.next(in: 1...8))
+        case .rotate:
             let (w, h) = (device.screenWidthPt.value, device.screenHeightPt.value)
             return random.chance(0.5) ? .rotate(widthPt: h, heightPt: w) : .rotate(widthPt: w, heightPt: h)
-        case "text_size": return .textSize(scale: [0.8, 1, 1.25, 1.5, 2, 3][random.nextIndex(below: 6)])
-        case "background": return .background(durationNs: Int64([1, 5, 700, 2000][random.nextIndex(below: 4)]) * 1_000_000_000)
-        case "terminate": return .terminate(relaunchAfterNs: Int64([0, 2, 30][random.nextIndex(below: 3)]) * 1_000_000_000)
-        case "memory_warning": return .memoryWarning
-        case "scroll_to":
+        case .text_size: return .textSize(scale: [0.8, 1, 1.25, 1.5, 2, 3][random.nextIndex(below: 6)])
+        case .background: return .background(durationNs: Int64([1, 5, 700, 2000][random.nextIndex(below: 4)]) * 1_000_000_000)
+        case .terminate: return .terminate(relaunchAfterNs: Int64([0, 2, 30][random.nextIndex(below: 3)]) * 1_000_000_000)
+        case .memory_warning: return .memoryWarning
+        case .scroll_to:
             let target: ScrollTarget = random.chance(0.5) && feed.postCount > 0
                 ? .post(index: random.next(in: 0...(feed.postCount - 1)))
                 : .offset(Double(random.next(in: 0...300) * 100))
             return .scrollTo(target: target, animated: random.chance(0.5))
-        case "pull":
+        case .pull:
             return .pull(
                 distancePt: Double(random.next(in: 2...30) * 10), durationNs: Int64(random.next(in: 10...80)) * 10_000_000,
                 holdNs: Int64(random.next(in: 0...20)) * 100_000_000)
-        case "remove_posts":
+        case .remove_posts:
             return .removePosts(count: random.next(in: 1...8), place: RemovalPlace.allCases[random.nextIndex(below: 3)], push: push())
-        default:
-            preconditionFailure("no draw for action \(name)")
         }
     }
 }

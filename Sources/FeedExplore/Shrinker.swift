@@ -311,7 +311,7 @@ package struct Shrinker: Sendable {
         /// first; one recorded run finds the places, and the first jump
         /// that keeps the failure is taken.
         mutating func jumps(_ scenario: Scenario) -> (Scenario, Violation)? {
-            let motions = scenario.script.indices.filter { Shrinker.isMotion(scenario.script[$0].action) }
+            let motions = scenario.script.indices.filter { scenario.script[$0].action.kind.onlyMovesContent }
             guard motions.count >= 2, hasBudget else { return nil }
             runs += 1
             guard let frames = shrinker.runner.frames(of: scenario) else { return nil }
@@ -439,14 +439,6 @@ package struct Shrinker: Sendable {
     static let nearbyJumpPoints = 32.0
     static let nearbyJumpStepPt = 4.0
 
-    /// Steps that only move the content: the reader's way to a place.
-    static func isMotion(_ action: ScriptAction) -> Bool {
-        switch action {
-        case .drag, .fling, .scrollTo, .scrollToTop: true
-        default: false
-        }
-    }
-
     /// Two batches of new posts delivered the same way, with no other such
     /// batch between them, made one at the later one's time, of both
     /// counts: a feed grown by many pushes through a long session often
@@ -541,11 +533,11 @@ package struct Shrinker: Sendable {
             var candidate = scenario
             candidate.feed.postCount = posts
             for (index, step) in candidate.script.enumerated() {
-                switch step.action {
-                case let .scrollTo(.post(postIndex), animated) where postIndex >= posts,
-                     let .scrollTo(.intoPost(postIndex, _), animated) where postIndex >= posts:
+                guard case let .scrollTo(target, animated) = step.action else { continue }
+                switch target {
+                case let .post(postIndex) where postIndex >= posts, let .intoPost(postIndex, _) where postIndex >= posts:
                     candidate.script[index].action = .scrollTo(target: .post(index: posts - 1), animated: animated)
-                default: break
+                case .post, .intoPost, .offset: break
                 }
             }
             return candidate

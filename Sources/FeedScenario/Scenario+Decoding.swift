@@ -456,18 +456,13 @@ extension ScriptStep: Decodable {
     /// The most repetitions one step may ask for: all of them.
     static let maximumRepeatCount = maximumExpandedSteps
 
-    enum ActionName: String, CodingKey, CaseIterable {
-        case drag, fling, refresh, new_posts, tap_new_posts, scroll_to_top, like, content_updates, rotate, text_size
-        case background, terminate, memory_warning, scroll_to, pull, remove_posts
-    }
-
     enum Delivery: String, CaseIterable {
         case push, server
     }
 
     /// The fields each action may carry besides `at_ms`, `action` and `repeat`:
     /// its branch of the schema's table.
-    static func allowedKeys(for action: ActionName) -> [Keys] {
+    static func allowedKeys(for action: ScriptAction.Kind) -> [Keys] {
         fields(of: action).fields.compactMap { Keys(rawValue: $0.name) }
     }
 
@@ -476,14 +471,15 @@ extension ScriptStep: Decodable {
         let c = try decoder.container(keyedBy: Keys.self)
         let atMs = try c.decode(Double.self, forKey: .at_ms, per: ScriptStep.schema)
         atNs = Int64((atMs * nanosecondsPerMillisecond).rounded())
-        let name = try c.decode(ActionName.self, forKey: .action)
-        let fields = ScriptStep.fields(of: name)
-        let allowed = ScriptStep.allowedKeys(for: name) + [.at_ms, .action, .repeat]
+        let kind = try c.decode(ScriptAction.Kind.self, forKey: .action)
+        let fields = ScriptStep.fields(of: kind)
+        let allowed = ScriptStep.allowedKeys(for: kind) + [.at_ms, .action, .repeat]
         for key in Keys.allCases where c.contains(key) && !allowed.contains(key) {
-            throw c.failure(key, "unknown field `\(key.rawValue)` for a \(name.rawValue); expected one of: \(allowed.map(\.rawValue).joined(separator: ", "))")
+            let expected = allowed.map(\.rawValue).joined(separator: ", ")
+            throw c.failure(key, "unknown field `\(key.rawValue)` for a \(kind.rawValue); expected one of: \(expected)")
         }
         let deceleration = try c.decode(DecelerationRate.self, forKey: .deceleration, default: .normal)
-        switch name {
+        switch kind {
         case .refresh: action = .refresh
         case .tap_new_posts: action = .tapNewPosts
         case .scroll_to_top: action = .scrollToTop

@@ -192,35 +192,6 @@ extension RunLimits {
     }
 }
 
-extension ScriptAction {
-    /// The action's name in a scenario file.
-    package var fileName: String { actionName.rawValue }
-
-    var actionName: ScriptStep.ActionName {
-        switch self {
-        case .drag: .drag
-        case .fling: .fling
-        case .refresh: .refresh
-        case .newPosts: .new_posts
-        case .tapNewPosts: .tap_new_posts
-        case .scrollToTop: .scroll_to_top
-        case .scrollTo: .scroll_to
-        case .pull: .pull
-        case .removePosts: .remove_posts
-        case .like: .like
-        case .contentUpdates: .content_updates
-        case .rotate: .rotate
-        case .textSize: .text_size
-        case .background: .background
-        case .terminate: .terminate
-        case .memoryWarning: .memory_warning
-        }
-    }
-
-    /// Every action's name in a scenario file, in the schema's order.
-    package static var fileNames: [String] { ScriptStep.ActionName.allCases.map(\.rawValue) }
-}
-
 extension ScriptStep {
     var fileJSON: OrderedJSON {
         typealias K = Keys

@@ -289,48 +289,6 @@ extension Scenario {
     }
 }
 
-/// The actions a script can take.
-package enum ScriptAction: Sendable, Equatable {
-    /// A finger drag along `trajectory`, then a release.
-    case drag(trajectory: [TrajectoryPoint], release: DragRelease, deceleration: DecelerationRate)
-    /// A flick that leaves the scroll view decelerating from `velocityPtPerS`
-    /// (positive scrolls towards later posts).
-    case fling(velocityPtPerS: Double, deceleration: DecelerationRate)
-    /// The app refreshes the feed by itself (a tab re-tap, a timer).
-    case refresh
-    /// `count` new posts appear on the server; with `push` they are also
-    /// delivered to the app as a live update.
-    case newPosts(count: Int, push: Bool)
-    /// The reader taps the "new posts" indicator.
-    case tapNewPosts
-    /// The reader taps the status bar: an animated scroll to the top.
-    case scrollToTop
-    /// The content scrolls to `target`, animated or at once (a deep link,
-    /// a tab re-selection, a test putting the reader at an exact place).
-    case scrollTo(target: ScrollTarget, animated: Bool)
-    /// The reader pulls the content `distancePt` past the top over
-    /// `durationNs` and holds it there for `holdNs` before lifting the
-    /// finger: the refresh starts while the finger is down.
-    case pull(distancePt: Double, durationNs: Int64, holdNs: Int64)
-    /// `count` posts are deleted on the server at `place`; with `push` the
-    /// app is told at once, otherwise it finds out at its next refresh.
-    case removePosts(count: Int, place: RemovalPlace, push: Bool)
-    /// The reader taps like on the first visible post.
-    case like
-    /// `count` posts on screen change on the server (like counts), pushed to the app.
-    case contentUpdates(count: Int)
-    /// The device rotates or the window resizes to `widthPt` × `heightPt`.
-    case rotate(widthPt: Double, heightPt: Double)
-    /// The reader changes the Dynamic Type size to `scale` (1 is the default).
-    case textSize(scale: Double)
-    /// The app goes to the background for `durationNs`, then returns.
-    case background(durationNs: Int64)
-    /// The system terminates the app; the reader relaunches it after `relaunchAfterNs`.
-    case terminate(relaunchAfterNs: Int64)
-    /// The system sends a memory warning.
-    case memoryWarning
-}
-
 /// Where a `scroll_to` puts the content.
 package enum ScrollTarget: Sendable, Equatable {
     /// This many points below the top of the content (0 is the top).

@@ -21,7 +21,7 @@ struct SessionGeneratorTests {
     func sessionsAreValidScenarios() throws {
         let device = try ExploreFixtures.device()
         let generator = SessionGenerator(config: .defaults, device: device, seed: 7)
-        var actions = Set<String>()
+        var actions = Set<ScriptAction.Kind>()
         for index in 0..<200 {
             let session = generator.session(index)
             let text = session.fileText
@@ -29,10 +29,10 @@ struct SessionGeneratorTests {
                 data: Data(text.utf8), file: "\(session.name).json", deviceDirectories: [ExploreFixtures.devicesFolder])
             #expect(loaded.scenario == session, "session \(index):\n\(text)")
             #expect(session.variants.map(\.name) == ExploreConfig.defaults.strategies.map(\.name))
-            for step in session.script { actions.insert(step.action.fileName) }
+            for step in session.script { actions.insert(step.action.kind) }
         }
         // Swarm testing still reaches every action over a population.
-        #expect(actions == Set(ExploreConfig.actions))
+        #expect(actions == Set(ScriptAction.Kind.allCases))
     }
 
     @Test("prefetch_policies: each session also runs under each policy, paired, as <strategy>-<policy>")
@@ -173,10 +173,10 @@ struct SessionGeneratorTests {
     func zeroWeight() throws {
         let device = try ExploreFixtures.device()
         var config = ExploreConfig.defaults
-        config.weights = ExploreConfig.actions.map { $0 == "rotate" || $0 == "like" ? 1 : 0 }
+        config.weights = ExploreConfig.actions.map { $0 == .rotate || $0 == .like ? 1 : 0 }
         config.swarmFraction = 1
         let generator = SessionGenerator(config: config, device: device, seed: 5)
-        let drawn = Set((0..<30).flatMap { generator.session($0).script.map(\.action.fileName) })
-        #expect(drawn == ["rotate", "like"])
+        let drawn = Set((0..<30).flatMap { generator.session($0).script.map(\.action.kind) })
+        #expect(drawn == [.rotate, .like])
     }
 }

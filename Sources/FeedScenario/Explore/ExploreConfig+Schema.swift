@@ -36,7 +36,7 @@ extension ExploreConfig {
         }
     }
 
-    static let weightsSchema = ObjectSchema(definition: nil, keys: ScriptStep.ActionName.self) { action in
+    static let weightsSchema = ObjectSchema(definition: nil, keys: ScriptAction.Kind.self) { action in
         .number("Weight of \(action.rawValue)", "How often `\(action.rawValue)` is drawn, relative to the other actions: 0…1,000 (default \(OrderedJSON.numberText(defaultWeights[action] ?? 1))).", 0...1_000, default: defaultWeights[action] ?? 1)
     }
 }

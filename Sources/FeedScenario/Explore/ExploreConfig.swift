@@ -45,12 +45,12 @@ package struct ExploreConfig: Sendable, Equatable {
     var engineFields: [EngineSettings.Keys] = []
 
     /// The script actions sessions draw from, in the scenario format's order.
-    package static let actions: [String] = ScriptAction.fileNames
+    package static let actions: [ScriptAction.Kind] = ScriptAction.Kind.allCases
 
     /// How often each action is drawn when the configuration says nothing:
     /// scrolling most, then the changes that test a strategy's claims, then
     /// the rarer lifecycle and system events.
-    static let defaultWeights: [ScriptStep.ActionName: Double] = [
+    static let defaultWeights: [ScriptAction.Kind: Double] = [
         .drag: 6, .fling: 4, .refresh: 2, .new_posts: 3, .tap_new_posts: 1, .scroll_to_top: 1, .like: 1,
         .content_updates: 2, .rotate: 1, .text_size: 1, .background: 1, .terminate: 1, .memory_warning: 1,
         .scroll_to: 2, .pull: 2, .remove_posts: 2,
@@ -58,7 +58,7 @@ package struct ExploreConfig: Sendable, Equatable {
 
     package static let defaults = ExploreConfig(
         device: "iphone-pro-120hz", strategies: PositionStrategy.builtIn, durationS: 30, postCount: 10...300, steps: 1...10,
-        swarmFraction: 0.5, weights: ScriptStep.ActionName.allCases.map { defaultWeights[$0] ?? 1 },
+        swarmFraction: 0.5, weights: ScriptAction.Kind.allCases.map { defaultWeights[$0] ?? 1 },
         networkProfiles: ["wifi", "lte", "3g", "very_bad"], offlineChance: 0.25, determinismEvery: 10, shrinkRuns: 400)
 
     package init(
@@ -120,9 +120,9 @@ package struct ExploreConfig: Sendable, Equatable {
         return settings
     }
 
-    /// The weight of the action named `name` (a scenario file's action name).
-    package func weight(of name: String) -> Double {
-        ExploreConfig.actions.firstIndex(of: name).map { weights[$0] } ?? 0
+    /// The weight of actions of `kind`.
+    package func weight(of kind: ScriptAction.Kind) -> Double {
+        ExploreConfig.actions.firstIndex(of: kind).map { weights[$0] } ?? 0
     }
 }
 
@@ -192,9 +192,9 @@ extension ExploreConfig: Decodable {
         weights = d.weights
         if c.contains(.weights) {
             let w = try c.superDecoder(forKey: .weights)
-            try w.rejectUnknownKeys(ScriptStep.ActionName.self)
-            let wc = try w.container(keyedBy: ScriptStep.ActionName.self)
-            for (index, action) in ScriptStep.ActionName.allCases.enumerated() where wc.contains(action) {
+            try w.rejectUnknownKeys(ScriptAction.Kind.self)
+            let wc = try w.container(keyedBy: ScriptAction.Kind.self)
+            for (index, action) in ScriptAction.Kind.allCases.enumerated() where wc.contains(action) {
                 weights[index] = try wc.decode(Double.self, forKey: action, per: ExploreConfig.weightsSchema)
             }
             guard weights.contains(where: { $0 > 0 }) || steps.upperBound == 0 else {

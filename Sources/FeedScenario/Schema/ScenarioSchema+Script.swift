@@ -7,7 +7,7 @@ extension ScriptStep {
     static let schema = ObjectSchema(
         definition: "step", title: "Script step",
         description: "A user action at a point in simulated time: `at_ms`, `action`, optionally `repeat`, and exactly the fields of that action.",
-        keys: Keys.self, branches: Branches(tag: Keys.action.stringValue, list: ActionName.allCases.map(branch))
+        keys: Keys.self, branches: Branches(tag: Keys.action.stringValue, list: ScriptAction.Kind.allCases.map(branch))
     ) { key in
         switch key {
         case .at_ms: .number("At, in ms", "When the step happens, in milliseconds from launch, 0…86,400,000: before the end of the run, and at least the `at_ms` of the step above.", 0...(maximumDurationSeconds * 1_000), unit: "ms", required: true)
@@ -18,7 +18,7 @@ extension ScriptStep {
     }
 
     /// The fields of `action`'s steps besides `at_ms`, `action` and `repeat`.
-    static func fields(of action: ActionName) -> ObjectSchema {
+    static func fields(of action: ScriptAction.Kind) -> ObjectSchema {
         schema.branch(action.rawValue)
     }
 
@@ -58,7 +58,7 @@ extension ScriptStep {
         DecelerationRate.self, default: .normal)
 
     /// The fields of one action.
-    private static func branch(_ action: ActionName) -> Branches.Branch {
+    private static func branch(_ action: ScriptAction.Kind) -> Branches.Branch {
         switch action {
         case .drag:
             step(
@@ -158,7 +158,7 @@ extension ScriptStep {
     /// actions, `description` (the summary when nil) in its own definition,
     /// which goes on to name its fields.
     private static func step(
-        _ action: ActionName, _ summary: String, description: String? = nil, alternatives: [FieldAlternative] = [],
+        _ action: ScriptAction.Kind, _ summary: String, description: String? = nil, alternatives: [FieldAlternative] = [],
         fields: KeyValuePairs<Keys, SchemaField>
     ) -> Branches.Branch {
         var object = ObjectSchema(

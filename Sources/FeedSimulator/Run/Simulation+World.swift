@@ -157,33 +157,22 @@ extension Simulation: EngineScheduler {
 extension Simulation {
     /// Carries out a script step.
     func perform(_ action: ScriptAction) {
-        // Touches and taps need the app on screen.
-        switch action {
-        case .fling:
-            guard appState == .foreground else { return }
+        let kind = action.kind
+        guard !kind.needsForeground || appState == .foreground else { return }
+        if case .fling = action {
             // A flick while a finger holds the content joins the same pan
             // and throws nothing: the holding finger keeps the content, and
             // its lift ends the pan (docs/scenario-format.md, "Touches that
             // overlap").
             scrollView.advance(to: now)
             guard !scrollView.isDragging else { return }
-        case .drag, .tapNewPosts, .scrollToTop, .scrollTo, .pull, .like, .rotate, .textSize, .refresh:
-            guard appState == .foreground else { return }
-        case .newPosts, .contentUpdates, .removePosts, .background, .terminate, .memoryWarning:
-            break
         }
-        switch action {
-        case .drag, .fling, .pull, .tapNewPosts, .scrollToTop, .scrollTo:
+        if kind.movesReader {
             holdWatch = nil
             meter.excluding { driftMeter.readerWillMove(view: scrollView, list: engine.listView, at: now) }
-            switch action {
-            case .drag, .fling, .pull: meter.measure { engine.scrollViewWillBeginDragging() }
-            default: break
-            }
-        case .background, .terminate:
+            if kind.startsPan { meter.measure { engine.scrollViewWillBeginDragging() } }
+        } else if kind.takesAppOffScreen {
             holdWatch = nil
-        default:
-            break
         }
         switch action {
         case let .drag(trajectory, release, deceleration):
