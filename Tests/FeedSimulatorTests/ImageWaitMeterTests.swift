@@ -22,7 +22,7 @@ struct ImageWaitMeterTests {
     @Test("the first screen waits for the image request's latency, to the frame; posts scrolled into view later had theirs prefetched and wait 0")
     func firstScreenWaitsPrefetchedDoNot() throws {
         let (simulation, result) = try Self.run(latencyMs: 300)
-        let waits = simulation.imageWaitMeter.waits
+        let waits = simulation.meters.imageWait.waits
         let firstScreen = try #require(result.frames.first { !$0.visible.isEmpty }).visible.count
         #expect(waits.count > firstScreen, "the fling shows posts the first screen did not")
         let frame = Display(refreshHz: 60).budget
@@ -40,7 +40,7 @@ struct ImageWaitMeterTests {
     func openWaitClosesAtTheEnd() throws {
         // The page lands at 1.5 s; its images would land at 3 s, after the end.
         let (simulation, result) = try Self.run(latencyMs: 1_500, seconds: 2.5)
-        let waits = simulation.imageWaitMeter.waits
+        let waits = simulation.meters.imageWait.waits
         let firstShown = try #require(result.frames.first { !$0.visible.isEmpty }).time
         #expect(result.imageHitRate == 0)
         #expect(!waits.isEmpty)

@@ -14,7 +14,7 @@ extension Simulation {
     func newEngine() -> FeedEngine {
         FeedEngine(
             configuration: Simulation.engineConfiguration(
-                request.engine, feed: scenario.feed, width: width, decodePerMegapixel: request.loaded.device.costs.decodePerMegapixel.value),
+                request.engine, feed: scenario.feed, width: input.width, decodePerMegapixel: request.loaded.device.costs.decodePerMegapixel.value),
             viewport: self, transport: transport, imageTransport: transport, scheduler: schedulerLink)
     }
 
@@ -23,7 +23,7 @@ extension Simulation {
         scrollView = ScrollView(
             viewportHeight: scrollView.viewportHeight, insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom,
             contentHeight: 0, contentMinY: engine.listView.contentMinY)
-        lastRenderedOffset = .nan
+        frame.lastRenderedOffset = .nan
     }
 
     static func engineConfiguration(

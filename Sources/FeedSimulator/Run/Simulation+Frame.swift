@@ -72,12 +72,12 @@ extension Simulation {
     /// visible cells and account the frame, if anything rendered.
     @discardableResult
     func renderFrame(vsync index: Int64) -> FrameOutcome {
-        guard appState == .foreground else { return .idle }
+        guard app.state == .foreground else { return .idle }
         scrollView.advance(to: now)
         // Read once: each read of the lazy property is a check and a retain.
         let engine = self.engine
         let list = engine.listView
-        let moved = scrollView.contentOffset != lastRenderedOffset
+        let moved = scrollView.contentOffset != frame.lastRenderedOffset
         // Work done between frames (a commit, a response handled) is
         // rendered, and charged, in the next frame.
         guard moved || list.needsLayout || engine.hasPendingWork else { return restWithoutFrame(list: list) }
@@ -88,16 +88,16 @@ extension Simulation {
         let frameWork = costModel.commitTime(for: work.counters, cellTime: work.cellTime, vsync: index)
         let render = costModel.renderTime(for: scene(visible, list: list), vsync: index)
         let record = accountFrame(
-            work: frameWork, render: render, offset: offset, visible: visible, list: list, allocations: requests &- requestsAtLastFrame)
+            work: frameWork, render: render, offset: offset, visible: visible, list: list, allocations: requests &- frame.requestsAtLast)
         prefetchInSpareTime(
             after: visible, offset: offset, spare: Double(record.budget - frameWork), engine: engine, list: list, vsync: index)
         retargetAnimatedScroll()
         paceRefreshRate(offset: offset)
-        requestsAtLastFrame = requests
+        frame.requestsAtLast = requests
         timeline?.recordFrame(record, parts: costModel.commitParts(
             for: work.counters, configureTime: work.configureTime, measureTime: work.measureTime, vsync: index))
-        lastRenderedOffset = offset
-        nextFrameVsync = display.firstVsync(atOrAfter: accountant.nextCommitTime)
+        frame.lastRenderedOffset = offset
+        frame.nextVsync = display.firstVsync(atOrAfter: accountant.nextCommitTime)
         digestFrame(work: frameWork, offset: offset, visible: visible)
         if request.checkInvariants {
             checkScrollInvariants(frame: record.frame)
@@ -111,7 +111,7 @@ extension Simulation {
     /// A vsync with nothing to draw: a flight that was in the air has
     /// landed, and the view is idle unless it still moves.
     private func restWithoutFrame(list: FeedListView) -> FrameOutcome {
-        if driftMeter.hasFlight { driftMeter.motionEnded(at: now, list: list, view: scrollView) }
+        if meters.drift.hasFlight { meters.drift.motionEnded(at: now, list: list, view: scrollView) }
         noteRest()
         return scrollView.isResting ? .idle : .busy
     }
@@ -122,16 +122,16 @@ extension Simulation {
     /// Returns the visible rows.
     private func layOutFrame(engine: FeedEngine, list: FeedListView) -> Range<Int> {
         engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
-        let changed = driftMeter.hasPendingChange
+        let changed = meters.drift.hasPendingChange
         let before = captureAnchor(in: list)
-        if changed { meter.excluding { driftMeter.frameWillLayOut(reader: before, list: list, view: scrollView, at: now) } }
+        if changed { meter.excluding { meters.drift.frameWillLayOut(reader: before, list: list, view: scrollView, at: now) } }
         // Changes the layout itself sets off (an image from the memory
         // cache whose size was unknown, delivered as its cell is
         // configured) belong to this frame, judged from before it.
-        frameLayoutChange = nil
-        layingOutFrame = true
+        frame.layoutChange = nil
+        frame.isLayingOut = true
         let (visible, measuredAbove) = settleLayout(engine: engine, list: list)
-        layingOutFrame = false
+        frame.isLayingOut = false
         meter.excluding {
             meterLaidOutFrame(visible, changed: changed, measuredAbove: measuredAbove, before: before, engine: engine, list: list)
         }
@@ -166,15 +166,15 @@ extension Simulation {
         // Changes measured before this frame (the reader moved, or
         // changed the feed themselves, after they committed) are
         // shown in it, whether or not another change waits for it.
-        if driftMeter.hasChangesToShow { driftMeter.frameShown(at: now, list: list, view: scrollView) }
-        if !changed, measuredAbove || frameLayoutChange != nil, let before, before.wasDisplayed {
+        if meters.drift.hasChangesToShow { meters.drift.frameShown(at: now, list: list, view: scrollView) }
+        if !changed, measuredAbove || frame.layoutChange != nil, let before, before.wasDisplayed {
             // Only a cell the reader saw can be seen to move: a rect
             // scrolled into fresh content is measured before it is
             // ever shown.
-            driftMeter.record(frameLayoutChange ?? .heightChange, at: now, before: before, list: list, view: scrollView)
+            meters.drift.record(frame.layoutChange ?? .heightChange, at: now, before: before, list: list, view: scrollView)
         }
-        imageWaitMeter.frameShown(visible, list: list, images: engine.images, at: now)
-        if driftMeter.hasFlight { driftMeter.motionEnded(at: now, list: list, view: scrollView) }
+        meters.imageWait.frameShown(visible, list: list, images: engine.images, at: now)
+        if meters.drift.hasFlight { meters.drift.motionEnded(at: now, list: list, view: scrollView) }
     }
 
     /// The engine's work since the last frame, with each cell's time from
@@ -200,7 +200,7 @@ extension Simulation {
             ? 0 : offset + scrollView.insetTop - list.minY(of: visible.lowerBound)
         return accountant.recordFrame(
             at: now, work: work, render: render, contentOffset: offset, pointsIntoFirstRow: pointsIntoFirstRow, visible: visible,
-            allocations: allocations, rate: refreshRate.current)
+            allocations: allocations, rate: frame.refreshRate.current)
     }
 
     /// Content scrolled down: the host lays out the rows coming next in
@@ -209,7 +209,7 @@ extension Simulation {
     private func prefetchInSpareTime(
         after visible: Range<Int>, offset: Double, spare: Double, engine: FeedEngine, list: FeedListView, vsync index: Int64
     ) {
-        guard offset > lastRenderedOffset else { return }
+        guard offset > frame.lastRenderedOffset else { return }
         var spare = spare
         let laidOut = engine.prefetchRowsInSpareTime(after: visible) { cell in
             let time = costModel.time(of: cell, vsync: index)
@@ -219,37 +219,37 @@ extension Simulation {
         }
         if laidOut > 0 {
             meter.excluding { scrollView.setContentExtent(minY: list.contentMinY, maxY: list.contentMaxY) }
-            digest.combine(UInt64(laidOut))
+            meters.digest.combine(UInt64(laidOut))
         }
     }
 
     /// A lazy stack re-estimates where an animated scroll to a row ends
     /// at every frame, with the rows this frame laid out.
     private func retargetAnimatedScroll() {
-        guard let (target, startedAt) = scrollTarget else { return }
+        guard let (target, startedAt) = input.scrollTarget else { return }
         if scrollView.animationStart == startedAt {
             scrollView.retargetAnimation(to: self.offset(for: target))
         } else {
-            scrollTarget = nil
+            input.scrollTarget = nil
         }
     }
 
     /// Tells the display's rate governor how fast the content moved since
     /// the last frame (ProMotion adapts to it), and notes this frame's time.
     private func paceRefreshRate(offset: Double) {
-        if !lastRenderedOffset.isNaN, now > lastFrameTime {
-            let speed = abs(offset - lastRenderedOffset) / (Double(now - lastFrameTime) / 1e9)
-            refreshRate.frameRendered(speed: speed, touching: scrollView.isDragging)
+        if !frame.lastRenderedOffset.isNaN, now > frame.lastTime {
+            let speed = abs(offset - frame.lastRenderedOffset) / (Double(now - frame.lastTime) / 1e9)
+            frame.refreshRate.frameRendered(speed: speed, touching: scrollView.isDragging)
         }
-        lastFrameTime = now
+        frame.lastTime = now
     }
 
     /// Mixes what the frame did into the run's digest.
     private func digestFrame(work: SimTime, offset: Double, visible: Range<Int>) {
-        digest.combine(work)
-        digest.combine(offset)
-        digest.combine(visible.lowerBound)
-        digest.combine(visible.upperBound)
+        meters.digest.combine(work)
+        meters.digest.combine(offset)
+        meters.digest.combine(visible.lowerBound)
+        meters.digest.combine(visible.upperBound)
     }
 
     /// The scroll view's invariants after a frame: a finite offset, and
@@ -268,17 +268,17 @@ extension Simulation {
     /// The post a change left in place stays there until something moves
     /// it (`HoldWatch.frame`), checked after every frame.
     private func watchHeldPost(list: FeedListView) {
-        let records = driftMeter.records
-        let newRecord = records.count > watchedRecords ? records[records.count - 1] : nil
-        watchedRecords = records.count
+        let records = meters.drift.records
+        let newRecord = records.count > checks.watchedRecords ? records[records.count - 1] : nil
+        checks.watchedRecords = records.count
         let offset = scrollView.contentOffset
         let screen = HoldWatch.Screen(
-            isResting: scrollView.isResting, changeInProgress: driftMeter.hasPendingChange || driftMeter.hasFlight,
+            isResting: scrollView.isResting, changeInProgress: meters.drift.hasPendingChange || meters.drift.hasFlight,
             atEdge: offset == scrollView.minOffset || offset == scrollView.maxOffset)
         let (watch, slip) = HoldWatch.frame(
-            holdWatch, newRecord: newRecord, screen: screen, at: now, y: { self.screenY(of: $0, in: list) })
-        holdWatch = watch
-        if let slip, holdSlips.count < HoldSlip.limit { holdSlips.append(slip) }
+            checks.holdWatch, newRecord: newRecord, screen: screen, at: now, y: { self.screenY(of: $0, in: list) })
+        checks.holdWatch = watch
+        if let slip, checks.holdSlips.count < HoldSlip.limit { checks.holdSlips.append(slip) }
     }
 
     /// A post's top on screen, in points below the viewport's top.
@@ -292,8 +292,8 @@ extension Simulation {
     }
 
     private func noteInvariantFailure(_ message: String, frame: Int) {
-        guard invariantFailures.count < InvariantFailure.limit else { return }
-        invariantFailures.append(InvariantFailure(time: now, frame: frame, message: message))
+        guard checks.invariantFailures.count < InvariantFailure.limit else { return }
+        checks.invariantFailures.append(InvariantFailure(time: now, frame: frame, message: message))
     }
 
     /// What the render server draws with `visible` on screen: a layer tree

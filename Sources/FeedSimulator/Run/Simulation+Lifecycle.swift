@@ -4,15 +4,15 @@ extension Simulation {
     /// when it goes to the background.
     func persist() {
         guard !engine.posts.isEmpty else { return }
-        commitsSincePersist = 0
-        offsetAtPersist = scrollView.contentOffset
-        persisted = meter.measure { engine.snapshot() }
+        app.commitsSincePersist = 0
+        app.offsetAtPersist = scrollView.contentOffset
+        app.persisted = meter.measure { engine.snapshot() }
     }
 
     /// Samples the footprint; warns the engine or kills the app as the
     /// system would.
     func checkMemory() {
-        guard appState != .terminated else { return }
+        guard app.state != .terminated else { return }
         let engine = self.engine
         let bytes = memory.footprint(posts: engine.postCount, cacheBytes: Int64(engine.cacheMemoryBytes + engine.keptRowViewBytes))
         switch memory.sample(bytes) {
@@ -30,41 +30,41 @@ extension Simulation {
         timeline?.mark("memory_warning", at: now)
         let kept = request.engine.memoryWarningPolicy.keptFraction
         meter.measure { engine.didReceiveMemoryWarning(keepingFraction: kept) }
-        digest.combine(UInt64(0x6D656D))
+        meters.digest.combine(UInt64(0x6D656D))
     }
 
     /// The app is killed; the reader opens it again `relaunchAfter` ns
     /// later, and it cold-starts from persisted state.
     func terminate(relaunchAfter delay: SimTime) {
         timeline?.mark("terminate", at: now)
-        if appState == .foreground { captureAtTermination = captureAnchor() }
+        if app.state == .foreground { app.captureAtTermination = captureAnchor() }
         // What was saved misses what changed since, and where the reader
         // went since (a kill mid-fling).
-        persistedIsStale = commitsSincePersist > 0 || !scrollView.isResting || scrollView.contentOffset != offsetAtPersist
-        driftMeter.discardUnshown()
-        meter.excluding { imageWaitMeter.screenGone(at: now) }
-        appState = .terminated
-        launchGeneration += 1
-        digest.combine(UInt64(0x6B696C6C))
-        scheduleAction(after: delay + scenario.lifecycle.coldStartNs, generation: launchGeneration) { [unowned self] in self.relaunch() }
+        app.persistedIsStale = app.commitsSincePersist > 0 || !scrollView.isResting || scrollView.contentOffset != app.offsetAtPersist
+        meters.drift.discardUnshown()
+        meter.excluding { meters.imageWait.screenGone(at: now) }
+        app.state = .terminated
+        app.launch += 1
+        meters.digest.combine(UInt64(0x6B696C6C))
+        scheduleAction(after: delay + scenario.lifecycle.coldStartNs, owner: .launch(app.launch)) { [unowned self] in self.relaunch() }
     }
 
     /// A cold start: a new engine restores persisted state if it is recent
     /// enough, else loads from the network.
     func relaunch() {
         timeline?.mark("relaunch", at: now)
-        appState = .foreground
+        app.state = .foreground
         engine = newEngine()
         resetScrollView()
-        relaunchCapture = captureAtTermination
-        if let snapshot = persisted, now - snapshot.savedAt <= scenario.lifecycle.restoreMaxAgeNs {
+        app.relaunchCapture = app.captureAtTermination
+        if let snapshot = app.persisted, now - snapshot.savedAt <= scenario.lifecycle.restoreMaxAgeNs {
             engine.restore(from: snapshot)
             // What is on screen now is what was saved.
-            commitsSincePersist = 0
-            offsetAtPersist = scrollView.contentOffset
+            app.commitsSincePersist = 0
+            app.offsetAtPersist = scrollView.contentOffset
         } else {
             engine.start()
         }
-        captureAtTermination = nil
+        app.captureAtTermination = nil
     }
 }

@@ -19,24 +19,24 @@ extension Simulation {
     /// While the app is terminated, nothing of the app may run: an action
     /// scheduled then comes from the killed engine finishing what it was
     /// doing (a decode it queued while the kill unwound) and is never run.
-    /// The world's own actions name their launch (`generation`), or
-    /// `runningLaunch` for whichever launch is running when they fire.
+    /// The world's own actions name their `owner`: a launch, or
+    /// `.runningLaunch` for whichever launch is running when they fire.
     @discardableResult
-    func scheduleAction(after delay: SimTime, generation: Int? = nil, _ action: @escaping () -> Void) -> Int {
-        let owner = generation ?? (appState == .terminated ? Simulation.killedLaunch : launchGeneration)
+    func scheduleAction(after delay: SimTime, owner: ActionOwner? = nil, _ action: @escaping () -> Void) -> Int {
+        let owner = owner ?? (app.state == .terminated ? .killedApp : .launch(app.launch))
         let slot: Int
-        if let free = freeSlots.popLast() {
+        if let free = slots.free.popLast() {
             slot = free
-            actions[slot] = PendingAction(run: action)
-            slotGeneration[slot] = owner
+            slots.actions[slot] = PendingAction(run: action)
+            slots.owner[slot] = owner
         } else {
-            slot = actions.count
-            actions.append(PendingAction(run: action))
-            slotSequence.append(0)
-            slotGeneration.append(owner)
+            slot = slots.actions.count
+            slots.actions.append(PendingAction(run: action))
+            slots.sequence.append(0)
+            slots.owner.append(owner)
         }
         do {
-            slotSequence[slot] = try scheduleReturningSequence(.action(slot), at: now + max(0, delay))
+            slots.sequence[slot] = try scheduleReturningSequence(.action(slot), at: now + max(0, delay))
         } catch {
             pendingLimitError = pendingLimitError ?? error
         }
@@ -44,10 +44,10 @@ extension Simulation {
     }
 
     func cancelAction(slot: Int) {
-        guard slot < actions.count, actions[slot] != nil else { return }
-        actions[slot] = nil
-        queue.cancel(slotSequence[slot])
-        freeSlots.append(slot)
+        guard slot < slots.actions.count, slots.actions[slot] != nil else { return }
+        slots.actions[slot] = nil
+        queue.cancel(slots.sequence[slot])
+        slots.free.append(slot)
     }
 
     /// Vsyncs from `first` on that come before the next queued event, when
@@ -71,8 +71,8 @@ extension Simulation {
             guard eventsProcessed <= scenario.limits.maxEvents else {
                 throw .eventLimit(limit: scenario.limits.maxEvents, time: time)
             }
-            digest.combine(time)
-            digest.combine(code)
+            meters.digest.combine(time)
+            meters.digest.combine(code)
             index += 1
         }
         return index

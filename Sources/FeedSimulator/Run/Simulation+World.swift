@@ -25,14 +25,14 @@ extension Simulation: FeedViewport {
     }
 
     package func feedWillCommit(_ cause: ChangeCause) {
-        commitDepth += 1
+        commit.depth += 1
         // A change inside another's commit (an image delivered from the
         // cache while the commit lays out its cells) is part of that commit:
         // the drift of both is measured once, from before the outer one. One
         // set off by a frame's layout is the frame's.
-        guard commitDepth == 1 else { return }
-        if layingOutFrame {
-            if frameLayoutChange == nil, !cause.isUserAction { frameLayoutChange = cause }
+        guard commit.depth == 1 else { return }
+        if frame.isLayingOut {
+            if frame.layoutChange == nil, !cause.isUserAction { frame.layoutChange = cause }
             return
         }
         meter.excluding {
@@ -41,44 +41,44 @@ extension Simulation: FeedViewport {
             // with every touch, so a change between frames (an image, a
             // response) finds the reader's post where the finger has it.
             scrollView.advance(to: now)
-            retargetsAtCommit = scrollView.retargets
-            if let relaunch = relaunchCapture, cause == .restore || cause == .initialLoad {
+            commit.retargetsAtStart = scrollView.retargets
+            if let relaunch = app.relaunchCapture, cause == .restore || cause == .initialLoad {
                 // The first content after a relaunch: judged against where
                 // the reader left the feed.
-                driftMeter.relaunchWillCommit(cause, anchor: relaunch, stale: cause == .restore && persistedIsStale)
-                relaunchCapture = nil
+                meters.drift.relaunchWillCommit(cause, anchor: relaunch, stale: cause == .restore && app.persistedIsStale)
+                app.relaunchCapture = nil
             } else if !cause.isUserAction {
-                driftMeter.changeWillCommit(cause, anchor: captureAnchor(), view: scrollView, list: engine.listView, at: now)
+                meters.drift.changeWillCommit(cause, anchor: captureAnchor(), view: scrollView, list: engine.listView, at: now)
             } else {
                 // The reader's own change (a like, held posts shown) moves
                 // their post as their gestures do: the held watch ends.
-                holdWatch = nil
-                driftMeter.readerChangeWillCommit(view: scrollView, list: engine.listView, at: now)
+                checks.holdWatch = nil
+                meters.drift.readerChangeWillCommit(view: scrollView, list: engine.listView, at: now)
             }
         }
     }
 
     package func feedDidCommit(_ cause: ChangeCause) {
-        commitDepth -= 1
+        commit.depth -= 1
         // A change the app commits in the background (a pushed removal, a
         // page or an image arriving) comes after the save it made as it left
         // the screen, and the reader sees it when the app comes back: a kill
         // after that loses it as it loses one made on screen. Only a killed
         // engine's commits change nothing the app will show.
-        if appState != .terminated { commitsSincePersist += 1 }
+        if app.state != .terminated { app.commitsSincePersist += 1 }
         meter.excluding {
             scrollView.setContentExtent(minY: engine.listView.contentMinY, maxY: engine.listView.contentMaxY)
-            if commitDepth == 0, !layingOutFrame {
-                driftMeter.changeDidCommit(list: engine.listView)
-                if scrollView.retargets != retargetsAtCommit {
-                    driftMeter.changeWasRetargeted()
+            if commit.depth == 0, !frame.isLayingOut {
+                meters.drift.changeDidCommit(list: engine.listView)
+                if scrollView.retargets != commit.retargetsAtStart {
+                    meters.drift.changeWasRetargeted()
                 } else {
-                    driftMeter.changeWasNotRetargeted(cause, engineCarriesFling: engine.isCarryingFling)
+                    meters.drift.changeWasNotRetargeted(cause, engineCarriesFling: engine.isCarryingFling)
                 }
             }
             timeline?.noteDataCommit(cause)
-            digest.combine(UInt64(ChangeCause.allCases.firstIndex(of: cause) ?? 0))
-            digest.combine(scrollView.contentOffset)
+            meters.digest.combine(UInt64(ChangeCause.allCases.firstIndex(of: cause) ?? 0))
+            meters.digest.combine(scrollView.contentOffset)
             if request.checkInvariants { checkEngineInvariants() }
         }
     }
@@ -158,7 +158,7 @@ extension Simulation {
     /// Carries out a script step.
     func perform(_ action: ScriptAction) {
         let kind = action.kind
-        guard !kind.needsForeground || appState == .foreground else { return }
+        guard !kind.needsForeground || app.state == .foreground else { return }
         if case .fling = action {
             // A flick while a finger holds the content joins the same pan
             // and throws nothing: the holding finger keeps the content, and
@@ -168,11 +168,11 @@ extension Simulation {
             guard !scrollView.isDragging else { return }
         }
         if kind.movesReader {
-            holdWatch = nil
-            meter.excluding { driftMeter.readerWillMove(view: scrollView, list: engine.listView, at: now) }
+            checks.holdWatch = nil
+            meter.excluding { meters.drift.readerWillMove(view: scrollView, list: engine.listView, at: now) }
             if kind.startsPan { meter.measure { engine.scrollViewWillBeginDragging() } }
         } else if kind.takesAppOffScreen {
-            holdWatch = nil
+            checks.holdWatch = nil
         }
         switch action {
         case let .drag(trajectory, release, deceleration):
@@ -194,7 +194,7 @@ extension Simulation {
         case let .scrollTo(target, animated):
             scrollView.scroll(to: offset(for: target), at: now, animated: animated)
             if case .offset = target { break }
-            if animated, request.engine.host.reEstimatesScrollTargets { scrollTarget = (target, now) }
+            if animated, request.engine.host.reEstimatesScrollTargets { input.scrollTarget = (target, now) }
         case let .pull(distance, duration, hold):
             scrollView.advance(to: now)
             // The finger travels to the top, then as far past it as the
@@ -222,32 +222,32 @@ extension Simulation {
             server.deliver { [unowned self] in self.engine.receiveContentUpdates(updated) }
         case let .rotate(newWidth, newHeight):
             scrollView.advance(to: now)
-            width = newWidth
+            input.width = newWidth
             scrollView.viewportHeight = newHeight
             meter.measure { engine.viewportDidResize(width: newWidth) }
         case let .textSize(scale):
             scrollView.advance(to: now)
             meter.measure { engine.textSizeDidChange(scale: scale) }
         case let .background(duration):
-            guard appState == .foreground else { return }
+            guard app.state == .foreground else { return }
             scrollView.advance(to: now)
             persist()
             timeline?.mark("background", at: now)
-            meter.excluding { imageWaitMeter.screenGone(at: now) }
-            appState = .background(since: now)
-            let generation = launchGeneration
+            meter.excluding { meters.imageWait.screenGone(at: now) }
+            app.state = .background(since: now)
+            let generation = app.launch
             scheduleAction(after: duration) { [unowned self] in
-                guard self.launchGeneration == generation, case let .background(since) = self.appState else { return }
-                self.appState = .foreground
+                guard self.app.launch == generation, case let .background(since) = self.app.state else { return }
+                self.app.state = .foreground
                 self.timeline?.mark("foreground", at: self.now)
                 self.engine.didEnterForeground(after: self.now - since, policy: ForegroundPolicy(
                     keepUnder: self.scenario.lifecycle.keepUnderNs, checkUnder: self.scenario.lifecycle.checkUnderNs))
             }
         case let .terminate(relaunchAfter):
-            guard appState != .terminated else { return }
+            guard app.state != .terminated else { return }
             terminate(relaunchAfter: relaunchAfter)
         case .memoryWarning:
-            guard appState != .terminated else { return }
+            guard app.state != .terminated else { return }
             memory.recordScriptedWarning()
             deliverMemoryWarning()
         }
@@ -257,10 +257,10 @@ extension Simulation {
     /// of its own, so a finger that stops before lifting still ends the drag.
     func beginDrag(_ trajectory: [TrajectoryPoint], release: DragRelease, rate: Double) {
         scrollView.beginDrag(at: now, trajectory: trajectory, release: release, rate: rate)
-        dragNumber += 1
+        input.dragNumber += 1
         if let end = scrollView.dragEndTime {
             do {
-                try schedule(.lift(dragNumber), at: end)
+                try schedule(.lift(input.dragNumber), at: end)
             } catch {
                 pendingLimitError = pendingLimitError ?? error
             }
@@ -270,7 +270,7 @@ extension Simulation {
     /// The finger of drag number `drag` lifts, unless another touch or the
     /// app's end took over since.
     func liftFinger(drag: Int) {
-        guard drag == dragNumber, appState == .foreground, scrollView.isDragging else { return }
+        guard drag == input.dragNumber, app.state == .foreground, scrollView.isDragging else { return }
         scrollView.advance(to: now)
         meter.measure {
             engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
@@ -282,13 +282,13 @@ extension Simulation {
         // measured at that offset. Noted now, the save would capture rows
         // the drag brought on screen at their estimates, and the frame that
         // measures them would move the saved post before the reader sees it.
-        if scrollView.contentOffset == lastRenderedOffset { noteRest() }
+        if scrollView.contentOffset == frame.lastRenderedOffset { noteRest() }
     }
 
     /// The app saves the reader's place whenever a scroll comes to rest.
     func noteRest() {
-        if scrollView.isResting && !wasResting { persist() }
-        wasResting = scrollView.isResting
+        if scrollView.isResting && !input.wasResting { persist() }
+        input.wasResting = scrollView.isResting
     }
 
     /// The content offset a `scroll_to` asks for.

@@ -36,14 +36,6 @@ package final class Simulation {
         }
     }
 
-    /// The launch of actions a killed app scheduled: none, so they never run.
-    static let killedLaunch = -1
-
-    /// The launch of the world's actions that concern whichever launch is
-    /// running when they fire (the network's return), not the one that
-    /// scheduled them: they run in every launch.
-    static let runningLaunch = -2
-
     /// Layout passes a frame may take while a resting view settles into
     /// content that its own measuring shrank. Each pass measures the cells
     /// the last one brought into view, so the loop ends by itself well before
@@ -78,7 +70,7 @@ package final class Simulation {
         clock: { [unowned self] in self.now },
         respond: { [unowned self] delay, deliver in self.scheduleAction(after: delay, deliver) },
         cancel: { [unowned self] slot in
-            if let timeline = self.timeline, slot < self.actions.count, self.actions[slot] != nil {
+            if let timeline = self.timeline, slot < self.slots.actions.count, self.slots.actions[slot] != nil {
                 timeline.actionCancelled(slot: slot, at: self.now)
             }
             self.cancelAction(slot: slot)
@@ -93,79 +85,25 @@ package final class Simulation {
     /// What engines schedule through (each engine holds it too). It reaches
     /// the simulation only while `run()` runs, so it makes no cycle.
     let schedulerLink = EngineSchedulerLink()
-    @exclusivity(unchecked) var driftMeter = DriftMeter()
-    @exclusivity(unchecked) var imageWaitMeter = ImageWaitMeter()
-    /// The scroll view's retargeted flings as the outermost commit began.
-    @exclusivity(unchecked) var retargetsAtCommit = 0
-    @exclusivity(unchecked) var digest = TraceDigest()
     @exclusivity(unchecked) package internal(set) var now: SimTime = 0
     @exclusivity(unchecked) var eventsProcessed = 0
-    /// Closures waiting for their `.action` event, by slot; a slot is freed
-    /// when its action runs or is cancelled.
-    @exclusivity(unchecked) var actions: [PendingAction?] = []
-    @exclusivity(unchecked) var freeSlots: [Int] = []
-    /// The event sequence number of each slot's pending action, for cancelling.
-    @exclusivity(unchecked) var slotSequence: [UInt64] = []
-    /// The first vsync the main thread is free for.
-    @exclusivity(unchecked) var nextFrameVsync: Int64 = 0
-    @exclusivity(unchecked) var lastRenderedOffset: Double = .nan
-    /// When the last frame rendered.
-    @exclusivity(unchecked) var lastFrameTime: SimTime = 0
-    /// The display rate in force (ProMotion, where the device adapts).
-    @exclusivity(unchecked) var refreshRate: RefreshRateGovernor
-    @exclusivity(unchecked) var requestsAtLastFrame: UInt64 = 0
-    /// After a relaunch, until its first content commits: the anchor as the
-    /// reader last saw it before the kill.
-    @exclusivity(unchecked) var relaunchCapture: DriftMeter.Capture?
-    /// Drags begun so far; a lift event names the drag it ends.
-    @exclusivity(unchecked) var dragNumber = 0
-    @exclusivity(unchecked) var inputGenerator: Xoshiro256StarStar
-    @exclusivity(unchecked) var width: Double
+    /// A limit hit inside a callback that cannot throw, raised by the loop.
+    @exclusivity(unchecked) var pendingLimitError: SimulationLimitError?
     @exclusivity(unchecked) var memory: MemoryModel
-    /// Whether the app is on screen; frames render only then.
-    @exclusivity(unchecked) var appState = AppState.foreground
-    /// State the engine persisted, for a relaunch.
-    @exclusivity(unchecked) var persisted: FeedSnapshot?
-    /// The anchor the reader last saw before the app was terminated.
-    @exclusivity(unchecked) var captureAtTermination: DriftMeter.Capture?
-    /// Incremented at every termination; actions scheduled by an earlier
-    /// launch do not run.
-    @exclusivity(unchecked) var launchGeneration = 0
-    @exclusivity(unchecked) var slotGeneration: [Int] = []
-    @exclusivity(unchecked) var wasResting = true
-    /// Data commits in progress: more than one when a change happens inside
-    /// another's commit.
-    @exclusivity(unchecked) var commitDepth = 0
-    /// Data commits since the app last saved its state, on screen or in
-    /// the background.
-    @exclusivity(unchecked) var commitsSincePersist = 0
-    /// Where the content was when the app last saved its state.
-    @exclusivity(unchecked) var offsetAtPersist = Double.nan
-    /// Whether the state a relaunch restores misses changes the reader saw.
-    @exclusivity(unchecked) var persistedIsStale = false
-    /// Whether a frame's layout pass is running.
-    @exclusivity(unchecked) var layingOutFrame = false
-    /// The first change the current frame's layout set off, if any.
-    @exclusivity(unchecked) var frameLayoutChange: ChangeCause?
-    /// Invariants found broken, when the request asks for the checks.
-    @exclusivity(unchecked) var invariantFailures: [InvariantFailure] = []
-    /// The post the last drift record left on a resting screen, watched
-    /// until the reader moves, another change comes or the app leaves.
-    @exclusivity(unchecked) var holdWatch: HoldWatch?
-    /// The post an animated scroll started at this time is going to, while
-    /// the host re-estimates where it is at every frame.
-    @exclusivity(unchecked) var scrollTarget: (target: ScrollTarget, startedAt: SimTime)?
-    /// Drift records the watch has seen.
-    @exclusivity(unchecked) var watchedRecords = 0
-    /// Posts that moved while watched, when the request asks for the checks.
-    @exclusivity(unchecked) var holdSlips: [HoldSlip] = []
-
-    /// Where the app is in its lifecycle.
-    enum AppState: Equatable {
-        case foreground
-        case background(since: SimTime)
-        case terminated
-    }
+    /// The frame loop: the next vsync free, the last frame, the refresh rate.
+    @exclusivity(unchecked) var frame: FrameState
+    /// The app's life: on screen or not, its launches, what it saved.
+    @exclusivity(unchecked) var app = AppLifecycle()
+    /// The reader's input: drags, the width of the screen, a scroll's target.
+    @exclusivity(unchecked) var input: ReaderInput
+    /// The data commit in progress, if any.
+    @exclusivity(unchecked) var commit = CommitState()
+    /// What the run measures of the reader's experience.
+    @exclusivity(unchecked) var meters = Meters()
+    /// What the request's checks found.
+    @exclusivity(unchecked) var checks = Checks()
+    /// Actions (engine timers, server responses) waiting for their event.
+    @exclusivity(unchecked) var slots = ActionSlots()
 
     package init(request: RunRequest) throws {
         self.request = request
@@ -176,11 +114,11 @@ package final class Simulation {
         self.scenario = scenario
         let device = request.loaded.device
         display = Display(refreshHz: request.refreshHz)
-        refreshRate = RefreshRateGovernor(panel: display, isAdaptive: device.adaptiveRefresh)
+        frame = FrameState(refreshRate: RefreshRateGovernor(panel: display, isAdaptive: device.adaptiveRefresh))
         costModel = CostModel(costs: device.costs, jitterSigma: device.costJitterSigma.value, seed: request.seed)
         accountant = FrameAccountant(display: display, keepsRecords: request.recordFrames)
         accountant.reserveCapacity(forDuration: scenario.durationNs)
-        width = device.screenWidthPt.value
+        input = ReaderInput(width: device.screenWidthPt.value)
         scrollView = ScrollView(
             viewportHeight: device.screenHeightPt.value,
             insetTop: device.safeAreaTopPt.value,
@@ -190,7 +128,6 @@ package final class Simulation {
         timeline = request.recordTimeline ? TimelineRecorder(meter: meter) : nil
         memory = MemoryModel(settings: scenario.memory)
         streams = RandomStreams(seed: request.seed)
-        inputGenerator = streams.generator(for: .input)
         feedNetwork = try request.network.model(streams: streams)
         imageNetwork = try request.network.model(streams: RandomStreams(seed: request.seed ^ RandomStreams.Stream.images.rawValue))
         // The server writes its timeline now, before anything runs, and the
@@ -211,8 +148,8 @@ package final class Simulation {
         // hears it, whichever it is; an app killed then hears nothing, and
         // its relaunch finds the network there.
         for window in server.network.offlineWindows where window.upperBound < scenario.durationNs {
-            scheduleAction(after: window.upperBound, generation: Simulation.runningLaunch) { [unowned self] in
-                guard self.appState != .terminated else { return }
+            scheduleAction(after: window.upperBound, owner: .runningLaunch) { [unowned self] in
+                guard self.app.state != .terminated else { return }
                 self.engine.networkDidBecomeAvailable()
             }
         }
@@ -227,8 +164,8 @@ package final class Simulation {
                 throw .eventLimit(limit: scenario.limits.maxEvents, time: time)
             }
             now = time
-            digest.combine(time)
-            digest.combine(event.code)
+            meters.digest.combine(time)
+            meters.digest.combine(event.code)
             switch event {
             case .launch:
                 meter.measure { engine.start() }
@@ -237,35 +174,32 @@ package final class Simulation {
                 try schedule(.vsync(0), at: 0)
             case let .vsync(index):
                 var idle = false
-                if index >= nextFrameVsync, refreshRate.isFrameVsync(index) { idle = renderFrame(vsync: index) == .idle }
-                var next = max(index + 1, nextFrameVsync)
+                if index >= frame.nextVsync, frame.refreshRate.isFrameVsync(index) { idle = renderFrame(vsync: index) == .idle }
+                var next = max(index + 1, frame.nextVsync)
                 if idle { next = try skipIdleVsyncs(from: next) }
                 if display.vsyncTime(next) < scenario.durationNs {
                     try schedule(.vsync(next), at: display.vsyncTime(next))
                 }
             case let .script(index):
-                digest.combine(index)
+                meters.digest.combine(index)
                 perform(scenario.script[index].action)
             case let .lift(drag):
                 liftFinger(drag: drag)
             case let .action(slot):
-                let action = actions[slot]
-                let current = slotGeneration[slot] == launchGeneration || slotGeneration[slot] == Simulation.runningLaunch
-                actions[slot] = nil
-                freeSlots.append(slot)
+                let action = slots.actions[slot]
+                let current = slots.owner[slot].runs(inLaunch: app.launch)
+                slots.actions[slot] = nil
+                slots.free.append(slot)
                 if let action, current { meter.measure(action.run) }
                 checkMemory()
             case .end:
-                imageWaitMeter.screenGone(at: now)
+                meters.imageWait.screenGone(at: now)
                 break loop
             }
             if let error = pendingLimitError { throw error }
         }
         return result()
     }
-
-    /// A limit hit inside a callback that cannot throw, raised by the loop.
-    @exclusivity(unchecked) var pendingLimitError: SimulationLimitError?
 
     private func result() -> RunResult {
         RunResult(
@@ -276,7 +210,7 @@ package final class Simulation {
             duration: scenario.durationNs,
             frameSummary: accountant.finish(),
             frames: accountant.records,
-            drift: driftMeter.records,
+            drift: meters.drift.records,
             allocations: meter.reported(),
             peakMemoryMB: Double(memory.peakBytes) / Double(1 << 20),
             memoryWarnings: memory.warnings,
@@ -285,11 +219,11 @@ package final class Simulation {
             networkFailures: server.failedRequests,
             viewModelHitRate: engine.viewModelHitRate,
             imageHitRate: engine.imageHitRate,
-            imageWait: imageWaitMeter.summary(),
+            imageWait: meters.imageWait.summary(),
             eventsProcessed: eventsProcessed,
-            traceDigest: digest,
+            traceDigest: meters.digest,
             timeline: timeline?.timeline,
-            invariantFailures: invariantFailures,
-            holdSlips: holdSlips)
+            invariantFailures: checks.invariantFailures,
+            holdSlips: checks.holdSlips)
     }
 }
