@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedExplore
 import FeedReports
+import FeedScenario
 import Foundation
 
 extension FeedSim {
@@ -133,6 +134,9 @@ extension FeedSim {
                     }
                 }
             } catch let error as ValidationError {
+                output.discard()
+                throw CommandFailure.usage("cannot merge: \(error)")
+            } catch let error as FileProblem {
                 output.discard()
                 throw CommandFailure.usage("cannot merge: \(error)")
             } catch {

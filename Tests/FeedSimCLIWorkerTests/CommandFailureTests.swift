@@ -61,5 +61,8 @@ struct CommandFailureTests {
         #expect("\(FileProblem(file: "t.csv", line: 3, problem: "expected 4 fields"))" == "t.csv:3: expected 4 fields")
         #expect("\(FileProblem(file: "t.csv", line: nil, problem: "empty"))" == "t.csv: empty")
         #expect(ScenarioError(file: "a.json", path: "$.feed", expected: "x").place == .jsonPath("$.feed"))
+        #expect("\(ShardMergeError.file("p1/summary.csv", line: 1, "the header is not the one `feedsim run` writes"))"
+            == "p1/summary.csv:1: the header is not the one `feedsim run` writes")
+        #expect("\(ShardMergeError("part 1/2 is given twice: a and a"))" == "part 1/2 is given twice: a and a")
     }
 }
