@@ -105,7 +105,7 @@ extension FeedSim {
                     do {
                         loaded.append((part, try JSONDecoder().decode(ExploreOutcome.self, from: Data(contentsOf: url))))
                     } catch {
-                        throw ValidationError("\(url.relativePath): not an explore part (\(error))")
+                        throw FileProblem(file: url.relativePath, line: nil, problem: "not an explore part (\(error))")
                     }
                 }
                 whole = try ExploreOutcome.merged(loaded)

@@ -108,7 +108,9 @@ final class BatchWorker {
             case silent
         }
 
+        /// The worker's exit status, or -1 when it never started.
         var status: Int32
+        /// What it said, if anything.
         var account: Account
 
         /// What the user reads: the worker's own words, or its status.
