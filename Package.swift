@@ -182,7 +182,11 @@ let package = Package(
         // larger target then compiles beside FeedExplore and FeedSimCLI
         // instead of after them, about 20 s sooner in a fresh build.
         .testTarget(
-            name: "FeedSimCLIWorkerTests", dependencies: ["FeedSimCLI", "FeedReports", "FeedSimTestSupport"],
+            name: "FeedSimCLIWorkerTests",
+            dependencies: [
+                "FeedSimCLI", "FeedReports", "FeedScenario", "FeedSimTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: unoptimisedTests
         ),
     ]

@@ -1,3 +1,4 @@
+import FeedScenario
 import FeedSimulator
 import Foundation
 
@@ -181,10 +182,21 @@ package struct Provenance: Codable, Equatable, Sendable {
 }
 
 /// A `provenance.json` that cannot be read.
-package struct ProvenanceError: Error, CustomStringConvertible {
+package struct ProvenanceError: FileDiagnostic {
+    /// The file, as the command named it.
     package let file: String
+    /// Why it cannot be read.
     package let reason: String
-    package var description: String { "\(file): \(reason)" }
+    /// The file as a whole.
+    package var place: FilePlace { .wholeFile }
+    /// Why it cannot be read.
+    package var problem: String { reason }
+
+    /// An error naming `file` and why it cannot be read.
+    package init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
+    }
 }
 
 /// What `feedsim check` says about the builds behind a baseline and the

@@ -190,7 +190,7 @@ package struct ShardManifest: Codable, Sendable, Equatable {
         // Each key once, as for scenario files: a repeated key would be read
         // one way here and another way by other tools.
         if let duplicate = JSONDuplicateKeys.first(in: data) {
-            throw ShardMergeError("\(file):\(duplicate.line): \(duplicate.path): \(duplicate.expected)")
+            throw ShardMergeError.file(file, line: duplicate.line, "\(duplicate.path): \(duplicate.expected)")
         }
         let manifest: ShardManifest
         do {

@@ -1,16 +1,30 @@
 import CSVCodec
+import FeedScenario
 import Foundation
 
 /// Why a set of parts cannot be merged, as a sentence a person can act on.
-package struct ShardMergeError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// What is wrong.
-    package var message: String
+package enum ShardMergeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A file of a part is wrong at a place: cut short, a bad header or
+    /// row, rows its manifest does not account for.
+    case file(FileProblem)
+    /// The parts, or a part's folder, do not make one suite.
+    case parts(String)
 
-    /// An error saying `message`.
-    package init(_ message: String) { self.message = message }
+    /// The parts do not go together, for the reason `message` gives.
+    package init(_ message: String) { self = .parts(message) }
 
-    /// The message.
-    package var description: String { message }
+    /// `file` is wrong at `line` (or as a whole), as `problem` says.
+    package static func file(_ file: String, line: Int?, _ problem: String) -> ShardMergeError {
+        .file(FileProblem(file: file, line: line, problem: problem))
+    }
+
+    /// What is wrong: `file:line: problem` for a file.
+    package var description: String {
+        switch self {
+        case let .file(problem): problem.description
+        case let .parts(message): message
+        }
+    }
 }
 
 /// Puts the parts of a sharded suite back together: the CSV files a

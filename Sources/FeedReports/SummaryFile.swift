@@ -116,6 +116,9 @@ package struct SummaryFileError: FileDiagnostic, Equatable, Sendable {
         self.line = line
         self.problem = problem
     }
+
+    /// The line, or the whole file.
+    package var place: FilePlace { FilePlace(line: line) }
 }
 
 /// A `summary.csv` read into typed rows, in file order.

@@ -1,5 +1,5 @@
 /// A scenario or device file that cannot be used, with where and why.
-package struct ScenarioError: Error, Equatable, CustomStringConvertible, Sendable {
+package struct ScenarioError: FileDiagnostic, Equatable, Sendable {
     /// The file, as the user named it.
     package var file: String
     /// A JSON path such as `$.script[2].velocity_pt_s`.
@@ -13,7 +13,10 @@ package struct ScenarioError: Error, Equatable, CustomStringConvertible, Sendabl
         self.expected = expected
     }
 
-    package var description: String { "\(file): \(path): \(expected)" }
+    /// The JSON path.
+    package var place: FilePlace { .jsonPath(path) }
+    /// What was expected.
+    package var problem: String { expected }
 }
 
 extension ScenarioError {

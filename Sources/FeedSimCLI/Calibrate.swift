@@ -100,8 +100,7 @@ extension FeedSim {
             do {
                 base = try ScenarioLoader.device(from: try read(device), file: device)
             } catch let error as ScenarioError {
-                printError("invalid device profile: \(error)")
-                throw FeedSimExit.invalidScenario
+                throw CommandFailure.invalidInput("invalid device profile: \(error)")
             }
             let calibration: Calibration
             let measured: CalibrationTrace
@@ -116,8 +115,7 @@ extension FeedSim {
                 }
                 calibration = try Calibration(trace: measured, base: base.costs, holdOutEvery: holdOutEvery, method: fit)
             } catch let error as CalibrationError {
-                printError("invalid trace: \(error)")
-                throw FeedSimExit.invalidScenario
+                throw CommandFailure.invalidInput("invalid trace: \(error)")
             }
             let outURL = URL(fileURLWithPath: out)
             let traceName = URL(fileURLWithPath: trace).lastPathComponent
@@ -128,8 +126,7 @@ extension FeedSim {
             do {
                 try AtomicFile.write(fitted.jsonText, to: outURL)
             } catch {
-                printError("cannot write \(out): \(error.localizedDescription)")
-                throw FeedSimExit.internalFailure
+                throw CommandFailure.internalFailure("cannot write \(out): \(error.localizedDescription)")
             }
             print("wrote \(out)")
 
@@ -139,14 +136,12 @@ extension FeedSim {
                 do {
                     loaded = try ScenarioLoader.load(url: URL(fileURLWithPath: check), file: check)
                 } catch {
-                    printError("invalid scenario: \(error)")
-                    throw FeedSimExit.invalidScenario
+                    throw CommandFailure.invalidInput("invalid scenario: \(error)")
                 }
                 do {
                     checked = try CalibrationCheck(trace: measured, loaded: loaded, fitted: fitted, base: base)
                 } catch {
-                    printError("the check run failed: \(error)")
-                    throw FeedSimExit.internalFailure
+                    throw CommandFailure.internalFailure("the check run failed: \(error)")
                 }
                 print("")
                 print(Calibrate.checkReport(checked!, fittedName: fittedName, baseName: base.name))
@@ -157,8 +152,7 @@ extension FeedSim {
                 do {
                     try AtomicFile.write(page.html, to: URL(fileURLWithPath: report))
                 } catch {
-                    printError("cannot write \(report): \(error.localizedDescription)")
-                    throw FeedSimExit.internalFailure
+                    throw CommandFailure.internalFailure("cannot write \(report): \(error.localizedDescription)")
                 }
                 print("wrote \(report)")
             }
@@ -181,8 +175,7 @@ extension FeedSim {
             do {
                 return try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                printError("cannot read \(path): \(error.localizedDescription)")
-                throw FeedSimExit.usage
+                throw CommandFailure.usage("cannot read \(path): \(error.localizedDescription)")
             }
         }
 

@@ -102,8 +102,9 @@ extension FeedSim {
             // The check compares one run per (scenario, variant, refresh_hz);
             // with several seeds per run it would silently use the first.
             for summary in [baselineSummary, currentSummary] where summary.isMultiSeed {
-                printError("\(summary.file) holds several seeds per run (`feedsim run --seeds`); check compares one run per scenario, variant and rate. Compare seeds with `feedsim compare`, or check a run without --seeds.")
-                throw FeedSimExit.usage
+                throw CommandFailure.usage(
+                    "\(summary.file) holds several seeds per run (`feedsim run --seeds`); check compares one run per scenario, "
+                        + "variant and rate. Compare seeds with `feedsim compare`, or check a run without --seeds.")
             }
             try checkProvenance()
             let result = BaselineCheck.compare(baseline: baselineSummary, current: currentSummary, tolerances: toleranceSet)
@@ -124,7 +125,7 @@ extension FeedSim {
                 }
                 print(result.verdictLine)
             }
-            if !result.passed { throw FeedSimExit.regression }
+            if !result.passed { throw CommandFailure.regression }
         }
 
         /// Says where the builds behind the two folders differ, and stops
@@ -137,13 +138,11 @@ extension FeedSim {
                     current: try Provenance.load(inFolder: try SummaryInput.folder(of: current, option: "--current")),
                     allowBuildMismatch: allowBuildMismatch)
             } catch let error as ProvenanceError {
-                printError("invalid provenance: \(error)")
-                throw FeedSimExit.internalFailure
+                throw CommandFailure.internalFailure("invalid provenance: \(error)")
             }
             for note in comparison.notes { printError(note) }
             if let refusal = comparison.refusal {
-                printError("cannot check: \(refusal)")
-                throw FeedSimExit.usage
+                throw CommandFailure.usage("cannot check: \(refusal)")
             }
         }
 
@@ -153,8 +152,7 @@ extension FeedSim {
             do {
                 try AtomicFile.write(text, to: URL(fileURLWithPath: path))
             } catch {
-                printError("cannot write \(path): \(error.localizedDescription)")
-                throw FeedSimExit.internalFailure
+                throw CommandFailure.internalFailure("cannot write \(path): \(error.localizedDescription)")
             }
         }
 
@@ -215,8 +213,7 @@ enum SummaryInput {
         do {
             return try SummaryFile.load(url: URL(fileURLWithPath: file), file: file, requiredColumns: requiredColumns)
         } catch {
-            printError("invalid summary: \(error)")
-            throw FeedSimExit.internalFailure
+            throw CommandFailure.internalFailure("invalid summary: \(error)")
         }
     }
 }

@@ -111,7 +111,7 @@ extension FeedSim {
             // A large explore.csv is read once, in run(): reading it here too
             // would double the step's time.
             if let exploreFile, PairedComparison.readsAsColumns(exploreFile) { return }
-            _ = try comparison()
+            _ = try FeedSim.validating { try comparison() }
         }
 
         /// Says so on stderr when the folder was written by a build whose
@@ -153,8 +153,7 @@ extension FeedSim {
             do {
                 try AtomicFile.write(text, to: URL(fileURLWithPath: output))
             } catch {
-                printError("cannot write \(output): \(error.localizedDescription)")
-                throw FeedSimExit.internalFailure
+                throw CommandFailure.internalFailure("cannot write \(output): \(error.localizedDescription)")
             }
             print("wrote \(output)")
         }
@@ -214,8 +213,7 @@ extension FeedSim {
                 } catch let error as StrategyComparisonError {
                     throw ValidationError(error.description)
                 } catch {
-                    printError("invalid explore results: \(error)")
-                    throw FeedSimExit.internalFailure
+                    throw CommandFailure.internalFailure("invalid explore results: \(error)")
                 }
             }
             if let exploreFile {
@@ -224,8 +222,7 @@ extension FeedSim {
                     population = try SummaryFile.load(
                         url: URL(fileURLWithPath: exploreFile), file: exploreFile, requiredColumns: PopulationTable.exploreColumns)
                 } catch {
-                    printError("invalid explore results: \(error)")
-                    throw FeedSimExit.internalFailure
+                    throw CommandFailure.internalFailure("invalid explore results: \(error)")
                 }
                 do {
                     return .sessions(try PairedComparison(

@@ -113,17 +113,15 @@ extension FeedSim {
                 progress.finish()
             } catch {
                 output.discard()
-                if error is ExitCode { throw error }
-                printError("cannot write results to \(out): \(error.localizedDescription)")
-                throw FeedSimExit.internalFailure
+                if error is CommandFailure { throw error }
+                throw CommandFailure.internalFailure("cannot write results to \(out): \(error.localizedDescription)")
             }
             let found: (tally: ExploreTally, firsts: [Violation.Located])
             do {
                 found = try sink.finish()
             } catch {
                 output.discard()
-                printError("cannot write results to \(out): \(error.localizedDescription)")
-                throw FeedSimExit.internalFailure
+                throw CommandFailure.internalFailure("cannot write results to \(out): \(error.localizedDescription)")
             }
 
             let toShrink = found.firsts
@@ -143,7 +141,7 @@ extension FeedSim {
                 deviceData: setup.deviceData, tally: found.tally, shrunk: shrunk)
             if try outcome.write(
                 to: out, explore: sink.exploreURL, output: output, baseline: baseline, manifest: shard != nil, interruption: interruption) {
-                throw FeedSimExit.regression
+                throw CommandFailure.regression
             }
         }
     }

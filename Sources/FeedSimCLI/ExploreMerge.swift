@@ -1,7 +1,7 @@
-import ArgumentParser
 import CSVCodec
 import FeedExplore
 import FeedReports
+import FeedScenario
 import Foundation
 
 /// The rows of a sharded exploration's parts put back in session order, as
@@ -39,12 +39,12 @@ enum ExploreMerge {
             do {
                 handle = try FileHandle(forReadingFrom: url)
             } catch {
-                throw ValidationError("\(file): cannot be read (\(error.localizedDescription)); its part did not finish")
+                throw FileProblem(file: file, line: nil, problem: "cannot be read (\(error.localizedDescription)); its part did not finish")
             }
             var cursor = Cursor(folder: folder, shard: k + 1, file: file, handle: handle, records: CSVRecordStream(handle: handle))
             cursors.append(cursor)
             guard let first = try read(&cursor), first.bytes == headerLine else {
-                throw ValidationError("\(file):1: the header is not the one `feedsim explore` writes")
+                throw FileProblem(file: file, line: 1, problem: "the header is not the one `feedsim explore` writes")
             }
             try advance(&cursor, count: parts.count)
             cursors[k] = cursor
@@ -62,7 +62,7 @@ enum ExploreMerge {
         do {
             return try cursor.records.next()
         } catch {
-            throw ValidationError("\(cursor.file):\(error.line): \(error.problem)")
+            throw FileProblem(file: cursor.file, line: error.line, problem: error.problem)
         }
     }
 
@@ -73,10 +73,11 @@ enum ExploreMerge {
             return
         }
         guard let session = sessionIndex(record.bytes) else {
-            throw ValidationError("\(cursor.file):\(record.line): the row does not start with a session (session-N)")
+            throw FileProblem(file: cursor.file, line: record.line, problem: "the row does not start with a session (session-N)")
         }
         guard session % count == cursor.shard - 1, session >= cursor.lastSession else {
-            throw ValidationError("\(cursor.file):\(record.line): session \(session) is not the next of part \(cursor.shard)/\(count)")
+            throw FileProblem(
+                file: cursor.file, line: record.line, problem: "session \(session) is not the next of part \(cursor.shard)/\(count)")
         }
         cursor.lastSession = session
         cursor.current = (session, record)

@@ -101,8 +101,7 @@ struct ExploreOutcome: Codable {
             return try PairedComparison.streaming(
                 url: explore, file: "explore.csv", metrics: ExploreSummary.comparedMetrics, pairing: .baseline(baseline))
         } catch {
-            printError("cannot compare the strategies: \(error)")
-            throw FeedSimExit.internalFailure
+            throw CommandFailure.internalFailure("cannot compare the strategies: \(error)")
         }
     }
 }

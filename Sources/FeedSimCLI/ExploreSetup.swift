@@ -52,8 +52,7 @@ struct ExploreSetup {
             deviceData = try Data(contentsOf: url)
             device = try ScenarioLoader.device(from: deviceData, file: deviceFile)
         } catch let error as ScenarioError {
-            printError("invalid explore configuration: \(error)")
-            throw FeedSimExit.invalidScenario
+            throw CommandFailure.invalidInput("invalid explore configuration: \(error)")
         }
     }
 

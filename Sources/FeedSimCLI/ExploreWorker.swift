@@ -31,8 +31,7 @@ extension FeedSim {
             do {
                 job = try JSONDecoder().decode(ExploreJob.self, from: input)
             } catch {
-                printError("feedsim _explore-worker: the job on stdin did not decode: \(error)")
-                throw FeedSimExit.usage
+                throw CommandFailure.usage("feedsim _explore-worker: the job on stdin did not decode: \(error)")
             }
             let result = try job.perform(config: setup.config, device: setup.device, freshRun: Self.freshRun(deviceFile: deviceFile))
             let encoder = JSONEncoder()

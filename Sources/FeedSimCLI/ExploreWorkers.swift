@@ -34,15 +34,13 @@ struct ExploreWorkers {
             body: { (index, _: inout Void?) in ExploreWorkers.perform(work[index], launch: launch) })
         guard let outcomes else {
             let signal = interruption.signal ?? SIGINT
-            printError(Interruption.message(signal: signal, out: out))
-            throw ExitCode(128 + signal)
+            throw CommandFailure.interrupted(signal: signal, out: out)
         }
         return try outcomes.map { outcome in
             switch outcome {
             case let .success(result): return result
             case let .failure(failure):
-                printError("\(failure)")
-                throw FeedSimExit.internalFailure
+                throw CommandFailure.internalFailure("\(failure)")
             }
         }
     }
@@ -68,13 +66,11 @@ struct ExploreWorkers {
             })
         guard let outcome else {
             let signal = interruption.signal ?? SIGINT
-            printError(Interruption.message(signal: signal, out: out))
-            throw ExitCode(128 + signal)
+            throw CommandFailure.interrupted(signal: signal, out: out)
         }
         if case let .failure(error) = outcome {
             if let failure = error as? Failure {
-                printError("\(failure)")
-                throw FeedSimExit.internalFailure
+                throw CommandFailure.internalFailure("\(failure)")
             }
             throw error
         }

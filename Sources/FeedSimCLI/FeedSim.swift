@@ -33,11 +33,12 @@ public struct FeedSim: ParsableCommand {
     /// know a part its parent knows fails the run with a message naming it.
     public static func main(registering register: () -> Void) {
         register()
-        main()
+        runCommand()
     }
 }
 
-/// Exit codes users script against (DESIGN.md, "Contracts").
+/// Exit codes users script against (DESIGN.md, "Contracts"). Only
+/// `CommandFailure.exitCode` and the workers' own exits use them.
 enum FeedSimExit {
     static let internalFailure = ExitCode(1)
     static let regression = ExitCode(2)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedExplore
 import FeedReports
+import FeedScenario
 import Foundation
 
 extension FeedSim {
@@ -46,8 +47,7 @@ extension FeedSim {
             }
             if !exploreParts.isEmpty {
                 guard exploreParts.count == parts.count else {
-                    printError("cannot merge: \(exploreParts[0]) is a part of `feedsim explore` and some parts are not")
-                    throw FeedSimExit.usage
+                    throw CommandFailure.usage("cannot merge: \(exploreParts[0]) is a part of `feedsim explore` and some parts are not")
                 }
                 return try mergeExploration()
             }
@@ -59,8 +59,7 @@ extension FeedSim {
                 merged = try ShardMerge.merge(loaded)
                 provenance = try partsProvenance()
             } catch {
-                printError("cannot merge: \(error)")
-                throw FeedSimExit.usage
+                throw CommandFailure.usage("cannot merge: \(error)")
             }
             let folder = URL(fileURLWithPath: out, isDirectory: true)
             // Staged and renamed together, as `run` writes them, and with
@@ -106,14 +105,13 @@ extension FeedSim {
                     do {
                         loaded.append((part, try JSONDecoder().decode(ExploreOutcome.self, from: Data(contentsOf: url))))
                     } catch {
-                        throw ValidationError("\(url.relativePath): not an explore part (\(error))")
+                        throw FileProblem(file: url.relativePath, line: nil, problem: "not an explore part (\(error))")
                     }
                 }
                 whole = try ExploreOutcome.merged(loaded)
                 inOrder = loaded.sorted { $0.outcome.shard < $1.outcome.shard }
             } catch {
-                printError("cannot merge: \(error)")
-                throw FeedSimExit.usage
+                throw CommandFailure.usage("cannot merge: \(error)")
             }
             var output = StagedFiles()
             let folder = URL(fileURLWithPath: out, isDirectory: true)
@@ -137,12 +135,13 @@ extension FeedSim {
                 }
             } catch let error as ValidationError {
                 output.discard()
-                printError("cannot merge: \(error)")
-                throw FeedSimExit.usage
+                throw CommandFailure.usage("cannot merge: \(error)")
+            } catch let error as FileProblem {
+                output.discard()
+                throw CommandFailure.usage("cannot merge: \(error)")
             } catch {
                 output.discard()
-                printError("cannot write results to \(out): \(error.localizedDescription)")
-                throw FeedSimExit.internalFailure
+                throw CommandFailure.internalFailure("cannot write results to \(out): \(error.localizedDescription)")
             }
             print("merged \(parts.count) part\(parts.count == 1 ? "" : "s") of an exploration, \(whole.tally.sessions) sessions")
             _ = try whole.write(to: out, explore: explore, output: output, baseline: nil, manifest: false, interruption: nil)

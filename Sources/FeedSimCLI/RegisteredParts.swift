@@ -41,11 +41,10 @@ enum RegisteredParts {
             missing += names.filter { !(own[field]?.contains($0) ?? false) }.map { "\(field) \"\($0)\"" }
         }
         guard !missing.isEmpty else { return }
-        printError(
+        throw CommandFailure.internalFailure(
             "feedsim \(command): this worker does not know "
                 + missing.joined(separator: ", ")
                 + ", which the process that started it registered; register the same parts every time "
                 + "`FeedSim.main(registering:)` runs (workers run the same executable and its registration again)")
-        throw FeedSimExit.internalFailure
     }
 }

@@ -56,15 +56,13 @@ extension FeedSim {
             do {
                 report = try HTMLReport.load(folder: URL(fileURLWithPath: folder, isDirectory: true), name: folder)
             } catch {
-                printError("cannot read results: \(error)")
-                throw FeedSimExit.internalFailure
+                throw CommandFailure.internalFailure("cannot read results: \(error)")
             }
             let destination = out ?? URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent(HTMLReport.defaultFileName).path
             do {
                 try AtomicFile.write(report.html, to: URL(fileURLWithPath: destination))
             } catch {
-                printError("cannot write \(destination): \(error.localizedDescription)")
-                throw FeedSimExit.internalFailure
+                throw CommandFailure.internalFailure("cannot write \(destination): \(error.localizedDescription)")
             }
             print("wrote \(destination)")
         }

@@ -108,12 +108,10 @@ extension FeedSim {
                 }
             } catch let stop as RunWorkers.Interrupted {
                 progress.finish()
-                printError(Interruption.message(signal: stop.signal, out: out))
-                throw ExitCode(128 + stop.signal)
+                throw CommandFailure.interrupted(signal: stop.signal, out: out)
             } catch {
                 progress.finish()
-                printError("\(error)")
-                throw FeedSimExit.internalFailure
+                throw CommandFailure.internalFailure("\(error)")
             }
             progress.finish()
             if case .success(let reason?) = AllocationMeter.availability {

@@ -33,8 +33,7 @@ extension FeedSim {
             var warmUps = WarmUpLog()
             let reply = WorkerRun.execute(order, scenarios: &scenarios, warmUps: &warmUps)
             guard let result = reply.result else {
-                printError(reply.message ?? "the run failed")
-                throw reply.failure == .invalidScenario ? FeedSimExit.invalidScenario : FeedSimExit.internalFailure
+                throw CommandFailure.of(reply.failure, message: reply.message ?? "the run failed")
             }
             FileHandle.standardOutput.write(try RunRecord.encode(result))
         }
@@ -66,8 +65,7 @@ extension FeedSim {
             var lines: AnyIterator<String>
             if let orders {
                 guard let text = try? String(contentsOfFile: orders, encoding: .utf8) else {
-                    printError("cannot read the run orders in \(orders)")
-                    throw FeedSimExit.usage
+                    throw CommandFailure.usage("cannot read the run orders in \(orders)")
                 }
                 lines = AnyIterator(text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init).makeIterator())
             } else {
@@ -82,8 +80,7 @@ extension FeedSim {
                 do {
                     order = try RunOrder.decode(line: Data(line.utf8))
                 } catch {
-                    printError("not a run order: \(line.prefix(200)): \(error)")
-                    throw FeedSimExit.usage
+                    throw CommandFailure.usage("not a run order: \(line.prefix(200)): \(error)")
                 }
                 try FileHandle.standardOutput.write(contentsOf: try WorkerRun.execute(order, scenarios: &scenarios, warmUps: &warmUps).line())
             }

@@ -100,8 +100,26 @@ struct RunWorkers {
 final class BatchWorker {
     /// The worker ended (or never started) before it answered.
     struct Lost: Error {
+        /// What there is to tell about a lost worker.
+        enum Account: Equatable {
+            /// Why the worker did not start, or what it wrote on stderr.
+            case said(String)
+            /// It exited without writing anything on stderr.
+            case silent
+        }
+
+        /// The worker's exit status, or -1 when it never started.
         var status: Int32
-        var message: String
+        /// What it said, if anything.
+        var account: Account
+
+        /// What the user reads: the worker's own words, or its status.
+        var message: String {
+            switch account {
+            case let .said(text): text
+            case .silent: "worker exited with status \(status)"
+            }
+        }
     }
 
     private let process = Process()
@@ -134,9 +152,9 @@ final class BatchWorker {
                 return process.processIdentifier
             }
         } catch {
-            throw Lost(status: -1, message: "cannot start \(executable.path): \(error)")
+            throw Lost(status: -1, account: .said("cannot start \(executable.path): \(error)"))
         }
-        guard started else { throw Lost(status: -1, message: "not started: the run was interrupted") }
+        guard started else { throw Lost(status: -1, account: .said("not started: the run was interrupted")) }
         // Standard error is drained all along so a chatty worker cannot block.
         let errorText = self.errorText
         let errorsRead = self.errorsRead
@@ -160,14 +178,15 @@ final class BatchWorker {
             // the clue, not the status it exits with once its orders close.
             let text = String(decoding: line.prefix(500), as: UTF8.self)
             let lost = lost()
+            let stderr = lost.account == .silent ? "" : "; it wrote on stderr: \(lost.message)"
             throw Lost(
                 status: lost.status,
-                message: "the worker's reply did not decode as a run reply: \"\(text)\""
-                    + (lost.message.hasPrefix("worker exited with status") ? "" : "; it wrote on stderr: \(lost.message)"))
+                account: .said("the worker's reply did not decode as a run reply: \"\(text)\"" + stderr))
         }
         if let result = reply.result { return .success(result) }
-        let status = reply.failure == .invalidScenario ? FeedSimExit.invalidScenario.rawValue : FeedSimExit.internalFailure.rawValue
-        return .failure(RunWorkers.OrderFailure(status: status, message: reply.message ?? "the run failed"))
+        let message = reply.message ?? "the run failed"
+        let status = CommandFailure.of(reply.failure, message: message).exitCode.rawValue
+        return .failure(RunWorkers.OrderFailure(status: status, message: message))
     }
 
     /// Closes the orders, which ends the worker, and waits for it.
@@ -201,7 +220,7 @@ final class BatchWorker {
         wait()
         let message = String(decoding: errorText.data.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let status = process.terminationStatus
-        return Lost(status: status, message: message.isEmpty ? "worker exited with status \(status)" : message)
+        return Lost(status: status, account: message.isEmpty ? .silent : .said(message))
     }
 
     private func wait() {

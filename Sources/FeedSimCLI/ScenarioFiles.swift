@@ -79,8 +79,7 @@ package enum ScenarioFiles {
             names[scenario.scenario.name] = scenario.file
         }
         guard errors.isEmpty else {
-            for error in errors { printError("invalid scenario: \(error)") }
-            throw FeedSimExit.invalidScenario
+            throw CommandFailure.invalidInput(errors.map { "invalid scenario: \($0)" }.joined(separator: "\n"))
         }
         return loaded
     }

@@ -17,16 +17,14 @@ extension StagedFiles {
             if let interruption, !interruption.beginCommit() {
                 output.discard()
                 let signal = interruption.signal ?? SIGINT
-                printError(Interruption.message(signal: signal, out: out))
-                throw ExitCode(128 + signal)
+                throw CommandFailure.interrupted(signal: signal, out: out)
             }
             try output.commit()
-        } catch let exit as ExitCode {
-            throw exit
+        } catch let failure as CommandFailure {
+            throw failure
         } catch {
             output.discard()
-            printError("cannot write results to \(out): \(error.localizedDescription)")
-            throw FeedSimExit.internalFailure
+            throw CommandFailure.internalFailure("cannot write results to \(out): \(error.localizedDescription)")
         }
     }
 }
