@@ -37,7 +37,7 @@ public struct FeedSim: ParsableCommand {
     }
 }
 
-/// Exit codes users script against (DESIGN.md, "Contracts"). Only
+/// Exit codes users script against (docs/design.md, "Exit codes"). Only
 /// `CommandFailure.exitCode` and the workers' own exits use them.
 enum FeedSimExit {
     static let internalFailure = ExitCode(1)

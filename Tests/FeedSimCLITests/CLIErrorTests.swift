@@ -17,7 +17,8 @@ private func tinyScenario(name: String = "tiny", postCount: String = "50", extra
     """
 }
 
-/// The columns DESIGN.md ("Contracts") promises, in order.
+/// The columns docs/design.md ("CSV columns") promises, in order: the first
+/// ones every release keeps (later releases only add columns at the end).
 private enum ContractColumns {
     static let summary = [
         "scenario", "variant", "refresh_hz", "seed", "duration_s", "frames",
@@ -39,7 +40,7 @@ private enum ContractColumns {
     ]
 }
 
-/// Exit codes from DESIGN.md, "Contracts".
+/// Exit codes from docs/design.md, "Exit codes".
 private enum ExitStatus {
     static let success: Int32 = 0
     static let usage: Int32 = 64
