@@ -119,6 +119,17 @@ let package = Package(
             name: "FeedExplore",
             dependencies: ["Determinism", "FeedEngine", "FeedScenario", "FeedSimulator", "FeedReports", "CSVCodec"]
         ),
+        // The importers of a team's own captures: getTimeline pages, HAR
+        // files and recorded sessions, kept to what the model uses, ids
+        // salted and hashed.
+        .target(
+            name: "FeedImport",
+            dependencies: [
+                "Determinism",
+                "FeedEngine",
+                "FeedScenario",
+            ]
+        ),
         // prctl(PR_SET_PDEATHSIG) for worker processes, which Swift cannot
         // call directly (a variadic C function).
         .target(name: "CParentDeath"),
@@ -132,6 +143,7 @@ let package = Package(
                 "CSVCodec",
                 "Determinism",
                 "FeedExplore",
+                "FeedImport",
                 "FeedReports",
                 "FeedSimulator",
                 "FeedScenario",
@@ -154,6 +166,9 @@ let package = Package(
         // One test target per module, as swift-collections' Tests/ has;
         // FeedSimCLITests holds the tests that run the built `feedsim`.
         .testTarget(name: "DeterminismTests", dependencies: ["Determinism"], swiftSettings: unoptimisedTests),
+        .testTarget(
+            name: "FeedImportTests", dependencies: ["FeedImport", "FeedScenario", "FeedSimTestSupport"],
+            swiftSettings: unoptimisedTests),
         .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "Determinism"], swiftSettings: unoptimisedTests),
         .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario", "FeedSimTestSupport"], exclude: ["Fixtures"], swiftSettings: unoptimisedTests),
         .testTarget(
