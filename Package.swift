@@ -162,7 +162,7 @@ let package = Package(
         // package's root, summary.csv fixtures.
         .target(
             name: "FeedSimTestSupport", dependencies: ["CSVCodec", "FeedReports"], path: "Tests/FeedSimTestSupport",
-            swiftSettings: unoptimisedTests),
+            exclude: ["read_junit.py"], swiftSettings: unoptimisedTests),
         // One test target per module, as swift-collections' Tests/ has;
         // FeedSimCLITests holds the tests that run the built `feedsim`.
         .testTarget(name: "DeterminismTests", dependencies: ["Determinism"], swiftSettings: unoptimisedTests),

@@ -4,48 +4,6 @@ import Foundation
 import Testing
 @testable import FeedReports
 
-/// What a JUnit reader from PyPI (`junitparser`) saw in a file.
-struct JUnitReading: Decodable {
-    struct Suite: Decodable {
-        var name: String
-        var tests: Int
-        var failures: Int
-        var errors: Int
-    }
-
-    struct Case: Decodable {
-        var suite: String
-        var classname: String
-        var name: String
-        var passed: Bool
-        var results: [Result]
-    }
-
-    struct Result: Decodable {
-        var kind: String
-        var message: String?
-        var type: String?
-    }
-
-    var tests: Int
-    var failures: Int
-    var errors: Int
-    var suites: [Suite]
-    var cases: [Case]
-
-    var failed: [Case] { cases.filter { !$0.passed } }
-
-    /// Reads `file` with Fixtures/read_junit.py.
-    static func read(_ file: URL) throws -> JUnitReading {
-        let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/read_junit.py")
-        let outcome = try ChildProcess.run(ChildProcess.env, ["python3", script.path, file.path], timeout: 60)
-        try #require(outcome.status == 0, """
-            junitparser could not read the file (scripts/bootstrap installs it: python3 -m pip install junitparser): \(outcome)
-            """)
-        return try JSONDecoder().decode(JUnitReading.self, from: Data(outcome.stdout.utf8))
-    }
-}
-
 /// The committed baseline with some values changed and some runs left out.
 struct EditedSummary {
     static let baseline = FeedSimProcess.packageRoot.appendingPathComponent("results/baseline/summary.csv")
@@ -150,24 +108,6 @@ struct CIOutputTests {
         #expect(failed.classname == gone[current.columns.firstIndex(of: "scenario")!])
         #expect(failed.results.first?.type == "missing")
         #expect(failed.results.first?.message?.contains("run missing from the current results") == true)
-    }
-
-    @Test("Names with XML's special characters reach a JUnit reader as written; characters XML cannot hold become U+FFFD")
-    func junitEscaping() throws {
-        let folder = try ScratchFolder()
-        defer { folder.remove() }
-        let odd = "a<b>&\"c\"'d"
-        let baseline = try SummaryFixture.file([SummaryFixture.row(odd, variant: "v&w"), SummaryFixture.row("plain")])
-        let current = try SummaryFixture.file([SummaryFixture.row(odd, variant: "v&w", ["overrun_frames": "9"]), SummaryFixture.row("plain")])
-        let xml = BaselineCheck.compare(baseline: baseline, current: current).junitXML
-        try folder.write(xml, to: "check.xml")
-        let junit = try JUnitReading.read(folder.appending("check.xml"))
-        #expect(junit.cases.map(\.classname) == [odd, "plain"])
-        #expect(junit.cases.first?.name == "v&w @ 60 Hz")
-        #expect(junit.failed.count == 1)
-        #expect(junit.failed.first?.results.first?.message?.hasPrefix("\(odd) / v&w / 60 Hz: overrun_frames regression") == true)
-        // Summary files refuse control characters; the writer would not pass them on either.
-        #expect(JUnitText.escaped("v\u{1}w\u{FFFE}\tx") == "v\u{FFFD}w\u{FFFD}\tx")
     }
 
     @Test("check --format json: the verdict, counts, runs and findings, exit code unchanged")
