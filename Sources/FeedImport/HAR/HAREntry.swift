@@ -140,9 +140,13 @@ struct HARFields {
             send: try phase("send"), wait: try phase("wait"), receive: try phase("receive"))
     }
 
-    /// Whether `value` is JSON's `true` or `false` rather than a number.
+    /// Whether `value` is JSON's `true` or `false` rather than a number:
+    /// Foundation bridges both to `NSNumber`, a boolean with `objCType` "c"
+    /// (JSON numbers decode as "i", "q" or "d").
     static func isBoolean(_ value: Any) -> Bool {
-        type(of: value) == Bool.self
+        if type(of: value) == Bool.self { return true }
+        guard let number = value as? NSNumber else { return false }
+        return String(cString: number.objCType) == "c"
     }
 
     private func wrong(_ expected: String, _ value: Any, _ path: String) -> HARProblem {

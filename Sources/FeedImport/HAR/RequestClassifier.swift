@@ -2,24 +2,26 @@
 /// pages, images, and everything else.
 ///
 /// A pattern matches a URL that contains it (plain text, case-sensitive).
-/// Feed patterns are tried first, then image patterns; without an image
-/// pattern matching, a response whose `content.mimeType` starts with
-/// `image/` is an image too. Patterns given for a class replace its defaults.
+/// Feed patterns are tried first, then image patterns; by default an image
+/// is a URL whose path (before any `?`) ends with an image extension. A
+/// response whose `content.mimeType` starts with `image/` is an image too.
+/// Patterns given for a class replace its defaults.
 package struct RequestClassifier: Sendable, Equatable {
     /// The classes, in the order NETWORK.json lists them.
     package static let classNames = ["feed", "image", "other"]
     /// The feed's API pages by default: Bluesky's timeline endpoint.
     package static let defaultFeedPatterns = ["/xrpc/app.bsky.feed.getTimeline"]
-    /// Images by default: common image extensions (before any query).
-    package static let defaultImagePatterns = [".jpg", ".jpeg", ".png", ".gif", ".webp", ".heic", ".avif", "@jpeg"]
+    /// Images by default: paths ending with these, in any case (`@jpeg` is
+    /// how Bluesky's image CDN names its formats).
+    package static let imageEndings = [".jpg", ".jpeg", ".png", ".gif", ".webp", ".heic", ".avif", "@jpeg", "@png", "@webp"]
 
     /// The feed's patterns.
     package var feed: [String]
-    /// The images' patterns.
+    /// The images' patterns; empty for the default, ``imageEndings``.
     package var image: [String]
 
     /// A classifier with the given patterns, or the defaults.
-    package init(feed: [String] = defaultFeedPatterns, image: [String] = defaultImagePatterns) {
+    package init(feed: [String] = defaultFeedPatterns, image: [String] = []) {
         self.feed = feed
         self.image = image
     }
@@ -42,14 +44,15 @@ package struct RequestClassifier: Sendable, Equatable {
             }
         }
         return .success(RequestClassifier(
-            feed: feed.isEmpty ? defaultFeedPatterns : feed, image: image.isEmpty ? defaultImagePatterns : image))
+            feed: feed.isEmpty ? defaultFeedPatterns : feed, image: image))
     }
 
     /// The class of a request to `url` whose response has `mimeType`.
     package func classify(url: String, mimeType: String?) -> String {
         if feed.contains(where: { url.contains($0) }) { return "feed" }
-        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
-        if image.contains(where: { path.lowercased().contains($0) }) { return "image" }
+        if image.contains(where: { url.contains($0) }) { return "image" }
+        let path = (url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url).lowercased()
+        if image.isEmpty && Self.imageEndings.contains(where: { path.hasSuffix($0) }) { return "image" }
         if let mimeType, mimeType.lowercased().hasPrefix("image/") { return "image" }
         return "other"
     }
