@@ -75,7 +75,8 @@ package enum ScenarioLoader {
     static func resolveImportedNetworks(in scenario: inout Scenario, file: String) throws(ScenarioError) {
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
         if let from = scenario.network.from {
-            scenario.network.imported = try importedNetwork(from, folder: folder, scenarioFile: file, path: "$.network.from")
+            scenario.network.imported = try importedNetwork(
+                from, folder: folder, scenarioFile: file, path: "$.network.from")
         }
         for i in scenario.variants.indices {
             guard let from = scenario.variants[i].network?.from else { continue }
@@ -94,7 +95,8 @@ package enum ScenarioLoader {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw ScenarioError(
                 file: scenarioFile, path: path,
-                expected: "expected a NETWORK.json written by `feedsim import har`, found no file at \(url.relativePath)")
+                expected: "expected a NETWORK.json written by `feedsim import har`, "
+                    + "found no file at \(url.relativePath)")
         }
         let networkFile = url.relativePath
         return try decode(ImportedNetwork.self, from: try read(url, file: networkFile), file: networkFile)

@@ -27,7 +27,8 @@ extension FeedSim.Import {
         @Option(
             name: .customLong("class"),
             help: ArgumentHelp(
-                "NAME=PATTERN: a URL containing PATTERN is of class NAME (feed or image); repeatable; replaces that class's defaults.",
+                "NAME=PATTERN: a URL containing PATTERN is of class NAME (feed or image); repeatable; "
+                    + "replaces that class's defaults.",
                 valueName: "NAME=PATTERN"))
         var classes: [String] = []
 

@@ -13,13 +13,16 @@ private func har(_ entries: [String]) -> String {
 
 /// One entry's JSON text.
 private func entry(
-    url: String = "https://bsky.example/xrpc/app.bsky.feed.getTimeline", status: Int = 200, mime: String = "application/json",
-    size: Int = 1000, timings: String? = #"{"blocked": -1, "dns": -1, "connect": -1, "ssl": -1, "send": 0, "wait": 100, "receive": 8}"#,
+    url: String = "https://bsky.example/xrpc/app.bsky.feed.getTimeline", status: Int = 200,
+    mime: String = "application/json",
+    size: Int = 1000,
+    timings: String? = #"{"blocked": -1, "dns": -1, "connect": -1, "ssl": -1, "send": 0, "wait": 100, "receive": 8}"#,
     connection: String? = "1", extra: String = ""
 ) -> String {
     var members = [
         #""request": {"method": "GET", "url": "\#(url)"}"#,
-        #""response": {"status": \#(status), "content": {"size": \#(size), "mimeType": "\#(mime)"}, "bodySize": \#(size)}"#,
+        #""response": {"status": \#(status), "content": {"size": \#(size), "mimeType": "\#(mime)"}, "#
+            + #""bodySize": \#(size)}"#,
         #""time": 120"#, #""cache": {}"#, #""serverIPAddress": "192.0.2.1""#,
     ]
     if let timings { members.append(#""timings": \#(timings)"#) }
@@ -56,7 +59,9 @@ struct HARImportTests {
             // Box–Muller, as the simulator draws normals.
             let z = sqrt(-2 * log(1 - generator.nextUnit())) * cos(2 * Double.pi * generator.nextUnit())
             let wait = 80 * exp(0.5 * z)
-            entries.append(entry(timings: #"{"blocked": -1, "dns": -1, "connect": -1, "send": 0, "wait": \#(wait), "receive": 5}"#))
+            entries.append(
+                entry(timings: #"{"blocked": -1, "dns": -1, "connect": -1, "send": 0, "wait": \#(wait), "receive": 5}"#)
+            )
         }
         let imported = try importHAR(har(entries))
         let feed = try #require(imported.network.requestClass("feed"))
@@ -73,31 +78,37 @@ struct HARImportTests {
         #expect(table == table.sorted())
     }
 
-    @Test("dns, connect and blocked count on a connection's first request only; ssl never (it is inside connect); −1 never")
+    @Test(
+        "dns, connect and blocked count on a connection's first request only; ssl (inside connect) and −1 never"
+    )
     func connectionReuse() throws {
         let opening = #"{"blocked": 2, "dns": 10, "connect": 30, "ssl": 20, "send": 0, "wait": 100, "receive": 8}"#
         let reused = #"{"blocked": 1, "dns": -1, "connect": -1, "ssl": -1, "send": 0, "wait": 100, "receive": 8}"#
         let setupAgain = #"{"blocked": 3, "dns": 10, "connect": 30, "ssl": 20, "send": 0, "wait": 100, "receive": 8}"#
-        let imported = try importHAR(har([
-            entry(timings: opening), entry(timings: reused),
-            entry(timings: setupAgain),  // same connection id: its setup is not counted again
-            entry(timings: setupAgain, connection: nil),  // no connection id: taken as it says
-        ]))
+        let imported = try importHAR(
+            har([
+                entry(timings: opening), entry(timings: reused),
+                entry(timings: setupAgain),  // same connection id: its setup is not counted again
+                entry(timings: setupAgain, connection: nil),  // no connection id: taken as it says
+            ]))
         #expect(imported.samples[0].latencyMs == [142, 100, 100, 143])
     }
 
     @Test("missing timings, redirects, 304s, cached responses and failures each follow their rule")
     func edgeCases() throws {
-        let imported = try importHAR(har([
-            entry(size: 2000),
-            entry(timings: nil),
-            entry(status: 301),
-            entry(status: 304, size: 0),
-            entry(extra: #""_fromCache": "disk""#),
-            entry(status: 0, timings: #"{"send": 0, "wait": -1, "receive": -1}"#, extra: #""_error": "net::ERR_TIMED_OUT""#),
-            entry(status: 503),
-            entry(extra: #""_error": "net::ERR_CONNECTION_RESET""#),
-        ]))
+        let imported = try importHAR(
+            har([
+                entry(size: 2000),
+                entry(timings: nil),
+                entry(status: 301),
+                entry(status: 304, size: 0),
+                entry(extra: #""_fromCache": "disk""#),
+                entry(
+                    status: 0, timings: #"{"send": 0, "wait": -1, "receive": -1}"#,
+                    extra: #""_error": "net::ERR_TIMED_OUT""#),
+                entry(status: 503),
+                entry(extra: #""_error": "net::ERR_CONNECTION_RESET""#),
+            ]))
         let feed = try #require(imported.network.requestClass("feed"))
         #expect(feed.requests == 8)
         #expect(feed.cached == 1)
@@ -117,7 +128,9 @@ struct HARImportTests {
     @Test("requests are classed by URL, by an image MIME type, and by the patterns given")
     func classes() throws {
         let classifier = RequestClassifier()
-        #expect(classifier.classify(url: "https://x.example/xrpc/app.bsky.feed.getTimeline?limit=30", mimeType: nil) == "feed")
+        #expect(
+            classifier.classify(url: "https://x.example/xrpc/app.bsky.feed.getTimeline?limit=30", mimeType: nil)
+                == "feed")
         #expect(classifier.classify(url: "https://cdn.example/a/b@jpeg", mimeType: nil) == "image")
         #expect(classifier.classify(url: "https://cdn.example/blob", mimeType: "image/webp") == "image")
         #expect(classifier.classify(url: "https://x.example/page.png.html?x", mimeType: "text/html") == "other")
@@ -132,7 +145,10 @@ struct HARImportTests {
 
     @Test("NETWORK.json reads back as what was written, and is the same text every time")
     func roundTrip() throws {
-        let text = har([entry(), entry(url: "https://cdn.example/i.jpg", mime: "image/jpeg", size: 50_000), entry(url: "https://x.example/")])
+        let text = har([
+            entry(), entry(url: "https://cdn.example/i.jpg", mime: "image/jpeg", size: 50_000),
+            entry(url: "https://x.example/"),
+        ])
         let first = try importHAR(text)
         let decoded = try JSONDecoder().decode(ImportedNetwork.self, from: Data(first.fileText.utf8))
         #expect(decoded == first.network)
@@ -152,21 +168,74 @@ struct HARImportTests {
     func malformed() throws {
         let good = har([entry(), entry()])
         let truncated = String(good.prefix(good.count - 40))
-        #expect(try problem(truncated)?.description.hasPrefix("capture.har: $.log.entries[1]: expected the rest of the value") == true)
+        #expect(
+            try problem(truncated)?.description.hasPrefix(
+                "capture.har: $.log.entries[1]: expected the rest of the value") == true)
         #expect(try problem(#"{"log": {"version": "1.2"}}"#)?.path == "$.log.entries")
         #expect(try problem(#"{"nolog": 1}"#)?.path == "$.log.entries")
         #expect(try problem("[]")?.path == "$")
         #expect(try problem("")?.path == "$")
         #expect(try problem(#"{"log": {"entries": {}}}"#)?.problem == "expected an array of entries, found `{`")
         #expect(try problem(#"{"log": {"entries": [1]}}"#)?.path == "$.log.entries[0]")
-        let wrongStatus = try problem(har([entry(), entry().replacingOccurrences(of: #""status": 200"#, with: #""status": "200""#)]))
-        #expect(wrongStatus?.description == #"capture.har: $.log.entries[1].response.status: expected a number, found the string "200""#)
+        let wrongStatus = try problem(
+            har([entry(), entry().replacingOccurrences(of: #""status": 200"#, with: #""status": "200""#)]))
+        #expect(
+            wrongStatus?.description
+                == #"capture.har: $.log.entries[1].response.status: expected a number, found the string "200""#)
         let booleanWait = try problem(har([entry(timings: #"{"send": 0, "wait": true, "receive": 1}"#)]))
-        #expect(booleanWait?.description == "capture.har: $.log.entries[0].timings.wait: expected a number, found a boolean")
+        #expect(
+            booleanWait?.description == "capture.har: $.log.entries[0].timings.wait: expected a number, found a boolean"
+        )
         let noResponse = try problem(har([#"{"request": {"url": "https://x.example/"}}"#]))
         #expect(noResponse?.path == "$.log.entries[0].response")
         let badEntry = try problem(har([#"{"request": {"url": "x"}, "response": {"status": 2 00}}"#]))
         #expect(badEntry?.path == "$.log.entries[0]")
         #expect(try problem(good + " trailing")?.path == "$")
+    }
+}
+
+@Suite("HAR import, fuzzed")
+struct HARImportFuzzTests {
+    /// One seeded mutation of `bytes`: a cut, a changed byte, an inserted
+    /// JSON-significant byte, or a deleted span.
+    static func mutate(_ bytes: [UInt8], _ generator: inout Xoshiro256StarStar) -> [UInt8] {
+        var mutated = bytes
+        let at = generator.nextIndex(below: mutated.count)
+        let significant = Array(#"{}[],:"\0-e. tfn"#.utf8)
+        switch generator.nextIndex(below: 4) {
+        case 0: mutated.removeSubrange(at...)
+        case 1: mutated[at] = UInt8(truncatingIfNeeded: generator.next())
+        case 2: mutated.insert(significant[generator.nextIndex(below: significant.count)], at: at)
+        default: mutated.removeSubrange(at..<min(mutated.count, at + 1 + generator.nextIndex(below: 64)))
+        }
+        return mutated
+    }
+
+    @Test("1,500 seeded mutations of the sample HAR each import or are refused with a path; none crashes or hangs")
+    func mutations() throws {
+        let sample = PackageRoot.url.appendingPathComponent("docs/examples/your-app/sample.har")
+        let bytes = [UInt8](try Data(contentsOf: sample))
+        let folder = try ScratchFolder(prefix: "feedsim-har-fuzz")
+        defer { folder.remove() }
+        var generator = Xoshiro256StarStar(seed: 2026)
+        var (imported, refused) = (0, 0)
+        for _ in 0..<1_500 {
+            var mutated = Self.mutate(bytes, &generator)
+            if generator.nextIndex(below: 2) == 0 { mutated = Self.mutate(mutated, &generator) }
+            try Data(mutated).write(to: folder.appending("m.har"))
+            let url = folder.appending("m.har")
+            switch Result(catching: { () throws(HARProblem) in
+                try HARImport.read(url: url, file: "m.har", classifier: RequestClassifier())
+            }) {
+            case .success(let result):
+                #expect(result.entries <= 30)
+                imported += 1
+            case .failure(let problem):
+                #expect(problem.path.hasPrefix("$"), "\(problem)")
+                #expect(!problem.problem.isEmpty)
+                refused += 1
+            }
+        }
+        #expect(imported > 0 && refused > 0, "imported \(imported), refused \(refused)")
     }
 }

@@ -51,7 +51,9 @@ struct ImportHARCommandTests {
         }
     }
 
-    @Test("a scenario with network.from runs byte-identically in two processes at --jobs 1 and 2, and unlike the link preset")
+    @Test(
+        "a scenario with network.from runs byte-identically in two processes at --jobs 1 and 2, unlike the preset"
+    )
     func scenarioRunsAreReproducible() throws {
         let folder = try Self.sampleFolder()
         defer { folder.remove() }
@@ -59,14 +61,17 @@ struct ImportHARCommandTests {
         #expect(imported.status == 0, "\(imported)")
         let scenario = try String(contentsOf: folder.appending("scroll-on-your-network.json"), encoding: .utf8)
         try folder.write(
-            scenario.replacingOccurrences(of: #""network": { "from": "NETWORK.json" },"#, with: ""), to: "preset/preset.json")
+            scenario.replacingOccurrences(of: #""network": { "from": "NETWORK.json" },"#, with: ""),
+            to: "preset/preset.json")
         for (out, jobs) in [("one", "1"), ("two", "2")] {
             let outcome = try FeedSimProcess.run(
-                ["run", "scroll-on-your-network.json", "--jobs", jobs, "--quiet", "--out", out], in: folder.url, timeout: 300)
+                ["run", "scroll-on-your-network.json", "--jobs", jobs, "--quiet", "--out", out], in: folder.url,
+                timeout: 300)
             #expect(outcome.status == 0, "\(outcome)")
         }
         let preset = try FeedSimProcess.run(
-            ["run", "preset/preset.json", "--devices", "devices", "--quiet", "--out", "preset-out"], in: folder.url, timeout: 300)
+            ["run", "preset/preset.json", "--devices", "devices", "--quiet", "--out", "preset-out"], in: folder.url,
+            timeout: 300)
         #expect(preset.status == 0, "\(preset)")
         let one = try Data(contentsOf: folder.appending("one/summary.csv"))
         #expect(one.count > 100)
@@ -78,8 +83,35 @@ struct ImportHARCommandTests {
     func missingNetworkFile() throws {
         let folder = try Self.sampleFolder()
         defer { folder.remove() }
-        let outcome = try FeedSimProcess.run(["run", "scroll-on-your-network.json", "--quiet", "--out", "out"], in: folder.url)
+        let outcome = try FeedSimProcess.run(
+            ["run", "scroll-on-your-network.json", "--quiet", "--out", "out"], in: folder.url)
         #expect(outcome.status == 65, "\(outcome)")
-        #expect(outcome.stderr.contains("scroll-on-your-network.json: $.network.from: expected a NETWORK.json"), "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("scroll-on-your-network.json: $.network.from: expected a NETWORK.json"),
+            "\(outcome.stderr)")
+    }
+
+    @Test("a NETWORK.json with a table of the wrong length, or out of order, exits 65 at that table")
+    func malformedNetworkFile() throws {
+        let folder = try Self.sampleFolder()
+        defer { folder.remove() }
+        let imported = try FeedSimProcess.run(["import", "har", "sample.har", "--out", "NETWORK.json"], in: folder.url)
+        #expect(imported.status == 0, "\(imported)")
+        let text = try String(contentsOf: folder.appending("NETWORK.json"), encoding: .utf8)
+        let cases = [
+            (text.replacingOccurrences(of: "\"latency_ms\": [\n        98,\n", with: "\"latency_ms\": [\n"),
+             "NETWORK.json: $.classes[0].latency_ms: expected 101 quantiles, found 100"),
+            (text.replacingOccurrences(of: "\"latency_ms\": [\n        98,\n", with: "\"latency_ms\": [\n        990,\n"),
+             "NETWORK.json: $.classes[0].latency_ms[1]: expected a finite number ≥ 0 and ≥ the quantile before it"),
+            (text.replacingOccurrences(of: "feedsim-network", with: "other"),
+             "NETWORK.json: $.format: expected \"feedsim-network\""),
+        ]
+        for (bad, message) in cases {
+            #expect(bad != text)
+            try folder.write(bad, to: "NETWORK.json")
+            let outcome = try FeedSimProcess.run(["run", "scroll-on-your-network.json", "--quiet", "--out", "out"], in: folder.url)
+            #expect(outcome.status == 65, "\(outcome)")
+            #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Determinism
 import FeedScenario
 import Testing
+
 @testable import FeedSimulator
 
 @Suite("Network model on an imported network")
@@ -30,9 +31,12 @@ struct ImportedNetworkModelTests {
     @Test("failure and timeout rates: every attempt fails, or times out at the link's timeout")
     func failures() throws {
         var failing = try Self.model(Self.flat(failureRate: 1))
-        #expect(failing.plan(requestAt: 0, requestBytes: 0, responseBytes: 10).result == .failed(.lost, at: 40 * Self.ms))
+        #expect(
+            failing.plan(requestAt: 0, requestBytes: 0, responseBytes: 10).result == .failed(.lost, at: 40 * Self.ms))
         var timingOut = try Self.model(Self.flat(failureRate: 1, timeoutRate: 1))
-        #expect(timingOut.plan(requestAt: 0, requestBytes: 0, responseBytes: 10).result == .failed(.timedOut, at: 60_000 * Self.ms))
+        #expect(
+            timingOut.plan(requestAt: 0, requestBytes: 0, responseBytes: 10).result
+                == .failed(.timedOut, at: 60_000 * Self.ms))
     }
 
     @Test("latency draws follow the table: the median of 20,000 draws is the table's p50 within 2%")

@@ -44,7 +44,8 @@ package struct ClassSamples: Sendable {
             return
         }
         if let timings = entry.timings, let wait = timings.wait {
-            let setup = firstOnConnection ? [timings.blocked, timings.dns, timings.connect].compactMap { $0 }.reduce(0, +) : 0
+            let setup =
+                firstOnConnection ? [timings.blocked, timings.dns, timings.connect].compactMap { $0 }.reduce(0, +) : 0
             latencyMs.append(wait + setup)
             counts.measured += 1
         } else {

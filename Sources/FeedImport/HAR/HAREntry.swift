@@ -46,37 +46,36 @@ extension HAREntry {
         do {
             object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
         } catch {
-            throw HARProblem(file: file, path: path, problem: "expected a well-formed JSON object (\(error.localizedDescription))")
+            throw HARProblem(
+                file: file, path: path, problem: "expected a well-formed JSON object (\(error.localizedDescription))")
         }
         let reader = HARFields(file: file)
         let entry = try reader.object(object, at: path)
         let request = try reader.object(reader.required(entry, "request", at: path), at: path + ".request")
         let response = try reader.object(reader.required(entry, "response", at: path), at: path + ".response")
         url = try reader.string(reader.required(request, "url", at: path + ".request"), at: path + ".request.url")
-        status = try reader.integer(reader.required(response, "status", at: path + ".response"), at: path + ".response.status")
-        let content = try response["content"].map { (value) throws(HARProblem) in
-            try reader.object(value, at: path + ".response.content")
-        }
-        mimeType = try content?["mimeType"].map { (value) throws(HARProblem) in
-            try reader.string(value, at: path + ".response.content.mimeType")
+        status = try reader.integer(
+            reader.required(response, "status", at: path + ".response"), at: path + ".response.status")
+        let content = try reader.optionalObject(response, "content", at: path + ".response")
+        mimeType = try content.flatMap { (content) throws(HARProblem) in
+            try reader.optionalString(content, "mimeType", at: path + ".response.content")
         }
         self.bytes = try reader.firstSize([
-            (response["_transferSize"], path + ".response._transferSize"), (response["bodySize"], path + ".response.bodySize"),
+            (response["_transferSize"], path + ".response._transferSize"),
+            (response["bodySize"], path + ".response.bodySize"),
             (content?["size"], path + ".response.content.size"),
         ])
-        timings = try entry["timings"].map { (value) throws(HARProblem) in try reader.timings(value, at: path + ".timings") }
+        timings = try entry["timings"].map { (value) throws(HARProblem) in
+            try reader.timings(value, at: path + ".timings")
+        }
         let time = try entry["time"].map { (value) throws(HARProblem) in try reader.number(value, at: path + ".time") }
-        let cache = try entry["cache"].map { (value) throws(HARProblem) in try reader.object(value, at: path + ".cache") }
+        let cache = try reader.optionalObject(entry, "cache", at: path)
         let fromCache = entry["_fromCache"] != nil || response["_fromCache"] != nil
         cached = fromCache || (cache?["beforeRequest"].map { !($0 is NSNull) } ?? false) && time == 0
-        error = try entry["_error"].flatMap { (value) throws(HARProblem) -> String? in
-            value is NSNull ? nil : try reader.string(value, at: path + "._error")
-        }
-        if let error, error.isEmpty { self.error = nil }
-        let ip = try entry["serverIPAddress"].map { (value) throws(HARProblem) in
-            try reader.string(value, at: path + ".serverIPAddress")
-        }
-        let id = try entry["connection"].map { (value) throws(HARProblem) in try reader.string(value, at: path + ".connection") }
+        let error = try reader.optionalString(entry, "_error", at: path)
+        self.error = error?.isEmpty == true ? nil : error
+        let ip = try reader.optionalString(entry, "serverIPAddress", at: path)
+        let id = try reader.optionalString(entry, "connection", at: path)
         connection = ip == nil && id == nil ? nil : "\(ip ?? "")|\(id ?? "")"
     }
 }
@@ -86,23 +85,40 @@ extension HAREntry {
 struct HARFields {
     let file: String
 
+    /// `value` (at `path`) as an object.
     func object(_ value: Any, at path: String) throws(HARProblem) -> [String: Any] {
         guard let object = value as? [String: Any] else { throw wrong("an object", value, path) }
         return object
     }
 
+    /// The member `key` of `object` (at `path`), which HAR 1.2 requires.
     func required(_ object: [String: Any], _ key: String, at path: String) throws(HARProblem) -> Any {
         guard let value = object[key] else {
-            throw HARProblem(file: file, path: path + "." + key, problem: "expected `\(key)` (HAR 1.2 requires it), found none")
+            throw HARProblem(
+                file: file, path: path + "." + key, problem: "expected `\(key)` (HAR 1.2 requires it), found none")
         }
         return value
     }
 
+    /// The object at `key` of `object` (at `path`), or `nil` when absent or null.
+    func optionalObject(_ object: [String: Any], _ key: String, at path: String) throws(HARProblem) -> [String: Any]? {
+        guard let value = object[key], !(value is NSNull) else { return nil }
+        return try self.object(value, at: path + "." + key)
+    }
+
+    /// The string at `key` of `object` (at `path`), or `nil` when absent or null.
+    func optionalString(_ object: [String: Any], _ key: String, at path: String) throws(HARProblem) -> String? {
+        guard let value = object[key], !(value is NSNull) else { return nil }
+        return try string(value, at: path + "." + key)
+    }
+
+    /// `value` (at `path`) as a string.
     func string(_ value: Any, at path: String) throws(HARProblem) -> String {
         guard let string = value as? String else { throw wrong("a string", value, path) }
         return string
     }
 
+    /// `value` (at `path`) as a finite number; `true` and `false` are not numbers.
     func number(_ value: Any, at path: String) throws(HARProblem) -> Double {
         guard !Self.isBoolean(value), !(value is String), let number = value as? NSNumber else {
             throw wrong("a number", value, path)
@@ -112,6 +128,7 @@ struct HARFields {
         return double
     }
 
+    /// `value` (at `path`) as a whole number, such as a status.
     func integer(_ value: Any, at path: String) throws(HARProblem) -> Int {
         let double = try number(value, at: path)
         guard double == double.rounded(), abs(double) < 1e9 else { throw wrong("a whole number", value, path) }
@@ -128,6 +145,7 @@ struct HARFields {
         return nil
     }
 
+    /// `value` (at `path`) as HAR timings: each phase a number, −1 or absent for "not applicable".
     func timings(_ value: Any, at path: String) throws(HARProblem) -> HAREntry.Timings {
         let object = try object(value, at: path)
         func phase(_ key: String) throws(HARProblem) -> Double? {

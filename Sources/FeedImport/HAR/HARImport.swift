@@ -39,13 +39,17 @@ package struct HARImport: Sendable {
     package var fileText: String {
         let network = network
         let classes: [OrderedJSON] = network.classes.map { c in
-            func table(_ values: [Double]?) -> OrderedJSON { values.map { .array($0.map(OrderedJSON.number)) } ?? .null }
+            func table(_ values: [Double]?) -> OrderedJSON {
+                values.map { .array($0.map(OrderedJSON.number)) } ?? .null
+            }
             return .object([
                 ("name", .string(c.name)), ("requests", .int(c.requests)), ("measured", .int(c.measured)),
                 ("failures", .int(c.failures)), ("timeouts", .int(c.timeouts)), ("redirects", .int(c.redirects)),
-                ("cached", .int(c.cached)), ("not_modified", .int(c.notModified)), ("without_timings", .int(c.withoutTimings)),
+                ("cached", .int(c.cached)), ("not_modified", .int(c.notModified)),
+                ("without_timings", .int(c.withoutTimings)),
                 ("failure_rate", .number(c.failureRate)), ("timeout_rate", .number(c.timeoutRate)),
-                ("latency_ms", table(c.latencyMs)), ("bytes", table(c.bytes)), ("throughput_kbps", table(c.throughputKbps)),
+                ("latency_ms", table(c.latencyMs)), ("bytes", table(c.bytes)),
+                ("throughput_kbps", table(c.throughputKbps)),
             ])
         }
         let document: OrderedJSON = .object([
@@ -74,18 +78,24 @@ extension HARImport {
                 ("throughput_kbps", sample.throughputKbps, written.throughputKbps),
             ]
             for (measure, values, table) in measures {
-                guard let table else { rows.append([sample.counts.name, measure, "HAR", "0", "-", "-", "-", "-"]); continue }
+                guard let table else {
+                    rows.append([sample.counts.name, measure, "HAR", "0", "-", "-", "-", "-"])
+                    continue
+                }
                 rows.append(Self.row(sample.counts.name, measure, "HAR", values.sorted()))
                 rows.append(Self.row(sample.counts.name, measure, "NETWORK.json", Self.draws(from: table)))
             }
-            rows.append([sample.counts.name, "failure_rate", "HAR", String(written.requests - written.cached),
-                         Self.format(written.failureRate), "", "", ""])
+            rows.append([
+                sample.counts.name, "failure_rate", "HAR", String(written.requests - written.cached),
+                Self.format(written.failureRate), "", "", "",
+            ])
         }
         return Self.aligned(rows)
     }
 
     private static func row(_ name: String, _ measure: String, _ from: String, _ sorted: [Double]) -> [String] {
-        [name, measure, from, String(sorted.count)] + [0.10, 0.50, 0.90, 0.99].map { format(Quantiles.quantile(sorted, $0)) }
+        [name, measure, from, String(sorted.count)]
+            + [0.10, 0.50, 0.90, 0.99].map { format(Quantiles.quantile(sorted, $0)) }
     }
 
     /// ``fitDraws`` draws from `table`, sorted.

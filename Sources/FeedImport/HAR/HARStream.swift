@@ -27,7 +27,8 @@ package struct HARStream {
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw HARProblem(file: file, path: "$", problem: "expected a readable HAR file (\(error.localizedDescription))")
+            throw HARProblem(
+                file: file, path: "$", problem: "expected a readable HAR file (\(error.localizedDescription))")
         }
         self.file = file
     }
@@ -40,11 +41,17 @@ package struct HARStream {
         try expect(UInt8(ascii: "{"), at: "$", what: "an object (a HAR file)")
         var first = true
         while let key = try nextKey(in: "$", first: &first) {
-            guard key == "log" else { _ = try value(at: "$." + key, keep: false); continue }
+            guard key == "log" else {
+                _ = try value(at: "$." + key, keep: false)
+                continue
+            }
             try expect(UInt8(ascii: "{"), at: "$.log", what: "the `log` object")
             var firstInLog = true
             while let key = try nextKey(in: "$.log", first: &firstInLog) {
-                guard key == "entries" else { _ = try value(at: "$.log." + key, keep: false); continue }
+                guard key == "entries" else {
+                    _ = try value(at: "$.log." + key, keep: false)
+                    continue
+                }
                 count = try entries(at: "$.log.entries", body)
             }
         }
@@ -82,8 +89,13 @@ package struct HARStream {
         var count = 0
         while true {
             try skipWhitespace()
-            if try peek() == UInt8(ascii: "]") { index += 1; return count }
-            if count > 0 { try expect(UInt8(ascii: ","), at: "\(path)[\(count - 1)]", what: "`,` or `]` after the entry") }
+            if try peek() == UInt8(ascii: "]") {
+                index += 1
+                return count
+            }
+            if count > 0 {
+                try expect(UInt8(ascii: ","), at: "\(path)[\(count - 1)]", what: "`,` or `]` after the entry")
+            }
             try skipWhitespace()
             let entryPath = "\(path)[\(count)]"
             guard try peek() == UInt8(ascii: "{") else {
@@ -101,7 +113,8 @@ package struct HARStream {
         var (depth, started, inString, escaped) = (0, false, false, false)
         while true {
             guard let byte = try peek() else {
-                throw problem(at: path, "expected the rest of the value, found the end of the file (is the file cut short?)")
+                throw problem(
+                    at: path, "expected the rest of the value, found the end of the file (is the file cut short?)")
             }
             if started && depth == 0 && !inString && (Self.isWhitespace(byte) || Self.isDelimiter(byte)) { return kept }
             index += 1
@@ -109,7 +122,8 @@ package struct HARStream {
             if keep {
                 kept.append(byte)
                 guard kept.count <= Self.entryLimitBytes else {
-                    throw problem(at: path, "expected an entry of at most \(Self.entryLimitBytes) bytes, found a longer one")
+                    throw problem(
+                        at: path, "expected an entry of at most \(Self.entryLimitBytes) bytes, found a longer one")
                 }
             }
             if inString {
@@ -143,10 +157,15 @@ package struct HARStream {
         var escaped = false
         while true {
             guard let byte = try peek() else {
-                throw problem(at: path, "expected the end of a string, found the end of the file (is the file cut short?)")
+                throw problem(
+                    at: path, "expected the end of a string, found the end of the file (is the file cut short?)")
             }
             index += 1
-            if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") {
+            if escaped {
+                escaped = false
+            } else if byte == UInt8(ascii: "\\") {
+                escaped = true
+            } else if byte == UInt8(ascii: "\"") {
                 return String(decoding: bytes, as: UTF8.self)
             }
             bytes.append(byte)
@@ -191,7 +210,8 @@ package struct HARStream {
 
     private func describe(_ byte: UInt8?) -> String {
         guard let byte else { return "the end of the file (is the file cut short?)" }
-        return byte >= 0x20 && byte < 0x7F ? "`\(Character(Unicode.Scalar(byte)))`" : String(format: "byte 0x%02X", byte)
+        return byte >= 0x20 && byte < 0x7F
+            ? "`\(Character(Unicode.Scalar(byte)))`" : String(format: "byte 0x%02X", byte)
     }
 
     private func problem(at path: String, _ text: String) -> HARProblem {

@@ -13,7 +13,9 @@ package struct RequestClassifier: Sendable, Equatable {
     package static let defaultFeedPatterns = ["/xrpc/app.bsky.feed.getTimeline"]
     /// Images by default: paths ending with these, in any case (`@jpeg` is
     /// how Bluesky's image CDN names its formats).
-    package static let imageEndings = [".jpg", ".jpeg", ".png", ".gif", ".webp", ".heic", ".avif", "@jpeg", "@png", "@webp"]
+    package static let imageEndings = [
+        ".jpg", ".jpeg", ".png", ".gif", ".webp", ".heic", ".avif", "@jpeg", "@png", "@webp",
+    ]
 
     /// The feed's patterns.
     package var feed: [String]
@@ -43,8 +45,9 @@ package struct RequestClassifier: Sendable, Equatable {
                 return .failure(ClassOptionError(option: option, reason: "expected the class `feed` or `image`"))
             }
         }
-        return .success(RequestClassifier(
-            feed: feed.isEmpty ? defaultFeedPatterns : feed, image: image))
+        return .success(
+            RequestClassifier(
+                feed: feed.isEmpty ? defaultFeedPatterns : feed, image: image))
     }
 
     /// The class of a request to `url` whose response has `mimeType`.

@@ -47,7 +47,8 @@ package struct ImportedNetwork: Sendable, Equatable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         format = try c.decode(String.self, forKey: .format)
         guard format == Self.formatName else {
-            throw c.failure(.format, "expected \"\(Self.formatName)\" (a file `feedsim import har` wrote), found \"\(format)\"")
+            throw c.failure(
+                .format, "expected \"\(Self.formatName)\" (a file `feedsim import har` wrote), found \"\(format)\"")
         }
         version = try c.decodeNumber(Int.self, forKey: .version)
         guard version == Self.currentVersion else {
@@ -103,7 +104,8 @@ package struct RequestClass: Sendable, Equatable, Codable {
     /// A class with every count and table given.
     package init(
         name: String, requests: Int = 0, measured: Int = 0, failures: Int = 0, timeouts: Int = 0, redirects: Int = 0,
-        cached: Int = 0, notModified: Int = 0, withoutTimings: Int = 0, failureRate: Double = 0, timeoutRate: Double = 0,
+        cached: Int = 0, notModified: Int = 0, withoutTimings: Int = 0, failureRate: Double = 0,
+        timeoutRate: Double = 0,
         latencyMs: [Double]? = nil, bytes: [Double]? = nil, throughputKbps: [Double]? = nil
     ) {
         self.name = name
@@ -138,7 +140,9 @@ package struct RequestClass: Sendable, Equatable, Codable {
             guard (0...1).contains(value) else { throw c.failure(key, "expected a number in 0…1, found \(value)") }
             return value
         }
-        (requests, measured, failures, timeouts) = (try count(.requests), try count(.measured), try count(.failures), try count(.timeouts))
+        (requests, measured, failures, timeouts) = (
+            try count(.requests), try count(.measured), try count(.failures), try count(.timeouts)
+        )
         (redirects, cached, notModified) = (try count(.redirects), try count(.cached), try count(.notModified))
         withoutTimings = try count(.withoutTimings)
         (failureRate, timeoutRate) = (try rate(.failureRate), try rate(.timeoutRate))
@@ -154,7 +158,8 @@ package struct RequestClass: Sendable, Equatable, Codable {
         guard values.count == ImportedNetwork.quantileCount else {
             throw c.failure(key, "expected \(ImportedNetwork.quantileCount) quantiles, found \(values.count)")
         }
-        for (i, value) in values.enumerated() where !(value.isFinite && value >= 0 && (i == 0 || value >= values[i - 1])) {
+        for (i, value) in values.enumerated()
+        where !(value.isFinite && value >= 0 && (i == 0 || value >= values[i - 1])) {
             throw DecodingFailure(
                 codingPath: c.codingPath + [key, AnyCodingKey(intValue: i)],
                 expected: "expected a finite number ≥ 0 and ≥ the quantile before it, found \(value)")

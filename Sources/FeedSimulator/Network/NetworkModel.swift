@@ -267,7 +267,8 @@ package struct NetworkModel: Sendable {
             }
             retries += 1
             last = attempt(
-                startingAt: last.end + backoff(beforeRetry: nextRetry), transfer: transfer, downloadBytes: downloadBytes)
+                startingAt: last.end + backoff(beforeRetry: nextRetry), transfer: transfer,
+                downloadBytes: downloadBytes)
             retried.append(last)
         }
     }
@@ -288,7 +289,9 @@ package struct NetworkModel: Sendable {
     /// One attempt starting at `start`, whose delivery takes `transfer` on top
     /// of its round trip, plus `downloadBytes` at a drawn throughput when the
     /// model draws from an imported class.
-    private mutating func attempt(startingAt start: SimTime, transfer: SimTime, downloadBytes: Int) -> RequestPlan.Attempt {
+    private mutating func attempt(
+        startingAt start: SimTime, transfer: SimTime, downloadBytes: Int
+    ) -> RequestPlan.Attempt {
         let window = firstWindow(endingAfter: start)
         if let window, window.contains(start) {
             return RequestPlan.Attempt(start: start, outcome: .offline, end: start)
