@@ -226,7 +226,7 @@ extension LifecycleSettings: Decodable {
 extension NetworkSettings: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case profile, latency, jitter_ms, downlink_kbps, uplink_kbps, loss_rate, timeout_ms
-        case max_retries, backoff_ms, backoff_multiplier, offline
+        case max_retries, backoff_ms, backoff_multiplier, offline, from
     }
 
     enum WindowKeys: String, CodingKey, CaseIterable {
@@ -251,6 +251,9 @@ extension NetworkSettings: Decodable {
         maxRetries = try c.decode(Int.self, forKey: .max_retries, per: NetworkSettings.schema, default: d.maxRetries)
         backoffBaseMs = try c.decode(Double.self, forKey: .backoff_ms, per: NetworkSettings.schema, default: d.backoffBaseMs)
         backoffMultiplier = try c.decode(Double.self, forKey: .backoff_multiplier, per: NetworkSettings.schema, default: d.backoffMultiplier)
+        from = c.contains(.from) ? try c.decode(String.self, forKey: .from) : nil
+        if let from, from.isEmpty { throw c.failure(.from, "expected the path of a NETWORK.json, found \"\"") }
+        imported = nil
         offlineWindows = []
         if c.contains(.offline) {
             var list = try c.nestedUnkeyedContainer(forKey: .offline)

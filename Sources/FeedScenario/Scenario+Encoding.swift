@@ -142,6 +142,7 @@ extension NetworkSettings {
                 .object([(WindowKeys.from_s.rawValue, .number(seconds(window.lowerBound))), (WindowKeys.to_s.rawValue, .number(seconds(window.upperBound)))])
             })))
         }
+        if let from { members.append((K.from.rawValue, .string(from))) }
         return .object(members)
     }
 }

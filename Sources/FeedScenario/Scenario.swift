@@ -425,12 +425,21 @@ package struct NetworkSettings: Sendable, Equatable {
     package var backoffMultiplier: Double
     /// Times with no network at all, in nanoseconds from launch.
     package var offlineWindows: [Range<Int64>]
+    /// `network.from`: a NETWORK.json `feedsim import har` wrote, as the
+    /// scenario names it (relative to the scenario file).
+    package var from: String?
+    /// The file `from` names, read when the scenario is loaded: feed requests
+    /// draw from its `feed` class, image loads from its `image` class.
+    package var imported: ImportedNetwork?
 
     package init(
         profile: String = "wifi", latency: LatencyDistribution? = nil, jitterMs: Double? = nil, downlinkKbps: Int? = nil,
         uplinkKbps: Int? = nil, lossRate: Double? = nil, timeoutMs: Double? = nil, maxRetries: Int = 2,
-        backoffBaseMs: Double = 500, backoffMultiplier: Double = 2, offlineWindows: [Range<Int64>] = []
+        backoffBaseMs: Double = 500, backoffMultiplier: Double = 2, offlineWindows: [Range<Int64>] = [],
+        from: String? = nil, imported: ImportedNetwork? = nil
     ) {
+        self.from = from
+        self.imported = imported
         self.profile = profile
         self.latency = latency
         self.jitterMs = jitterMs

@@ -32,7 +32,8 @@ package enum ScenarioLoader {
     /// Decodes a scenario from `data`; `file` names it in errors. The device
     /// profile is looked up in `devices/` beside the file or in a folder above.
     package static func load(data: Data, file: String, deviceDirectories: [URL]) throws(ScenarioError) -> LoadedScenario {
-        let scenario: Scenario = try decode(Scenario.self, from: data, file: file)
+        var scenario: Scenario = try decode(Scenario.self, from: data, file: file)
+        try resolveImportedNetworks(in: &scenario, file: file)
         guard let deviceURL = deviceDirectories
             .map({ $0.appendingPathComponent("\(scenario.device).json") })
             .first(where: { FileManager.default.fileExists(atPath: $0.path) })
@@ -67,6 +68,38 @@ package enum ScenarioLoader {
         var loaded = try load(data: try read(url, file: file), file: file, deviceDirectories: deviceDirectories(for: url, devices: devices))
         loaded.devicesFolder = devices
         return loaded
+    }
+
+    /// Reads the NETWORK.json each `network.from` names (the scenario's and
+    /// its variants'), relative to the folder of `file`.
+    static func resolveImportedNetworks(in scenario: inout Scenario, file: String) throws(ScenarioError) {
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        if let from = scenario.network.from {
+            scenario.network.imported = try importedNetwork(
+                from, folder: folder, scenarioFile: file, path: "$.network.from")
+        }
+        for i in scenario.variants.indices {
+            guard let from = scenario.variants[i].network?.from else { continue }
+            scenario.variants[i].network?.imported = try importedNetwork(
+                from, folder: folder, scenarioFile: file, path: "$.variants[\(i)].network.from")
+        }
+    }
+
+    /// The NETWORK.json at `from`, relative to `folder` unless absolute; a
+    /// file that is missing is the scenario's problem (at `path`), one that
+    /// is malformed is the network file's.
+    static func importedNetwork(
+        _ from: String, folder: URL, scenarioFile: String, path: String
+    ) throws(ScenarioError) -> ImportedNetwork {
+        let url = from.hasPrefix("/") ? URL(fileURLWithPath: from) : folder.appendingPathComponent(from)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw ScenarioError(
+                file: scenarioFile, path: path,
+                expected: "expected a NETWORK.json written by `feedsim import har`, "
+                    + "found no file at \(url.relativePath)")
+        }
+        let networkFile = url.relativePath
+        return try decode(ImportedNetwork.self, from: try read(url, file: networkFile), file: networkFile)
     }
 
     /// Where the device profile of the scenario at `scenarioURL` is looked

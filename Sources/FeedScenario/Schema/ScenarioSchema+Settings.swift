@@ -176,6 +176,7 @@ extension NetworkSettings {
         case .backoff_ms: .number("Backoff, in ms", "The wait before the first retry, in milliseconds, 0…600,000; retry k waits `backoff_ms × backoff_multiplier^(k−1)`.", 0...600_000, unit: "ms", default: d.backoffBaseMs)
         case .backoff_multiplier: .number("Backoff multiplier", "The factor each further wait grows by, 1…10.", 1...10, default: d.backoffMultiplier)
         case .offline: .array("Offline windows", "Times with no network at all, in seconds from launch.", of: .object(offlineWindowSchema))
+        case .from: .text("Imported network", "A NETWORK.json written by `feedsim import har`, relative to the scenario file: feed requests draw latency, throughput, failures and timeouts from its `feed` class, image loads from its `image` class; the profile's other fields (uplink, timeout) still apply.", pattern: ".+", examples: ["NETWORK.json"])
         }
     }
 

@@ -176,6 +176,10 @@ package struct NetworkModel: Sendable {
     /// windows merged and empty ones dropped.
     package let offlineWindows: [Range<SimTime>]
 
+    /// The class of an imported network (`network.from`) this model's
+    /// requests draw from, instead of the link's latency, loss and downlink.
+    package let empirical: RequestClass?
+
     /// The model's only source of randomness.
     private var generator: Xoshiro256StarStar
     private let timeout: SimTime
@@ -199,10 +203,12 @@ package struct NetworkModel: Sendable {
         link: LinkProfile,
         retry: RetryPolicy = .none,
         offlineWindows: [Range<SimTime>] = [],
+        empirical: RequestClass? = nil,
         generator: Xoshiro256StarStar
     ) throws(NetworkConfigurationError) {
         try link.validate()
         try retry.validate()
+        self.empirical = empirical
         self.link = link
         self.retry = retry
         self.offlineWindows = Self.merged(offlineWindows)
@@ -215,9 +221,12 @@ package struct NetworkModel: Sendable {
         link: LinkProfile,
         retry: RetryPolicy = .none,
         offlineWindows: [Range<SimTime>] = [],
+        empirical: RequestClass? = nil,
         streams: RandomStreams
     ) throws(NetworkConfigurationError) {
-        try self.init(link: link, retry: retry, offlineWindows: offlineWindows, generator: streams.generator(for: .network))
+        try self.init(
+            link: link, retry: retry, offlineWindows: offlineWindows, empirical: empirical,
+            generator: streams.generator(for: .network))
     }
 
     /// Whether `time` falls inside an offline window.
@@ -234,10 +243,11 @@ package struct NetworkModel: Sendable {
     ///   and w offline windows.
     package mutating func plan(requestAt time: SimTime, requestBytes: Int, responseBytes: Int) -> RequestPlan {
         let upload = Self.transferTime(bytes: requestBytes, kbps: link.uplinkKbps)
-        let download = Self.transferTime(bytes: responseBytes, kbps: link.downlinkKbps)
+        let download = empirical == nil ? Self.transferTime(bytes: responseBytes, kbps: link.downlinkKbps) : 0
         requests += 1
         let transfer = upload + download
-        let first = attempt(startingAt: time, transfer: transfer)
+        let downloadBytes = empirical == nil ? 0 : responseBytes
+        let first = attempt(startingAt: time, transfer: transfer, downloadBytes: downloadBytes)
         var retried: [RequestPlan.Attempt] = []
         var last = first
         while true {
@@ -256,7 +266,9 @@ package struct NetworkModel: Sendable {
                 return RequestPlan(requestedAt: time, firstAttempt: first, retriedAttempts: retried, result: .failed(reason, at: last.end))
             }
             retries += 1
-            last = attempt(startingAt: last.end + backoff(beforeRetry: nextRetry), transfer: transfer)
+            last = attempt(
+                startingAt: last.end + backoff(beforeRetry: nextRetry), transfer: transfer,
+                downloadBytes: downloadBytes)
             retried.append(last)
         }
     }
@@ -275,22 +287,24 @@ package struct NetworkModel: Sendable {
     }
 
     /// One attempt starting at `start`, whose delivery takes `transfer` on top
-    /// of its round trip.
-    private mutating func attempt(startingAt start: SimTime, transfer: SimTime) -> RequestPlan.Attempt {
+    /// of its round trip, plus `downloadBytes` at a drawn throughput when the
+    /// model draws from an imported class.
+    private mutating func attempt(
+        startingAt start: SimTime, transfer: SimTime, downloadBytes: Int
+    ) -> RequestPlan.Attempt {
         let window = firstWindow(endingAfter: start)
         if let window, window.contains(start) {
             return RequestPlan.Attempt(start: start, outcome: .offline, end: start)
         }
-        var roundTripMs = link.latency.sample(using: &generator)
-        if link.jitterMs > 0 {
-            roundTripMs += link.jitterMs * (2 * generator.nextUnit() - 1)
+        let roundTrip: SimTime, delivery: SimTime
+        var outcome: RequestPlan.Attempt.Outcome
+        if let empirical {
+            (roundTrip, outcome, delivery) = draw(from: empirical, downloadBytes: downloadBytes)
+        } else {
+            (roundTrip, outcome, delivery) = drawFromLink()
         }
-        let roundTrip = Self.nanoseconds(milliseconds: max(0, roundTripMs))
-        let lost = generator.chance(link.lossRate)
-
-        var outcome: RequestPlan.Attempt.Outcome = lost ? .lost : .success
-        var elapsed = lost ? roundTrip : roundTrip + transfer
-        if elapsed > timeout {
+        var elapsed = outcome == .success ? roundTrip + transfer + delivery : roundTrip
+        if outcome == .timedOut || elapsed > timeout {
             outcome = .timedOut
             elapsed = timeout
         }
@@ -301,6 +315,40 @@ package struct NetworkModel: Sendable {
             end = window.lowerBound
         }
         return RequestPlan.Attempt(start: start, outcome: outcome, end: end)
+    }
+
+    /// The link's draws for one attempt: a latency (plus a jitter draw if
+    /// the link has jitter) and a loss draw.
+    private mutating func drawFromLink() -> (SimTime, RequestPlan.Attempt.Outcome, SimTime) {
+        var roundTripMs = link.latency.sample(using: &generator)
+        if link.jitterMs > 0 {
+            roundTripMs += link.jitterMs * (2 * generator.nextUnit() - 1)
+        }
+        let lost = generator.chance(link.lossRate)
+        return (Self.nanoseconds(milliseconds: max(0, roundTripMs)), lost ? .lost : .success, 0)
+    }
+
+    /// An imported class's draws for one attempt, always three uniforms in
+    /// this order: the latency (inverse CDF of `latency_ms`, else the
+    /// link's), the outcome (a timeout below `timeout_rate`, else a failure
+    /// below `failure_rate`), and the throughput `downloadBytes` arrive at
+    /// (inverse CDF of `throughput_kbps`, else the link's downlink).
+    private mutating func draw(
+        from imported: RequestClass, downloadBytes: Int
+    ) -> (SimTime, RequestPlan.Attempt.Outcome, SimTime) {
+        let latencyDraw = generator.nextUnit()
+        let outcomeDraw = generator.nextUnit()
+        let throughputDraw = generator.nextUnit()
+        let roundTripMs = imported.latencyMs.map { RequestClass.inverseCDF($0, at: latencyDraw) }
+            ?? link.latency.quantile(latencyDraw)
+        let outcome: RequestPlan.Attempt.Outcome = outcomeDraw < imported.timeoutRate
+            ? .timedOut : outcomeDraw < imported.failureRate ? .lost : .success
+        var delivery = Self.transferTime(bytes: downloadBytes, kbps: link.downlinkKbps)
+        if let table = imported.throughputKbps {
+            let kbps = RequestClass.inverseCDF(table, at: throughputDraw)
+            if kbps > 0 { delivery = Self.nanoseconds(milliseconds: Double(downloadBytes) * 8 / kbps) }
+        }
+        return (Self.nanoseconds(milliseconds: max(0, roundTripMs)), outcome, delivery)
     }
 
     /// The wait before retry `retry` (1-based), in nanoseconds.

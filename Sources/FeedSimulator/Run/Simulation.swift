@@ -129,7 +129,8 @@ package final class Simulation {
         memory = MemoryModel(settings: scenario.memory)
         streams = RandomStreams(seed: request.seed)
         feedNetwork = try request.network.model(streams: streams)
-        imageNetwork = try request.network.model(streams: RandomStreams(seed: request.seed ^ RandomStreams.Stream.images.rawValue))
+        imageNetwork = try request.network.model(
+            streams: RandomStreams(seed: request.seed ^ RandomStreams.Stream.images.rawValue), requestClass: "image")
         // The server writes its timeline now, before anything runs, and the
         // transport is made outside any measured block.
         _ = transport
