@@ -24,7 +24,8 @@ extension FeedSim.Import {
                 (named with the file and the JSON path or line), 1 output that cannot be written.
                 """)
 
-        @Argument(help: ArgumentHelp("A getTimeline page, a folder of pages, or a .jsonl file of posts.", valueName: "path"))
+        @Argument(
+            help: ArgumentHelp("A getTimeline page, a folder of pages, or a .jsonl file of posts.", valueName: "path"))
         var path: String
 
         @Option(help: ArgumentHelp("Where to write the imported feed.", valueName: "FEED.json"))

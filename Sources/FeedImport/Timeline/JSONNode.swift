@@ -70,7 +70,8 @@ struct JSONNode {
             return JSONNode(value: value, path: "$", file: file, line: line)
         } catch {
             let place = line.map(FilePlace.line) ?? .wholeFile
-            throw TimelineProblem(file: file, place: place, problem: "expected JSON text, found text that does not parse")
+            throw TimelineProblem(
+                file: file, place: place, problem: "expected JSON text, found text that does not parse")
         }
     }
 
@@ -102,9 +103,12 @@ struct JSONNode {
     /// This value as a whole number of at least `minimum`.
     func integer(minimum: Int = 0) throws(TimelineProblem) -> Int {
         guard case let .number(number) = value, number.rounded() == number, abs(number) < 9e15 else {
-            throw failure("expected a whole number, found \(value.kindName == "a number" ? "a fraction" : value.kindName)")
+            let found = value.kindName == "a number" ? "a fraction" : value.kindName
+            throw failure("expected a whole number, found \(found)")
         }
-        guard Int(number) >= minimum else { throw failure("expected a whole number ≥ \(minimum), found \(Int(number))") }
+        guard Int(number) >= minimum else {
+            throw failure("expected a whole number ≥ \(minimum), found \(Int(number))")
+        }
         return Int(number)
     }
 

@@ -1,3 +1,4 @@
+import FeedScenario
 import Foundation
 
 /// `feedsim import timeline`'s work: a capture read into an `ImportedFeed`.
@@ -9,7 +10,8 @@ package enum TimelineImport {
     package static func read(path: String, salt: ImportSalt) throws(TimelineProblem) -> ImportedFeed {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw TimelineProblem(file: path, place: .wholeFile, problem: "expected a file or folder, found nothing there")
+            throw TimelineProblem(
+                file: path, place: .wholeFile, problem: "expected a file or folder, found nothing there")
         }
         if isFolder.boolValue { return try readPages(in: path, salt: salt) }
         let data = try contents(of: path)
@@ -36,7 +38,8 @@ package enum TimelineImport {
             throw TimelineProblem(file: folder, place: .wholeFile, problem: "expected a readable folder")
         }
         guard !names.isEmpty else {
-            throw TimelineProblem(file: folder, place: .wholeFile, problem: "expected getTimeline pages (.json files), found none")
+            throw TimelineProblem(
+                file: folder, place: .wholeFile, problem: "expected getTimeline pages (.json files), found none")
         }
         var reader = TimelinePageReader(salt: salt)
         var posts: [ImportedPost] = []
@@ -72,10 +75,12 @@ package enum TimelineImport {
         lines.append("replies: \(feed.posts.filter { $0.parent != nil }.count), "
             + "reposts: \(feed.posts.filter { $0.repostedBy != nil }.count)")
         for (type, count) in feed.unknownEmbedTypes.sorted(by: { $0.key < $1.key }) {
-            lines.append("unknown embed type \(type): \(count) (counted in the file; the post is laid out as text only)")
+            lines.append(
+                "unknown embed type \(type): \(count) (counted in the file; the post is laid out as text only)")
         }
         for (type, count) in feed.unknownReasonTypes.sorted(by: { $0.key < $1.key }) {
-            lines.append("unknown reason type \(type): \(count) (counted in the file; the post is kept as an ordinary post)")
+            lines.append(
+                "unknown reason type \(type): \(count) (counted in the file; the post is kept as an ordinary post)")
         }
         return lines.joined(separator: "\n")
     }

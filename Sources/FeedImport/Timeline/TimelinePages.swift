@@ -1,3 +1,4 @@
+import FeedScenario
 import Foundation
 
 /// Reads `app.bsky.feed.getTimeline` response pages (`{"feed": [...],

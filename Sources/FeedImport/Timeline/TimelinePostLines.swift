@@ -1,3 +1,4 @@
+import FeedScenario
 import Foundation
 
 /// Reads FeedSim's own post format: JSON Lines, one post a line, in feed
@@ -37,9 +38,9 @@ struct TimelinePostLines {
         var post = ImportedPost(
             id: salt.hash(try node.required("id").string()), author: salt.hash(try node.required("author").string()),
             textLength: try textLength(of: node))
-        post.parent = try node.field("parent").map { node throws(TimelineProblem) in salt.hash(try node.string()) }
-        post.root = try node.field("root").map { node throws(TimelineProblem) in salt.hash(try node.string()) }
-        post.repostedBy = try node.field("reposted_by").map { node throws(TimelineProblem) in salt.hash(try node.string()) }
+        post.parent = try hashed(node.field("parent"))
+        post.root = try hashed(node.field("root"))
+        post.repostedBy = try hashed(node.field("reposted_by"))
         post.media = try media(of: node.field("media"))
         if let quote = try node.field("quote") {
             post.quote = ImportedQuote(
@@ -49,6 +50,12 @@ struct TimelinePostLines {
         post.unknownEmbed = try node.field("unknown_embed")?.string()
         post.embed = Self.embed(of: post)
         return post
+    }
+
+    /// The string at `node` hashed with the salt, or nil when absent.
+    private func hashed(_ node: JSONNode?) throws(TimelineProblem) -> String? {
+        guard let node else { return nil }
+        return salt.hash(try node.string())
     }
 
     /// `text_length`, or the length of `text`, or 0 when neither is given.
@@ -62,8 +69,9 @@ struct TimelinePostLines {
         var media: [ImportedMedia] = []
         for item in try list.array() {
             let kindNode = try item.required("kind")
-            guard let kind = ImportedMedia.Kind(rawValue: try kindNode.string()) else {
-                throw kindNode.failure("expected \"image\", \"video\" or \"external\", found \"\(try kindNode.string())\"")
+            let name = try kindNode.string()
+            guard let kind = ImportedMedia.Kind(rawValue: name) else {
+                throw kindNode.failure("expected \"image\", \"video\" or \"external\", found \"\(name)\"")
             }
             let width = try item.field("width")?.integer(minimum: 1)
             let height = try item.field("height")?.integer(minimum: 1)

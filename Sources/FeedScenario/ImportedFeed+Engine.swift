@@ -15,9 +15,45 @@ extension ImportedFeed {
     /// position *p* from the oldest gets id `firstID + p`; a reply's parent
     /// and root are kept when they are in the feed.
     package func enginePosts(firstID: PostID) -> [Post] {
+        Self.enginePosts(posts, firstID: firstID)
+    }
+
+    /// The `count` posts a server serves (the newest `count` of the
+    /// capture, or the capture again and again, each copy's ids its own,
+    /// when `count` is more), oldest first, and the sizes of their pages as
+    /// the capture paged them, newest first.
+    /// - Complexity: O(`count`).
+    package func servedPosts(count: Int, firstID: PostID) -> (posts: [Post], pageSizes: [Int]) {
+        var served: [ImportedPost] = []
+        served.reserveCapacity(count)
+        var pages: [Int] = []
+        var copy = 0
+        while served.count < count {
+            let suffix = copy == 0 ? "" : "#\(copy)"
+            var start = 0
+            for size in pageSizes where served.count < count {
+                let taken = min(size, count - served.count)
+                for var post in posts[start..<(start + taken)] {
+                    post.id += suffix
+                    post.parent = post.parent.map { $0 + suffix }
+                    post.root = post.root.map { $0 + suffix }
+                    served.append(post)
+                }
+                pages.append(taken)
+                start += size
+            }
+            copy += 1
+        }
+        return (Self.enginePosts(served, firstID: firstID), pages.filter { $0 > 0 })
+    }
+
+    /// `posts`, in feed order (newest first), as the engine's posts oldest first.
+    static func enginePosts(_ posts: [ImportedPost], firstID: PostID) -> [Post] {
         let count = posts.count
+        // A post met twice (reposted again) maps to its oldest place, so
+        // that its replies find it older than they are.
         var idByHash: [String: PostID] = [:]
-        for (index, post) in posts.enumerated() where idByHash[post.id] == nil {
+        for (index, post) in posts.enumerated() {
             idByHash[post.id] = firstID + PostID(count - 1 - index)
         }
         return posts.reversed().enumerated().map { position, imported in
@@ -25,8 +61,11 @@ extension ImportedFeed {
                 id: firstID + PostID(position), authorID: Self.authorNumber(imported.author),
                 textLength: min(Post.maximumTextLength, imported.textLength + (imported.quote?.textLength ?? 0)),
                 media: Self.engineMedia(imported.media.isEmpty ? imported.quote?.media ?? [] : imported.media))
-            post.parentID = imported.parent.flatMap { idByHash[$0] }
-            post.rootID = post.parentID == nil ? nil : imported.root.flatMap { idByHash[$0] } ?? post.parentID
+            // A parent must be older: a later post of the same id (a repost
+            // of it) is not its parent.
+            post.parentID = imported.parent.flatMap { idByHash[$0] }.flatMap { $0 < post.id ? $0 : nil }
+            let root = imported.root.flatMap { idByHash[$0] }.flatMap { $0 < post.id ? $0 : nil }
+            post.rootID = post.parentID == nil ? nil : root ?? post.parentID
             post.repostedBy = imported.repostedBy.map(Self.authorNumber)
             return post
         }
