@@ -198,4 +198,24 @@ struct TimelineImportTests {
         let other = try TimelineImport.read(path: folder.appending("p.json").path, salt: ImportSalt(bytes: Array(0..<16)))
         #expect(other.posts.map(\.id) != (try TimelineFixture.importing(page)).posts.map(\.id))
     }
+
+    @Test("a server's posts: the newest of the capture, or the capture again with each copy's own ids, paged as captured")
+    func servedPosts() throws {
+        let lines = (0..<5).map { n in
+            let reply = n == 0 ? #", "parent": "p1", "root": "p1""# : ""
+            return #"{"id": "p\#(n)", "author": "a", "text_length": \#(n), "page": \#(n / 3)\#(reply)}"#
+        }
+        let feed = try TimelineFixture.importing(lines.joined(separator: "\n"), as: "posts.jsonl")
+        #expect(feed.pageSizes == [3, 2])
+        let few = feed.servedPosts(count: 4, firstID: 10)
+        #expect(few.pageSizes == [3, 1])
+        #expect(few.posts.map(\.textLength) == [3, 2, 1, 0])
+        let many = feed.servedPosts(count: 12, firstID: 10)
+        #expect(many.pageSizes == [3, 2, 3, 2, 2])
+        #expect(many.posts.map(\.id) == Array(10..<22))
+        // Newest first p0 p1 p2 p3 p4 p0' p1' …: each copy's reply answers its own copy's p1.
+        let replies = many.posts.filter { $0.parentID != nil }
+        #expect(replies.map(\.id) == [11, 16, 21])
+        #expect(replies.map(\.parentID) == [10, 15, 20])
+    }
 }
