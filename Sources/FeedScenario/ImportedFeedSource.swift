@@ -30,12 +30,14 @@ extension ScenarioLoader {
     static func readImportedFeed(_ scenario: Scenario, file: String) throws(ScenarioError) -> Scenario {
         guard var source = scenario.feed.imported, source.feed == nil else { return scenario }
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        let url = source.path.hasPrefix("/") ? URL(fileURLWithPath: source.path) : folder.appendingPathComponent(source.path)
+        let url = source.path.hasPrefix("/")
+            ? URL(fileURLWithPath: source.path) : folder.appendingPathComponent(source.path)
         let feedFile = url.relativePath
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ScenarioError(
                 file: file, path: "$.feed.from",
-                expected: "expected a FEED.json written by `feedsim import timeline`, found no readable file at \(feedFile)")
+                expected: "expected a FEED.json written by `feedsim import timeline`, "
+                    + "found no readable file at \(feedFile)")
         }
         let feed: ImportedFeed
         do {
@@ -43,7 +45,9 @@ extension ScenarioLoader {
         } catch {
             throw scenarioError(file: feedFile, from: error)
         }
-        guard feed.format == ImportedFeed.formatName, feed.version == ImportedFeed.currentVersion, !feed.posts.isEmpty else {
+        guard feed.format == ImportedFeed.formatName, feed.version == ImportedFeed.currentVersion,
+            !feed.posts.isEmpty
+        else {
             throw ScenarioError(
                 file: feedFile, path: "$",
                 expected: "expected a FEED.json of version \(ImportedFeed.currentVersion) holding posts, "

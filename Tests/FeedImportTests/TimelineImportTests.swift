@@ -28,7 +28,8 @@ enum TimelineFixture {
     static func images(_ known: [Bool]) -> String {
         let images = known.enumerated().map { index, isKnown in
             let ratio = isKnown ? #", "aspectRatio": {"width": 1000, "height": \#(600 + index)}"# : ""
-            return #"{"thumb": "https://cdn.test/t\#(index).jpg", "fullsize": "https://cdn.test/f.jpg", "alt": "x"\#(ratio)}"#
+            return #"{"thumb": "https://cdn.test/t\#(index).jpg", "fullsize": "https://cdn.test/f.jpg", "#
+                + #""alt": "x"\#(ratio)}"#
         }
         return #"{"$type": "app.bsky.embed.images#view", "images": [\#(images.joined(separator: ", "))]}"#
     }
@@ -60,7 +61,9 @@ struct TimelineImportTests {
     func knownAspectRatioShare() throws {
         // 20 posts of one image (15 sized) and 10 of two images (15 of 20 sized): 30 of 40.
         var items: [String] = []
-        for n in 0..<20 { items.append(TimelineFixture.item(n, by: "u\(n % 3)", text: "t", embed: TimelineFixture.images([n < 15]))) }
+        for n in 0..<20 {
+            items.append(TimelineFixture.item(n, by: "u\(n % 3)", text: "t", embed: TimelineFixture.images([n < 15])))
+        }
         for n in 20..<30 {
             let known = n < 25 ? [true, true] : [true, false]
             items.append(TimelineFixture.item(n, by: "u1", text: "t", embed: TimelineFixture.images(known)))
@@ -81,11 +84,13 @@ struct TimelineImportTests {
     func textLength() throws {
         let quote = #"""
             {"$type": "app.bsky.embed.record#view", "record": {"$type": "app.bsky.embed.record#viewRecord",
-              "uri": "at://did:plc:q/app.bsky.feed.post/q", "cid": "q", "author": {"did": "did:plc:q", "handle": "q.test"},
+              "uri": "at://did:plc:q/app.bsky.feed.post/q", "cid": "q",
+              "author": {"did": "did:plc:q", "handle": "q.test"},
               "value": {"text": "quoted words"}, "indexedAt": "2026-01-01T00:00:00Z"}}
             """#
         let page = TimelineFixture.page([
-            TimelineFixture.item(1, by: "a", text: "héllo 👍🏽 🇫🇷"), TimelineFixture.item(2, by: "a", text: "ab", embed: quote),
+            TimelineFixture.item(1, by: "a", text: "héllo 👍🏽 🇫🇷"),
+            TimelineFixture.item(2, by: "a", text: "ab", embed: quote),
         ])
         let feed = try TimelineFixture.importing(page)
         #expect(feed.posts.map(\.textLength) == [9, 2])
@@ -102,7 +107,8 @@ struct TimelineImportTests {
             TimelineFixture.item(2, by: "b", text: "reply", extra: #", "reply": {"root": \#(ref), "parent": \#(ref)}"#),
             TimelineFixture.item(
                 1, by: "a", text: "root",
-                extra: #", "reason": {"$type": "app.bsky.feed.defs#reasonRepost", "by": {"did": "did:plc:r"}, "indexedAt": "x"}"#),
+                extra: #", "reason": {"$type": "app.bsky.feed.defs#reasonRepost", "by": {"did": "did:plc:r"}, "#
+                    + #""indexedAt": "x"}"#),
         ])
         let feed = try TimelineFixture.importing(page)
         let salt = TimelineFixture.salt
@@ -119,14 +125,16 @@ struct TimelineImportTests {
     func unknownEmbeds() throws {
         let poll = #"{"$type": "app.example.embed.poll#view", "options": ["a", "b"]}"#
         let page = TimelineFixture.page([
-            TimelineFixture.item(1, by: "a", text: "x", embed: poll), TimelineFixture.item(2, by: "a", text: "y", embed: poll),
+            TimelineFixture.item(1, by: "a", text: "x", embed: poll),
+            TimelineFixture.item(2, by: "a", text: "y", embed: poll),
             TimelineFixture.item(3, by: "a", text: "z"),
         ])
         let feed = try TimelineFixture.importing(page)
         #expect(feed.unknownEmbedTypes == ["app.example.embed.poll#view": 2])
         #expect(feed.embeds["unknown"] == 2 && feed.embeds["none"] == 1)
         #expect(feed.posts[0].unknownEmbed == "app.example.embed.poll#view")
-        #expect(TimelineImport.summary(of: feed).contains("unknown embed type app.example.embed.poll#view: 2 (counted in the file"))
+        let summary = TimelineImport.summary(of: feed)
+        #expect(summary.contains("unknown embed type app.example.embed.poll#view: 2 (counted in the file"))
         let decoded = try JSONDecoder().decode(ImportedFeed.self, from: try feed.encoded())
         #expect(decoded == feed)
     }
@@ -135,7 +143,8 @@ struct TimelineImportTests {
     func privacy() throws {
         let secrets = ["did:plc:secretauthor", "secretauthor.test", "the secret words of a post", "cdn.test", "next"]
         let page = TimelineFixture.page([
-            TimelineFixture.item(1, by: "secretauthor", text: "the secret words of a post", embed: TimelineFixture.images([true])),
+            TimelineFixture.item(
+                1, by: "secretauthor", text: "the secret words of a post", embed: TimelineFixture.images([true])),
         ])
         let text = String(decoding: try TimelineFixture.importing(page).encoded(), as: UTF8.self)
         for secret in secrets + ["p1", "at://"] { #expect(!text.contains(secret), "\(secret) leaked") }
@@ -148,7 +157,12 @@ struct TimelineImportTests {
             (#"{"cursor": "x"}"#, "$", #"expected a member "feed", found none"#),
             (#"{"feed": [{"post": {"uri": 1}}]}"#, "$.feed[0].post.uri", "expected a string, found a number"),
             (
-                TimelineFixture.page([TimelineFixture.item(1, by: "a", text: "x", embed: #"{"$type": "app.bsky.embed.images#view", "images": [{"aspectRatio": {"width": 0, "height": 2}}]}"#)]),
+                TimelineFixture.page([
+                    TimelineFixture.item(
+                        1, by: "a", text: "x",
+                        embed: #"{"$type": "app.bsky.embed.images#view", "#
+                            + #""images": [{"aspectRatio": {"width": 0, "height": 2}}]}"#)
+                ]),
                 "$.feed[0].post.embed.images[0].aspectRatio.width", "expected a whole number ≥ 1, found 0"
             ),
             (
@@ -170,14 +184,16 @@ struct TimelineImportTests {
         #expect(found?.place == .line(3))
         #expect(found?.problem == #"$.media[0].kind: expected "image", "video" or "external", found "gif""#)
         let backwards = #"{"id": "a", "author": "b", "page": 2}"# + "\n" + #"{"id": "c", "author": "d", "page": 1}"#
-        #expect(TimelineFixture.problem(backwards, as: "posts.jsonl")?.problem == "$.page: expected a page number ≥ 2, found 1")
+        let backwardsProblem = TimelineFixture.problem(backwards, as: "posts.jsonl")?.problem
+        #expect(backwardsProblem == "$.page: expected a page number ≥ 2, found 1")
     }
 
     @Test("post lines give their pages, media, quotes and embed kinds")
     func postLines() throws {
         let lines = [
             #"{"id": "a", "author": "x", "text": "four", "page": 0}"#,
-            #"{"id": "b", "author": "x", "text_length": 7, "page": 0, "media": [{"kind": "image", "width": 4, "height": 5}]}"#,
+            #"{"id": "b", "author": "x", "text_length": 7, "page": 0, "#
+                + #""media": [{"kind": "image", "width": 4, "height": 5}]}"#,
             #"{"id": "c", "author": "y", "page": 1, "quote": {"text_length": 3}, "media": [{"kind": "video"}]}"#,
         ]
         let feed = try TimelineFixture.importing(lines.joined(separator: "\n") + "\n", as: "posts.jsonl")
@@ -189,17 +205,20 @@ struct TimelineImportTests {
 
     @Test("the same capture and salt import to the same bytes; another salt changes every id")
     func repeatable() throws {
-        let page = TimelineFixture.page([TimelineFixture.item(1, by: "a", text: "x"), TimelineFixture.item(2, by: "b", text: "y")])
+        let page = TimelineFixture.page([
+            TimelineFixture.item(1, by: "a", text: "x"), TimelineFixture.item(2, by: "b", text: "y"),
+        ])
         let first = try TimelineFixture.importing(page).encoded()
         #expect(try TimelineFixture.importing(page).encoded() == first)
         let folder = try ScratchFolder(prefix: "feedsim-timeline")
         defer { folder.remove() }
         try folder.write(page, to: "p.json")
-        let other = try TimelineImport.read(path: folder.appending("p.json").path, salt: ImportSalt(bytes: Array(0..<16)))
+        let other = try TimelineImport.read(
+            path: folder.appending("p.json").path, salt: ImportSalt(bytes: Array(0..<16)))
         #expect(other.posts.map(\.id) != (try TimelineFixture.importing(page)).posts.map(\.id))
     }
 
-    @Test("a server's posts: the newest of the capture, or the capture again with each copy's own ids, paged as captured")
+    @Test("a server's posts: the capture's newest, or the capture again with each copy's own ids, paged as captured")
     func servedPosts() throws {
         let lines = (0..<5).map { n in
             let reply = n == 0 ? #", "parent": "p1", "root": "p1""# : ""

@@ -66,7 +66,8 @@ struct ImportTimelineTests {
         let scenario = try String(contentsOf: samples.appendingPathComponent("scenario.json"), encoding: .utf8)
         for (name, feed) in feeds.sorted(by: { $0.key < $1.key }) {
             let text = scenario
-                .replacingOccurrences(of: #""feed": { "from": "feed.json", "post_count": 11 }"#, with: #""feed": \#(feed)"#)
+                .replacingOccurrences(
+                    of: #""feed": { "from": "feed.json", "post_count": 11 }"#, with: #""feed": \#(feed)"#)
                 .replacingOccurrences(of: "your-feed-sample", with: name)
             try folder.write(text, to: "\(name).json")
         }
@@ -84,7 +85,8 @@ struct ImportTimelineTests {
         var summaries: [Data] = []
         for (index, jobs) in ["1", "2", "2"].enumerated() {
             let outcome = try FeedSimProcess.run(
-                ["run", "captured.json", "paged.json", "repeated.json", "--quiet", "--jobs", jobs, "--out", "out\(index)"],
+                ["run", "captured.json", "paged.json", "repeated.json", "--quiet", "--jobs", jobs,
+                 "--out", "out\(index)"],
                 in: folder.url)
             #expect(outcome.status == 0, "\(outcome)")
             summaries.append(try Data(contentsOf: folder.appending("out\(index)/summary.csv")))
@@ -94,7 +96,8 @@ struct ImportTimelineTests {
         #expect(summaries[1] == summaries[0] && summaries[2] == summaries[0])
         // Served as captured, the 11 posts take the capture's two pages; in pages of 3, four.
         let rows = try CSVFile(folder.appending("out0/summary.csv")).rows
-        let requests = Dictionary(uniqueKeysWithValues: rows.map { ($0["scenario"] ?? "", $0["network_requests"] ?? "") })
+        let requests = Dictionary(
+            uniqueKeysWithValues: rows.map { ($0["scenario"] ?? "", $0["network_requests"] ?? "") })
         #expect(requests == ["captured": "2", "paged": "4", "repeated": "4"])
     }
 
@@ -107,7 +110,8 @@ struct ImportTimelineTests {
         ])
         defer { folder.remove() }
         let expected = [
-            "toomany": #"toomany.json: $.feed.post_count: expected at most the 11 posts of ./feed.json, or "repeat": true"#,
+            "toomany": #"toomany.json: $.feed.post_count: expected at most the 11 posts of ./feed.json, "#
+                + #"or "repeat": true"#,
             "missing": "missing.json: $.feed.from: expected a FEED.json written by `feedsim import timeline`",
             "stray": "stray.json: $.feed.repeat: expected `repeat` only with `from`",
         ]
