@@ -132,6 +132,13 @@ struct TimelineImportTests {
         let feed = try TimelineFixture.importing(page)
         #expect(feed.unknownEmbedTypes == ["app.example.embed.poll#view": 2])
         #expect(feed.embeds["unknown"] == 2 && feed.embeds["none"] == 1)
+        // Media of a type not known beside a quote is counted the same way.
+        let withMedia = #"{"$type": "app.bsky.embed.recordWithMedia#view", "record": {"record": "#
+            + #"{"$type": "app.bsky.embed.record#viewNotFound"}}, "media": {"$type": "app.example.embed.gif#view"}}"#
+        let quoting = try TimelineFixture.importing(
+            TimelineFixture.page([TimelineFixture.item(4, by: "a", text: "q", embed: withMedia)]))
+        #expect(quoting.unknownEmbedTypes == ["app.example.embed.gif#view": 1])
+        #expect(quoting.posts[0].embed == .recordWithMedia && quoting.posts[0].quote?.kind == "unavailable")
         #expect(feed.posts[0].unknownEmbed == "app.example.embed.poll#view")
         let summary = TimelineImport.summary(of: feed)
         #expect(summary.contains("unknown embed type app.example.embed.poll#view: 2 (counted in the file"))

@@ -62,10 +62,11 @@ struct TimelinePageReader {
             post.embed = .recordWithMedia
             post.quote = try quote(of: try embed.required("record").required("record"))
             let media = try embed.required("media")
-            guard let found = try Self.media(of: media) else {
-                throw try media.required("$type").failure("expected an images, video or external view")
+            if let found = try Self.media(of: media) {
+                post.media = found
+            } else {
+                post.unknownEmbed = try media.required("$type").string()
             }
-            post.media = found
         default:
             if let found = try Self.media(of: embed) {
                 post.embed = found.first?.kind == .video ? .video : found.first?.kind == .external ? .external : .images
