@@ -122,6 +122,8 @@ extension FeedSettings: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case post_count, text_length, media_fraction, reply_fraction, repost_fraction, page_size, load_more_threshold
         case media_size_known_fraction, item_height_pt
+        case from
+        case `repeat`
     }
 
     /// The tallest cell a scenario may fix, in points (a screen is under 1,400 pt).
@@ -153,6 +155,14 @@ extension FeedSettings: Decodable {
         loadMoreThreshold = try c.decode(Int.self, forKey: .load_more_threshold, per: FeedSettings.schema, default: FeedSettings.defaults.loadMoreThreshold)
         mediaSizeKnownFraction = try c.decode(Double.self, forKey: .media_size_known_fraction, per: FeedSettings.schema, default: FeedSettings.defaults.mediaSizeKnownFraction)
         itemHeight = try FeedSettings.decodeItemHeight(c)
+        if c.contains(.from) {
+            imported = ImportedFeedSource(
+                path: try c.decodeNonEmptyString(forKey: .from),
+                repeats: try c.decodeIfPresent(Bool.self, forKey: .repeat) ?? false,
+                pagedAsCaptured: !c.contains(.page_size))
+        } else if c.contains(.repeat) {
+            throw c.failure(.repeat, "expected `repeat` only with `from`, an imported feed to repeat")
+        }
     }
 
     /// `item_height_pt` is a number (every cell that tall) or `{min, max}`

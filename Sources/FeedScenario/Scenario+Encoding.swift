@@ -74,6 +74,10 @@ extension FeedSettings {
                 (RangeKeys.min.rawValue, .number(range.lowerBound)), (RangeKeys.max.rawValue, .number(range.upperBound)),
             ])))
         }
+        if let imported {
+            members.append((K.from.rawValue, .string(imported.resolvedPath ?? imported.path)))
+            if imported.repeats { members.append((K.repeat.rawValue, .bool(true))) }
+        }
         return .object(members)
     }
 }

@@ -74,6 +74,8 @@ package struct FeedSettings: Sendable, Equatable {
     package var mediaSizeKnownFraction: Double = 1
     /// How tall each post's cell measures.
     package var itemHeight: ItemHeight = .content
+    /// The imported feed served instead of synthetic posts (`from`), if any.
+    package var imported: ImportedFeedSource?
 
     package init(
         postCount: Int, textLength: ClosedRange<Int> = defaultTextLength, mediaFraction: Double = defaultMediaFraction,

@@ -32,7 +32,7 @@ package enum ScenarioLoader {
     /// Decodes a scenario from `data`; `file` names it in errors. The device
     /// profile is looked up in `devices/` beside the file or in a folder above.
     package static func load(data: Data, file: String, deviceDirectories: [URL]) throws(ScenarioError) -> LoadedScenario {
-        var scenario: Scenario = try decode(Scenario.self, from: data, file: file)
+        var scenario = try readImportedFeed(try decode(Scenario.self, from: data, file: file), file: file)
         try resolveImportedNetworks(in: &scenario, file: file)
         guard let deviceURL = deviceDirectories
             .map({ $0.appendingPathComponent("\(scenario.device).json") })

@@ -27,6 +27,14 @@ extension FeedSettings {
             title: "Item height, in pt",
             description: "How tall each post's cell measures: a number of points 1…10,000 (every cell that tall, at any width and type size), or `{min, max}` (each post's height drawn uniformly from the range and kept for its life). Absent: heights follow the content (text lines at the width and type size, media at its aspect ratio, header, action bar and insets).",
             kind: .oneOf([.number(itemHeightBounds), .object(itemHeightRangeSchema)]), unit: "pt")
+        case .from: .text(
+            "Imported feed",
+            "A FEED.json written by `feedsim import timeline`, relative to the scenario file: the server serves its posts, newest first, instead of synthetic ones, in the capture's pages (or in pages of `page_size` when set). The synthetic fields (text length, fractions, item height) are then unused. A `post_count` above the capture's is refused unless `repeat` is true.",
+            pattern: "\\S", examples: ["feed.json"])
+        case .repeat: .boolean(
+            "Repeat the imported feed",
+            "With `from`: serve the capture's posts again (with new ids) until `post_count` posts are served; without it a `post_count` above the capture's is refused.",
+            default: false)
         }
     }
 

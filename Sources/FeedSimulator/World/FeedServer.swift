@@ -20,7 +20,10 @@ final class FeedServer {
     /// numbers posts from `SyntheticFeed.firstPostID` in the order they are
     /// written, and every one is published, so no index by id is kept. Pages
     /// run newest first: a page's index `i` is position `count - 1 - i`.
-    @exclusivity(unchecked) private var timeline = PostTimeline()
+    @exclusivity(unchecked) private var timeline: PostTimeline
+    /// With an imported feed served as the capture paged it, the positions
+    /// just past each captured page, ascending (`pageEnds`); empty otherwise.
+    private let importedPageEnds: [Int]
     /// Posts deleted from the timeline. They keep their place so that a
     /// cursor naming one still knows where the next page starts; pages and
     /// thread context skip them. Only looked up.
@@ -45,14 +48,24 @@ final class FeedServer {
         clock: @escaping () -> SimTime, recorder: TimelineRecorder? = nil,
         respond: @escaping (_ delay: SimTime, _ deliver: @escaping () -> Void) -> Void
     ) {
-        self.feed = SyntheticFeed(settings: feed, streams: streams)
+        if let imported = feed.imported?.feed {
+            let served = imported.servedPosts(count: feed.postCount, firstID: SyntheticFeed.firstPostID)
+            timeline = PostTimeline(fixed: served.posts)
+            self.feed = SyntheticFeed(
+                settings: feed, streams: streams, firstID: SyntheticFeed.firstPostID + PostID(served.posts.count))
+            importedPageEnds = feed.imported?.pagedAsCaptured == true ? FeedServer.pageEnds(served.pageSizes) : []
+        } else {
+            timeline = PostTimeline()
+            self.feed = SyntheticFeed(settings: feed, streams: streams)
+            importedPageEnds = []
+        }
         self.failures = streams.generator(for: .server)
         self.settings = server
         self.network = network
         self.clock = clock
         self.respond = respond
         self.recorder = recorder
-        _ = timeline.append(feed.postCount, with: &self.feed, returning: false)
+        if feed.imported == nil { _ = timeline.append(feed.postCount, with: &self.feed, returning: false) }
     }
 
     /// The position of post `id` counted from the oldest post, which does
@@ -148,11 +161,12 @@ final class FeedServer {
         var count: Int
     }
 
-    private func pageExtent(after cursor: FeedCursor?, limit: Int) -> PageExtent {
+    private func pageExtent(after cursor: FeedCursor?, limit requested: Int) -> PageExtent {
         var start = 0
         if let cursor, let position = position(of: cursor.afterPostID) {
             start = timeline.count - position
         }
+        let limit = capturedPageLimit(at: start) ?? requested
         var count = 0
         var end = start
         while end < timeline.count, count < limit {
@@ -161,6 +175,36 @@ final class FeedServer {
         }
         while end < timeline.count, deleted.contains(id(atPageIndex: end)) { end += 1 }
         return PageExtent(start: start, end: end, count: count)
+    }
+
+    /// The positions, counted from the oldest, just past each page of a
+    /// capture paged `pageSizes` (newest page first), ascending.
+    static func pageEnds(_ pageSizes: [Int]) -> [Int] {
+        var ends: [Int] = []
+        var end = pageSizes.reduce(0, +)
+        for size in pageSizes {
+            ends.append(end)
+            end -= size
+        }
+        return ends.reversed()
+    }
+
+    /// With the capture's paging, the posts left in the captured page that
+    /// holds page index `start`: a page starting inside one ends where it
+    /// ended. Nil for the synthetic feed, a scenario's own `page_size`, or
+    /// a start among posts written after launch.
+    /// - Complexity: O(log p) for p pages.
+    private func capturedPageLimit(at start: Int) -> Int? {
+        let position = timeline.count - 1 - start
+        guard let last = importedPageEnds.last, position >= 0, position < last else { return nil }
+        var low = 0
+        var high = importedPageEnds.count - 1
+        while low < high {
+            let middle = (low + high) / 2
+            if importedPageEnds[middle] > position { high = middle } else { low = middle + 1 }
+        }
+        let pageStart = low == 0 ? 0 : importedPageEnds[low - 1]
+        return position - pageStart + 1
     }
 
     /// The page `extent` describes. Built only for a response that arrives,

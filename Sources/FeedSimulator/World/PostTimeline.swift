@@ -26,8 +26,11 @@ struct PostTimeline {
     /// spans two calls of `append`, so no draw made between them (a like
     /// count touched) falls inside one.
     private var chunks: [Chunk] = []
-    /// Posts written so far.
-    private(set) var count = 0
+    /// Posts of an imported feed, oldest first: positions `0 ..< fixed.count`,
+    /// held as they are; written posts follow them.
+    private let fixed: [Post]
+    /// Posts held or written so far.
+    private(set) var count: Int
     /// Posts changed since they were written, by position. Only looked up.
     private var changed: [Int: Post] = [:]
     /// Chunks last written (index and posts), most recently written or read
@@ -37,6 +40,13 @@ struct PostTimeline {
     /// chunks (12,288 posts) is written once, not again when it is read.
     private var keptChunks: [(index: Int, posts: [Post])] = []
     private static let chunksKept = 3
+
+    /// A timeline holding `fixed` (an imported feed's posts, oldest first)
+    /// before any post it writes.
+    init(fixed: [Post] = []) {
+        self.fixed = fixed
+        count = fixed.count
+    }
 
     /// Writes `count` more posts with `writer` and returns them, oldest
     /// first, when `returning` is set (an empty array otherwise).
@@ -63,6 +73,7 @@ struct PostTimeline {
     mutating func post(at position: Int) -> Post {
         precondition(position >= 0 && position < count, "position \(position) is outside the timeline's \(count) posts")
         if let post = changed[position] { return post }
+        if position < fixed.count { return fixed[position] }
         let index = chunkIndex(containing: position)
         return posts(ofChunk: index)[position - chunks[index].start]
     }
@@ -77,7 +88,7 @@ struct PostTimeline {
     mutating func appendPosts(newestFirst positions: Range<Int>, to page: inout [Post], where includes: (Int) -> Bool) {
         precondition(positions.lowerBound >= 0 && positions.upperBound <= count, "positions \(positions) are outside the timeline's \(count) posts")
         var position = positions.upperBound - 1
-        while position >= positions.lowerBound {
+        while position >= max(positions.lowerBound, fixed.count) {
             let index = chunkIndex(containing: position)
             let start = chunks[index].start
             var written: [Post]?
@@ -92,6 +103,10 @@ struct PostTimeline {
                 }
                 position -= 1
             }
+        }
+        while position >= positions.lowerBound {
+            if includes(position) { page.append(changed[position] ?? fixed[position]) }
+            position -= 1
         }
     }
 

@@ -30,9 +30,12 @@ package struct SyntheticFeed: Sendable {
     private var recent: [Post] = []
     private var recentStart = 0
 
-    package init(settings: FeedSettings, streams: RandomStreams) {
+    /// A writer whose first post gets id `firstID`: after the posts of an
+    /// imported feed, the next id.
+    package init(settings: FeedSettings, streams: RandomStreams, firstID: PostID = SyntheticFeed.firstPostID) {
         self.settings = settings
         self.generator = streams.generator(for: .content)
+        self.nextID = firstID
     }
 
     /// The next `count` posts, in the order they were written (oldest
