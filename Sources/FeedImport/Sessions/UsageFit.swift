@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 
 /// One fitted distribution of the usage model and how well it fits the
@@ -87,16 +88,22 @@ package struct UsageFit: Sendable, Equatable {
 /// with how well per-session counts fit it.
 ///
 /// λ is the maximum-likelihood rate: events over minutes. The fit is the
-/// KS distance of the sessions' mid-distribution probability integral
-/// transforms u = (F(k−1) + F(k))/2 under Poisson(λ·minutes) from the
-/// uniform (mid-p PIT, for discrete counts); its 5% critical value
-/// 1.36/√n is approximate, λ being estimated.
+/// KS distance from the uniform of the sessions' randomized probability
+/// integral transforms u = F(k−1) + V·(F(k) − F(k−1)) under
+/// Poisson(λ·minutes), V uniform: for counts the plain transform is not
+/// uniform even when the model holds, the randomized one is (Dunn and
+/// Smyth 1996, "Randomized quantile residuals", J. Comput. Graph. Stat.
+/// 5:236). V comes from a fixed seed, so the same logs give the same D.
+/// Its 5% critical value 1.36/√n is approximate, λ being estimated.
 package struct UsageRate: Sendable, Equatable {
     package var sessions: Int
     package var events: Int
     package var perMinute: Double
     package var ksDistance: Double
     package var ksCritical: Double
+
+    /// The seed of the randomized transforms' uniform draws.
+    static let pitSeed: UInt64 = 0x5EED_0044
 
     /// Kolmogorov's asymptotic 5% critical value is 1.36/√n.
     package static let kolmogorovCoefficient = 1.36
@@ -107,9 +114,11 @@ package struct UsageRate: Sendable, Equatable {
         guard counts.count >= UsageFit.minimumCount, total > 0 else { return nil }
         let events = counts.reduce(0, +)
         let rate = Double(events) / total
+        var random = SplitMix64(seed: pitSeed)
         let pits = zip(counts, minutes).map { count, length in
             let mean = rate * length
-            return (poissonCDF(count - 1, mean: mean) + poissonCDF(count, mean: mean)) / 2
+            let below = poissonCDF(count - 1, mean: mean)
+            return below + random.nextUnit() * (poissonCDF(count, mean: mean) - below)
         }.sorted()
         let distance = UsageFit.ksDistance(sorted: pits) { $0 }
         let n = Double(counts.count)
