@@ -40,10 +40,12 @@ struct UsageModelTests {
                 var samples: [RecordedGesture.Sample] = []
                 var t: Int64 = 0
                 while t < durationNs {
-                    samples.append(.init(timeNs: now + t, yPt: 2000 - direction * distance * Double(t) / Double(durationNs)))
+                    let moved: Double = direction * distance * Double(t) / Double(durationNs)
+                    samples.append(RecordedGesture.Sample(timeNs: now + t, yPt: 2000 - moved))
                     t += 16_000_000
                 }
-                samples.append(.init(timeNs: now + durationNs, yPt: 2000 - direction * distance))
+                let end: Double = 2000 - direction * distance
+                samples.append(RecordedGesture.Sample(timeNs: now + durationNs, yPt: end))
                 steps.append(.gesture(RecordedGesture(samples: samples)))
                 now += durationNs + Int64(truth.gapMedianMs * exp(truth.gapSigma * normal(&random)) * 1e6)
             }

@@ -7,10 +7,16 @@ package struct RecordedGesture: Sendable, Equatable {
     package struct Sample: Sendable, Equatable {
         package var timeNs: Int64
         package var yPt: Double
+        package init(timeNs: Int64, yPt: Double) {
+            self.timeNs = timeNs
+            self.yPt = yPt
+        }
     }
 
     /// Touch-down first, lift last; times strictly increasing.
     package var samples: [Sample]
+
+    package init(samples: [Sample]) { self.samples = samples }
 
     /// When the finger touched down, in ns since the session's start.
     package var downNs: Int64 { samples[0].timeNs }
@@ -52,6 +58,13 @@ package struct RecordedSession: Sendable, Equatable {
     package var endNs: Int64
     /// The log line of the session's first event.
     package var firstLine: Int
+
+    package init(id: String, steps: [Step], endNs: Int64, firstLine: Int) {
+        self.id = id
+        self.steps = steps
+        self.endNs = endNs
+        self.firstLine = firstLine
+    }
 
     /// The gestures alone, in order.
     package var gestures: [RecordedGesture] {
