@@ -22,6 +22,8 @@ struct UsageMeasures {
     var refreshes: [Int] = []
     var backgrounds: [Int] = []
     var rotations: [Int] = []
+    /// Time away of each background, in seconds.
+    var backgroundsS: [Double] = []
 
     /// A drag that moved less than this is a tap, not a drag.
     static let tapDistancePt = 1.0
@@ -48,7 +50,10 @@ struct UsageMeasures {
             case let .app(_, event):
                 switch event {
                 case .refresh: counts.refresh += 1
-                case .background: counts.background += 1; lastUpNs = nil
+                case let .background(durationNs):
+                    counts.background += 1
+                    backgroundsS.append(Double(durationNs) / 1e9)
+                    lastUpNs = nil
                 case .rotate: counts.rotate += 1
                 case .statusBarTap: depth.toTop()
                 case .textSize, .like: break

@@ -12,6 +12,9 @@ package struct UsageModel: Sendable, Equatable {
     package var rates: [(name: String, fit: UsageRate)]
     /// Sessions the model was fitted to.
     package var sessions: Int
+    /// The quantiles of each background's time away, in seconds: not
+    /// fitted or tested (logs hold few), so explore replays what was seen.
+    package var backgroundQuantiles: (count: Int, quantiles: [Double])?
 
     package static func == (a: UsageModel, b: UsageModel) -> Bool { a.fileText == b.fileText }
 
@@ -47,7 +50,10 @@ package struct UsageModel: Sendable, Equatable {
                 problem: "expected at least \(UsageFit.minimumCount) values to fit each part of the usage model; "
                     + "too few for " + short.joined(separator: ", ") + ": record more sessions")
         }
-        return UsageModel(distributions: fitted, proportions: proportions, rates: rates, sessions: sessions.count)
+        let away = m.backgroundsS.sorted()
+        return UsageModel(
+            distributions: fitted, proportions: proportions, rates: rates, sessions: sessions.count,
+            backgroundQuantiles: away.isEmpty ? nil : (away.count, UsageFit.quantileTable(away)))
     }
 
     /// `usage.json`'s text.
@@ -57,7 +63,7 @@ package struct UsageModel: Sendable, Equatable {
     package var fileJSON: OrderedJSON {
         .object([
             ("format", "feedsim-usage"), ("version", 1), ("sessions", .int(sessions)),
-            ("distributions", .object(distributions.map { ($0.name, Self.json($0.fit, unit: $0.unit)) })),
+            ("distributions", .object(distributions.map { ($0.name, Self.json($0.fit, unit: $0.unit)) } + backgroundJSON)),
             ("proportions", .object(proportions.map { name, p in
                 (name, .object([("value", .number(p.value)), ("trials", .int(p.trials)), ("wilson_95", [.number(p.low), .number(p.high)])]))
             })),
@@ -68,6 +74,14 @@ package struct UsageModel: Sendable, Equatable {
                 ]))
             })),
         ])
+    }
+
+    /// `background_s`, an empirical table only, when the logs had backgrounds.
+    private var backgroundJSON: [(String, OrderedJSON)] {
+        guard let (count, quantiles) = backgroundQuantiles else { return [] }
+        return [("background_s", .object([
+            ("unit", "s"), ("n", .int(count)), ("fit", "empirical"), ("quantiles", .array(quantiles.map { .number($0) })),
+        ]))]
     }
 
     private static func json(_ fit: UsageFit, unit: String) -> OrderedJSON {
