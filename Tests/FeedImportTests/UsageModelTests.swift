@@ -120,3 +120,19 @@ struct UsageModelTests {
         #expect(a == b && a.hasPrefix("{\n  \"format\": \"feedsim-usage\""))
     }
 }
+
+/// The usage model's file read back as explore reads it.
+@Suite("Usage model file")
+struct UsageModelFileTests {
+    @Test("usage.json reads back as explore's population with the fitted parameters")
+    func roundTrip() throws {
+        let model = try UsageModel.fit(UsageModelTests.sessions(60, gestures: 20), file: "log")
+        let population = try UsagePopulation(data: Data(model.fileText.utf8), file: "usage.json")
+        let distance = try #require(model.distributions.first { $0.name == "drag_distance_pt" }?.fit)
+        #expect(population.dragDistancePt == .lognormal(median: distance.median, sigma: distance.sigma))
+        #expect(population.sessions == 60)
+        #expect(population.directionChange == model.proportions.first { $0.name == "direction_change" }?.fit.value)
+        #expect(population.refreshPerMinute == model.rates.first { $0.name == "refresh" }?.fit.perMinute)
+        #expect(population.backgroundS == nil)
+    }
+}

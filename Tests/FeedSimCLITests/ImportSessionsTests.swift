@@ -124,4 +124,32 @@ struct ImportSessionsTests {
         #expect(outcome.stderr.contains("too few for gap_ms (0), drag_distance_pt (1)"), "\(outcome.stderr)")
         #expect(folder.entries(in: "out") == nil)
     }
+
+    @Test("explore with a usage model is deterministic across --jobs, and says which population its verdicts are over")
+    func exploreUsage() throws {
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        try folder.copyDeviceProfiles()
+        try folder.write("sixteen bytes of salt, and more", to: "salt")
+        let imported = try FeedSimProcess.run(["import", "sessions", Self.sampleLog, "--out", "me", "--salt-file", "salt"], in: folder.url)
+        #expect(imported.status == 0, "\(imported) \(imported.stderr)")
+        let config = #"{"usage": "usage.json", "device": "iphone-60hz", "strategies": ["none", "anchor"], "duration_s": 20}"#
+        try folder.write(config, to: "me/explore.json")
+        try folder.write(#"{"device": "iphone-60hz", "strategies": ["none", "anchor"], "duration_s": 20}"#, to: "swarm.json")
+        var outputs: [String] = []
+        for jobs in ["1", "2"] {
+            let explore = try FeedSimProcess.run(
+                ["explore", "--config", "me/explore.json", "--devices", "devices", "--sessions", "8", "--seed", "5", "--jobs", jobs,
+                 "--quiet", "--out", "ex\(jobs)"], in: folder.url)
+            #expect(explore.status == 0, "\(explore) \(explore.stderr)")
+            #expect(explore.stdout.contains("verdicts over the usage population (sessions drawn from usage.json, fitted to 40 recorded sessions)"))
+            outputs.append(explore.stdout)
+        }
+        #expect(try Data(contentsOf: folder.appending("ex1/explore.csv")) == Data(contentsOf: folder.appending("ex2/explore.csv")))
+        let swarm = try FeedSimProcess.run(
+            ["explore", "--config", "swarm.json", "--devices", "devices", "--sessions", "4", "--seed", "5", "--quiet", "--out", "sw"],
+            in: folder.url)
+        #expect(swarm.status == 0, "\(swarm) \(swarm.stderr)")
+        #expect(swarm.stdout.contains("verdicts over the swarm population"))
+    }
 }
