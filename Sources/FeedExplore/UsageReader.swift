@@ -1,6 +1,6 @@
-import Foundation
 import Determinism
 import FeedScenario
+import Foundation
 
 /// A reader drawn from a usage model: the script of one explore session
 /// whose drags, flings, pauses and app events follow the model's fits, as
@@ -55,13 +55,21 @@ struct UsageReader {
             if drags > 0, random.chance(usage.directionChange) { direction = -direction }
             let distance = direction * min(usage.dragDistancePt.draw(&random), 1_000_000)
             let durationNs = max(milliseconds(usage.dragDurationMs.draw(&random)), 1_000_000)
-            let trajectory = [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: durationNs, displacementPt: distance)]
-            steps.append(ScriptStep(atNs: now, action: .drag(trajectory: trajectory, release: .stop, deceleration: .normal)))
+            let trajectory = [
+                TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                TrajectoryPoint(timeNs: durationNs, displacementPt: distance),
+            ]
+            steps.append(
+                ScriptStep(atNs: now, action: .drag(trajectory: trajectory, release: .stop, deceleration: .normal)))
             let liftNs = now + durationNs
             if random.chance(usage.fling) {
-                let speed = min(max(usage.liftSpeedPtS.draw(&random), Self.flingSpeeds.lowerBound), Self.flingSpeeds.upperBound)
+                let speed = min(
+                    max(usage.liftSpeedPtS.draw(&random), Self.flingSpeeds.lowerBound), Self.flingSpeeds.upperBound)
                 if liftNs + Self.flingDelayNs < lastNs {
-                    steps.append(ScriptStep(atNs: liftNs + Self.flingDelayNs, action: .fling(velocityPtPerS: direction * speed, deceleration: .normal)))
+                    steps.append(
+                        ScriptStep(
+                            atNs: liftNs + Self.flingDelayNs,
+                            action: .fling(velocityPtPerS: direction * speed, deceleration: .normal)))
                 }
             }
             drags += 1
@@ -74,7 +82,8 @@ struct UsageReader {
     /// model's rate.
     private mutating func drawEvents(_ random: inout Xoshiro256StarStar, until lastNs: Int64) -> [ScriptStep] {
         var steps: [ScriptStep] = []
-        for (rate, kind) in [(usage.refreshPerMinute, 0), (usage.backgroundPerMinute, 1), (usage.rotatePerMinute, 2)] where rate > 0 {
+        for (rate, kind) in [(usage.refreshPerMinute, 0), (usage.backgroundPerMinute, 1), (usage.rotatePerMinute, 2)]
+        where rate > 0 {
             var at = 0.0
             while true {
                 let wait: Double = -log(max(1 - random.nextUnit(), Double.leastNormalMagnitude))

@@ -35,9 +35,13 @@ extension FeedSim.Import {
         @Option(help: ArgumentHelp("The folder to write sessions/ and usage.json into.", valueName: "dir"))
         var out: String
 
-        @Option(help: ArgumentHelp(
-            "A file of at least 16 bytes whose bytes salt the hashed session ids: the same salt file imports the same logs to the same bytes.",
-            valueName: "path"))
+        @Option(
+            help: ArgumentHelp(
+                """
+                A file of at least 16 bytes whose bytes salt the hashed session ids: the same salt file imports \
+                the same logs to the same bytes.
+                """,
+                valueName: "path"))
         var saltFile: String?
 
         @Option(help: ArgumentHelp("The device profile the replays name.", valueName: "name"))
@@ -83,7 +87,9 @@ extension FeedSim.Import {
         /// The sessions, the salt and (unless --no-usage) the usage model.
         private func readAndFit() throws -> ([RecordedSession], ImportSalt, UsageModel?) {
             try invalid { () throws(FileProblem) in
-                let salt = try saltFile.map { path throws(FileProblem) in try ImportSalt.read(path: path, file: path) } ?? .random()
+                let salt =
+                    try saltFile.map { path throws(FileProblem) in try ImportSalt.read(path: path, file: path) }
+                    ?? .random()
                 let sessions = try SessionLogReader.read(path: log)
                 guard !sessions.isEmpty else {
                     throw FileProblem(file: log, line: nil, problem: "expected at least one session event, found none")

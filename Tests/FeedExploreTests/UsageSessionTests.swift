@@ -13,12 +13,18 @@ struct UsageSessionTests {
         {
           "format": "feedsim-usage", "version": 1, "sessions": 40,
           "distributions": {
-            "gap_ms": {"unit": "ms", "n": 500, "fit": "lognormal", "lognormal": {"median": 1500, "sigma": 0.8}, "quantiles": [10, 20000]},
-            "drag_distance_pt": {"unit": "pt", "n": 500, "fit": "lognormal", "lognormal": {"median": 350, "sigma": 0.6}, "quantiles": [1, 3000]},
-            "drag_duration_ms": {"unit": "ms", "n": 500, "fit": "lognormal", "lognormal": {"median": 220, "sigma": 0.45}, "quantiles": [20, 900]},
-            "lift_speed_pt_s": {"unit": "pt/s", "n": 500, "fit": "empirical", "lognormal": {"median": 1600, "sigma": 0.7}, "quantiles": [50, 800, 1600, 9000]},
-            "depth_pt": {"unit": "pt", "n": 40, "fit": "empirical", "lognormal": {"median": 8000, "sigma": 0.6}, "quantiles": [100, 40000]},
-            "session_length_s": {"unit": "s", "n": 40, "fit": "lognormal", "lognormal": {"median": 40, "sigma": 0.5}, "quantiles": [5, 200]},
+            "gap_ms": {"unit": "ms", "n": 500, "fit": "lognormal", "lognormal": {"median": 1500, "sigma": 0.8}, \
+        "quantiles": [10, 20000]},
+            "drag_distance_pt": {"unit": "pt", "n": 500, "fit": "lognormal", "lognormal": {"median": 350, "sigma": \
+        0.6}, "quantiles": [1, 3000]},
+            "drag_duration_ms": {"unit": "ms", "n": 500, "fit": "lognormal", "lognormal": {"median": 220, "sigma": \
+        0.45}, "quantiles": [20, 900]},
+            "lift_speed_pt_s": {"unit": "pt/s", "n": 500, "fit": "empirical", "lognormal": {"median": 1600, "sigma": \
+        0.7}, "quantiles": [50, 800, 1600, 9000]},
+            "depth_pt": {"unit": "pt", "n": 40, "fit": "empirical", "lognormal": {"median": 8000, "sigma": 0.6}, \
+        "quantiles": [100, 40000]},
+            "session_length_s": {"unit": "s", "n": 40, "fit": "lognormal", "lognormal": {"median": 40, "sigma": 0.5}, \
+        "quantiles": [5, 200]},
             "background_s": {"unit": "s", "n": 3, "fit": "empirical", "quantiles": [5, 20, 60]}
           },
           "proportions": {"fling": {"value": 0.9, "trials": 500, "wilson_95": [0.87, 0.92]},
@@ -46,14 +52,18 @@ struct UsageSessionTests {
             #expect(generator.session(index) == session)
             #expect(session.durationNs >= 1_000_000_000 && session.durationNs <= 60_000_000_000)
             let loaded = try ScenarioLoader.load(
-                data: Data(session.fileText.utf8), file: "\(session.name).json", deviceDirectories: [ExploreFixtures.devicesFolder])
+                data: Data(session.fileText.utf8), file: "\(session.name).json",
+                deviceDirectories: [ExploreFixtures.devicesFolder])
             #expect(loaded.scenario == session)
             lastSign = 0
             for step in session.script {
                 kinds.insert(step.action.kind)
                 guard case let .drag(trajectory, _, _) = step.action else { continue }
                 let sign: Double = trajectory[1].displacementPt > 0 ? 1 : -1
-                if lastSign != 0 { drags += 1; if sign != lastSign { reversals += 1 } }
+                if lastSign != 0 {
+                    drags += 1
+                    if sign != lastSign { reversals += 1 }
+                }
                 lastSign = sign
             }
         }
@@ -65,13 +75,17 @@ struct UsageSessionTests {
 
     @Test("a usage model that is not one is refused with its JSON path")
     func malformed() {
-        let bad = Self.usageJSON.replacingOccurrences(of: "\"fit\": \"lognormal\", \"lognormal\": {\"median\": 1500", with: "\"fit\": \"gamma\", \"lognormal\": {\"median\": 1500")
+        let bad = Self.usageJSON.replacingOccurrences(
+            of: "\"fit\": \"lognormal\", \"lognormal\": {\"median\": 1500",
+            with: "\"fit\": \"gamma\", \"lognormal\": {\"median\": 1500")
         #expect(throws: ScenarioError.self) { try UsagePopulation(data: Data(bad.utf8), file: "usage.json") }
         do {
             _ = try UsagePopulation(data: Data(bad.utf8), file: "usage.json")
         } catch {
             #expect(error.description.contains("$.distributions.gap_ms.fit"), "\(error)")
         }
-        #expect(throws: ScenarioError.self) { try UsagePopulation(data: Data("{\"format\": \"x\"}".utf8), file: "usage.json") }
+        #expect(throws: ScenarioError.self) {
+            try UsagePopulation(data: Data("{\"format\": \"x\"}".utf8), file: "usage.json")
+        }
     }
 }

@@ -40,10 +40,14 @@ struct SessionLogTests {
         #expect(session.gestures.count == 1)
         #expect(session.gestures[0].displacementPt == 180)
         #expect(session.gestures[0].trajectory.map(\.timeNs) == [0, 16_700_000, 120_000_000])
-        #expect(session.steps.dropFirst().map { step -> RecordedAppEvent? in
-            if case let .app(_, event) = step { event } else { nil }
-        } == [.refresh, .background(durationNs: 12_000_000_000), .rotate(widthPt: 844, heightPt: 390), .textSize(scale: 1.2),
-              .statusBarTap, .like])
+        #expect(
+            session.steps.dropFirst().map { step -> RecordedAppEvent? in
+                if case let .app(_, event) = step { event } else { nil }
+            } == [
+                .refresh, .background(durationNs: 12_000_000_000), .rotate(widthPt: 844, heightPt: 390),
+                .textSize(scale: 1.2),
+                .statusBarTap, .like,
+            ])
     }
 
     /// A malformed log, the line it fails on and a fragment of what it says.
@@ -60,31 +64,58 @@ struct SessionLogTests {
     static let badLogs: [BadLog] = [
         BadLog(name: "not JSON", text: "{\"session\": \"a\",\n", line: 1, says: "expected one JSON object on the line"),
         BadLog(name: "no session", text: #"{"t_ms": 0, "type": "like"}"#, line: 1, says: "expected `session`"),
-        BadLog(name: "unknown type", text: #"{"session": "a", "t_ms": 0, "type": "swipe"}"#, line: 1, says: "found `swipe`"),
-        BadLog(name: "time as a string", text: #"{"session": "a", "t_ms": "0", "type": "like"}"#, line: 1, says: "`t_ms` a number"),
-        BadLog(name: "y as a bool", text: #"{"session": "a", "t_ms": 0, "type": "touch_down", "y_pt": true}"#, line: 1,
-               says: "`y_pt` a number"),
-        BadLog(name: "missing y", text: #"{"session": "a", "t_ms": 0, "type": "touch_down"}"#, line: 1, says: "expected `y_pt`"),
-        BadLog(name: "unknown field", text: #"{"session": "a", "t_ms": 0, "type": "like", "post": 3}"#, line: 1, says: "found `post`"),
-        BadLog(name: "negative time", text: #"{"session": "a", "t_ms": -5, "type": "like"}"#, line: 1, says: "`t_ms` in 0.0…"),
-        BadLog(name: "text size out of range", text: #"{"session": "a", "t_ms": 0, "type": "text_size", "scale": 9}"#, line: 1,
-               says: "`scale` in 0.5…3.5"),
-        BadLog(name: "time goes back", text: #"{"session": "a", "t_ms": 50, "type": "like"}"# + "\n" + #"{"session": "a", "t_ms": 10, "type": "like"}"#,
-               line: 2, says: "expected t_ms at least 50.0"),
-        BadLog(name: "move without a touch", text: #"{"session": "a", "t_ms": 0, "type": "touch_move", "y_pt": 1}"#, line: 1,
-               says: "expected `touch_down` before `touch_move`"),
-        BadLog(name: "two touch-downs", text: down + "\n" + down.replacingOccurrences(of: "\"t_ms\": 0", with: "\"t_ms\": 5"), line: 2,
-               says: "while the finger from line 1 is down"),
-        BadLog(name: "two touches at one time", text: down + "\n" + down.replacingOccurrences(of: "touch_down", with: "touch_up"), line: 2,
-               says: "expected a touch later than the previous one"),
-        BadLog(name: "never lifted", text: #"{"session": "z", "t_ms": 0, "type": "like"}"# + "\n" + down, line: 2,
-               says: "expected a `touch_up` for this `touch_down`"),
-        BadLog(name: "foreground first", text: #"{"session": "a", "t_ms": 0, "type": "foreground"}"#, line: 1,
-               says: "expected `background` before `foreground`"),
-        BadLog(name: "touch in the background",
-               text: #"{"session": "a", "t_ms": 0, "type": "background"}"# + "\n" + down, line: 2,
-               says: "expected `foreground` after the `background` on line 1"),
-        BadLog(name: "a line too long", text: String(repeating: " ", count: 5000) + "{}", line: 1, says: "at most 4096 bytes"),
+        BadLog(
+            name: "unknown type", text: #"{"session": "a", "t_ms": 0, "type": "swipe"}"#, line: 1, says: "found `swipe`"
+        ),
+        BadLog(
+            name: "time as a string", text: #"{"session": "a", "t_ms": "0", "type": "like"}"#, line: 1,
+            says: "`t_ms` a number"),
+        BadLog(
+            name: "y as a bool", text: #"{"session": "a", "t_ms": 0, "type": "touch_down", "y_pt": true}"#, line: 1,
+            says: "`y_pt` a number"),
+        BadLog(
+            name: "missing y", text: #"{"session": "a", "t_ms": 0, "type": "touch_down"}"#, line: 1,
+            says: "expected `y_pt`"),
+        BadLog(
+            name: "unknown field", text: #"{"session": "a", "t_ms": 0, "type": "like", "post": 3}"#, line: 1,
+            says: "found `post`"),
+        BadLog(
+            name: "negative time", text: #"{"session": "a", "t_ms": -5, "type": "like"}"#, line: 1,
+            says: "`t_ms` in 0.0…"),
+        BadLog(
+            name: "text size out of range", text: #"{"session": "a", "t_ms": 0, "type": "text_size", "scale": 9}"#,
+            line: 1,
+            says: "`scale` in 0.5…3.5"),
+        BadLog(
+            name: "time goes back",
+            text: #"{"session": "a", "t_ms": 50, "type": "like"}"# + "\n"
+                + #"{"session": "a", "t_ms": 10, "type": "like"}"#,
+            line: 2, says: "expected t_ms at least 50.0"),
+        BadLog(
+            name: "move without a touch", text: #"{"session": "a", "t_ms": 0, "type": "touch_move", "y_pt": 1}"#,
+            line: 1,
+            says: "expected `touch_down` before `touch_move`"),
+        BadLog(
+            name: "two touch-downs",
+            text: down + "\n" + down.replacingOccurrences(of: "\"t_ms\": 0", with: "\"t_ms\": 5"), line: 2,
+            says: "while the finger from line 1 is down"),
+        BadLog(
+            name: "two touches at one time",
+            text: down + "\n" + down.replacingOccurrences(of: "touch_down", with: "touch_up"), line: 2,
+            says: "expected a touch later than the previous one"),
+        BadLog(
+            name: "never lifted", text: #"{"session": "z", "t_ms": 0, "type": "like"}"# + "\n" + down, line: 2,
+            says: "expected a `touch_up` for this `touch_down`"),
+        BadLog(
+            name: "foreground first", text: #"{"session": "a", "t_ms": 0, "type": "foreground"}"#, line: 1,
+            says: "expected `background` before `foreground`"),
+        BadLog(
+            name: "touch in the background",
+            text: #"{"session": "a", "t_ms": 0, "type": "background"}"# + "\n" + down, line: 2,
+            says: "expected `foreground` after the `background` on line 1"),
+        BadLog(
+            name: "a line too long", text: String(repeating: " ", count: 5000) + "{}", line: 1,
+            says: "at most 4096 bytes"),
     ]
 
     @Test("a malformed log is refused with its file, line and what was expected", arguments: badLogs)

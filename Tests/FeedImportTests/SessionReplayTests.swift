@@ -27,8 +27,10 @@ struct SessionReplayTests {
     @Test("a gesture replays as a drag along its trajectory released with `stop`, then a fling 1 µs after the lift")
     func dragAndFling() throws {
         let g = Self.gesture([(1000, 600), (1016.7, 560), (1033.4, 500), (1050.1, 430), (1066.8, 380)])
-        let session = RecordedSession(id: "s", steps: [.gesture(g), .app(atNs: 2_000_000_000, .like)], endNs: 2_000_000_000, firstLine: 1)
-        let scenario = try SessionReplay.scenario(for: session, named: "replay", settings: .init(device: "iphone-60hz", postCount: 50), file: "log")
+        let session = RecordedSession(
+            id: "s", steps: [.gesture(g), .app(atNs: 2_000_000_000, .like)], endNs: 2_000_000_000, firstLine: 1)
+        let scenario = try SessionReplay.scenario(
+            for: session, named: "replay", settings: .init(device: "iphone-60hz", postCount: 50), file: "log")
         #expect(scenario.script.count == 3)
         #expect(scenario.script[0].atNs == 1_000_000_000)
         #expect(scenario.script[0].action == .drag(trajectory: g.trajectory, release: .stop, deceleration: .normal))
@@ -50,9 +52,12 @@ struct SessionReplayTests {
         let slow = Self.gesture([(0, 600), (100, 599), (200, 598)])
         let fast = Self.gesture([(1000, 600), (1010, 500), (1020, 400)])
         let next = Self.gesture([(1020, 400), (1030, 300)])
-        let session = RecordedSession(id: "s", steps: [.gesture(slow), .gesture(fast), .gesture(next)], endNs: 1_030_000_000, firstLine: 1)
-        let kinds = try SessionReplay.scenario(for: session, named: "r", settings: .init(device: "d", postCount: 5), file: "log")
-            .script.map(\.action.kind)
+        let session = RecordedSession(
+            id: "s", steps: [.gesture(slow), .gesture(fast), .gesture(next)], endNs: 1_030_000_000, firstLine: 1)
+        let kinds = try SessionReplay.scenario(
+            for: session, named: "r", settings: .init(device: "d", postCount: 5), file: "log"
+        )
+        .script.map(\.action.kind)
         #expect(kinds == [.drag, .drag, .drag, .fling])
     }
 }

@@ -60,7 +60,12 @@ struct UsageModelTests {
         }
     }
 
-    @Test("distributions drawn from known lognormals come back within 8% in median and 0.06 in sigma, and pass their KS test")
+    @Test(
+        """
+        distributions drawn from known lognormals come back within 8% in median and 0.06 in sigma, and pass their \
+        KS test
+        """
+    )
     func knownDistributions() throws {
         let model = try UsageModel.fit(Self.sessions(60, gestures: 20), file: "log")
         let fits = Dictionary(uniqueKeysWithValues: model.distributions.map { ($0.name, $0.fit) })

@@ -8,7 +8,9 @@ import Testing
 @Suite("feedsim import sessions", .serialized)
 struct ImportSessionsTests {
     /// The bundled sample logs (synthetic, made by the script beside them).
-    static let sampleLog = FeedSimProcess.packageRoot.appendingPathComponent("docs/examples/your-app/sample-sessions.jsonl").path
+    static let sampleLog = FeedSimProcess.packageRoot.appendingPathComponent(
+        "docs/examples/your-app/sample-sessions.jsonl"
+    ).path
 
     /// One session: a finger that touches down at y 300 at 500 ms, pulls the
     /// content 250 pt down past the top over 400 ms (rubber-banded, past the
@@ -17,7 +19,9 @@ struct ImportSessionsTests {
     static let followLog: (text: String, samples: [(ms: Double, y: Double)]) = {
         let samples = (0...112).map { i -> (ms: Double, y: Double) in
             let t = 500 + 8 * Double(i)
-            let y = t <= 900 ? 300 + 250 * (1 - cos(.pi * (t - 500) / 400)) / 2
+            let y =
+                t <= 900
+                ? 300 + 250 * (1 - cos(.pi * (t - 500) / 400)) / 2
                 : 550 - 500 * (1 - cos(.pi * min(t - 900, 500) / 500)) / 2
             return (t, (y * 1000).rounded() / 1000)
         }
@@ -44,13 +48,19 @@ struct ImportSessionsTests {
         return -47 - (1 - 1 / (overshoot * 0.55 / 844 + 1)) * 844
     }
 
-    @Test("a replayed drag holds the content within 1 pt of the recorded finger at every frame while down, rubber band included")
+    @Test(
+        """
+        a replayed drag holds the content within 1 pt of the recorded finger at every frame while down, rubber \
+        band included
+        """
+    )
     func contentFollowsFinger() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         try folder.copyDeviceProfiles()
         try folder.write(Self.followLog.text, to: "follow.jsonl")
-        let imported = try FeedSimProcess.run(["import", "sessions", "follow.jsonl", "--out", "out", "--no-usage"], in: folder.url)
+        let imported = try FeedSimProcess.run(
+            ["import", "sessions", "follow.jsonl", "--out", "out", "--no-usage"], in: folder.url)
         #expect(imported.status == 0, "\(imported) \(imported.stderr)")
         let run = try FeedSimProcess.run(
             ["run", "out/sessions", "--devices", "devices", "--frames", "--quiet", "--out", "run"], in: folder.url)
@@ -79,7 +89,8 @@ struct ImportSessionsTests {
         try folder.write("sixteen bytes of salt, and more", to: "salt")
         for out in ["a", "b"] {
             let outcome = try FeedSimProcess.run(
-                ["import", "sessions", Self.sampleLog, "--out", out, "--salt-file", "salt", "--post-count", "300"], in: folder.url)
+                ["import", "sessions", Self.sampleLog, "--out", out, "--salt-file", "salt", "--post-count", "300"],
+                in: folder.url)
             #expect(outcome.status == 0, "\(outcome) \(outcome.stderr)")
         }
         let names = try #require(folder.entries(in: "a/sessions"))
@@ -91,15 +102,19 @@ struct ImportSessionsTests {
         // A few replays, run in one process and in two.
         try FileManager.default.createDirectory(at: folder.appending("pick"), withIntermediateDirectories: true)
         for name in names.prefix(3) {
-            try FileManager.default.copyItem(at: folder.appending("a/sessions/\(name)"), to: folder.appending("pick/\(name)"))
+            try FileManager.default.copyItem(
+                at: folder.appending("a/sessions/\(name)"), to: folder.appending("pick/\(name)"))
         }
         for jobs in ["1", "2"] {
             let run = try FeedSimProcess.run(
-                ["run", "pick", "--devices", "devices", "--frames", "--quiet", "--jobs", jobs, "--out", "run\(jobs)"], in: folder.url)
+                ["run", "pick", "--devices", "devices", "--frames", "--quiet", "--jobs", jobs, "--out", "run\(jobs)"],
+                in: folder.url)
             #expect(run.status == 0, "\(run) \(run.stderr)")
         }
         for file in ["summary.csv", "drift.csv", "frames.csv"] {
-            #expect(try Data(contentsOf: folder.appending("run1/\(file)")) == Data(contentsOf: folder.appending("run2/\(file)")), "\(file)")
+            #expect(
+                try Data(contentsOf: folder.appending("run1/\(file)"))
+                    == Data(contentsOf: folder.appending("run2/\(file)")), "\(file)")
         }
     }
 
@@ -107,8 +122,10 @@ struct ImportSessionsTests {
     func malformed() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
-        try folder.write(Self.followLog.text + #"{"session": "pull", "t_ms": 2000, "type": "tap"}"# + "\n", to: "bad.jsonl")
-        let outcome = try FeedSimProcess.run(["import", "sessions", "bad.jsonl", "--out", "out", "--no-usage"], in: folder.url)
+        try folder.write(
+            Self.followLog.text + #"{"session": "pull", "t_ms": 2000, "type": "tap"}"# + "\n", to: "bad.jsonl")
+        let outcome = try FeedSimProcess.run(
+            ["import", "sessions", "bad.jsonl", "--out", "out", "--no-usage"], in: folder.url)
         #expect(outcome.status == 65, "\(outcome)")
         #expect(outcome.stderr.contains("bad.jsonl:114: expected `type` one of touch_down"), "\(outcome.stderr)")
         #expect(folder.entries(in: "out") == nil)
@@ -131,23 +148,40 @@ struct ImportSessionsTests {
         defer { folder.remove() }
         try folder.copyDeviceProfiles()
         try folder.write("sixteen bytes of salt, and more", to: "salt")
-        let imported = try FeedSimProcess.run(["import", "sessions", Self.sampleLog, "--out", "me", "--salt-file", "salt"], in: folder.url)
+        let imported = try FeedSimProcess.run(
+            ["import", "sessions", Self.sampleLog, "--out", "me", "--salt-file", "salt"], in: folder.url)
         #expect(imported.status == 0, "\(imported) \(imported.stderr)")
-        let config = #"{"usage": "usage.json", "device": "iphone-60hz", "strategies": ["none", "anchor"], "duration_s": 20}"#
+        let config =
+            #"{"usage": "usage.json", "device": "iphone-60hz", "strategies": ["none", "anchor"], "duration_s": 20}"#
         try folder.write(config, to: "me/explore.json")
-        try folder.write(#"{"device": "iphone-60hz", "strategies": ["none", "anchor"], "duration_s": 20}"#, to: "swarm.json")
+        try folder.write(
+            #"{"device": "iphone-60hz", "strategies": ["none", "anchor"], "duration_s": 20}"#, to: "swarm.json")
         var outputs: [String] = []
         for jobs in ["1", "2"] {
             let explore = try FeedSimProcess.run(
-                ["explore", "--config", "me/explore.json", "--devices", "devices", "--sessions", "8", "--seed", "5", "--jobs", jobs,
-                 "--quiet", "--out", "ex\(jobs)"], in: folder.url)
+                [
+                    "explore", "--config", "me/explore.json", "--devices", "devices", "--sessions", "8", "--seed", "5",
+                    "--jobs", jobs,
+                    "--quiet", "--out", "ex\(jobs)",
+                ], in: folder.url)
             #expect(explore.status == 0, "\(explore) \(explore.stderr)")
-            #expect(explore.stdout.contains("verdicts over the usage population (sessions drawn from usage.json, fitted to 40 recorded sessions)"))
+            #expect(
+                explore.stdout.contains(
+                    """
+                    verdicts over the usage population (sessions drawn from usage.json, fitted to 40 recorded \
+                    sessions)
+                    """
+                ))
             outputs.append(explore.stdout)
         }
-        #expect(try Data(contentsOf: folder.appending("ex1/explore.csv")) == Data(contentsOf: folder.appending("ex2/explore.csv")))
+        #expect(
+            try Data(contentsOf: folder.appending("ex1/explore.csv"))
+                == Data(contentsOf: folder.appending("ex2/explore.csv")))
         let swarm = try FeedSimProcess.run(
-            ["explore", "--config", "swarm.json", "--devices", "devices", "--sessions", "4", "--seed", "5", "--quiet", "--out", "sw"],
+            [
+                "explore", "--config", "swarm.json", "--devices", "devices", "--sessions", "4", "--seed", "5",
+                "--quiet", "--out", "sw",
+            ],
             in: folder.url)
         #expect(swarm.status == 0, "\(swarm) \(swarm.stderr)")
         #expect(swarm.stdout.contains("verdicts over the swarm population"))

@@ -26,15 +26,26 @@ struct SessionAssembler {
         func fail(_ problem: String) -> FileProblem { FileProblem(file: file, line: event.line, problem: problem) }
         let ns = event.timeNs
         guard ns >= lastNs else {
-            throw fail("expected t_ms at least \(Double(lastNs) / 1e6) (this session's event on line \(lastLine)), found \(event.timeMs)")
+            throw fail(
+                """
+                expected t_ms at least \(Double(lastNs) / 1e6) (this session's event on line \(lastLine)), found \
+                \(event.timeMs)
+                """
+            )
         }
         if let away = backgroundAt, event.kind != .foreground {
-            throw fail("expected `foreground` after the `background` on line \(away.line), found `\(event.kind.typeName)`")
+            throw fail(
+                "expected `foreground` after the `background` on line \(away.line), found `\(event.kind.typeName)`")
         }
         switch event.kind {
         case let .touchDown(y):
             guard finger.isEmpty else {
-                throw fail("expected `touch_move` or `touch_up` while the finger from line \(fingerLine) is down, found `touch_down`")
+                throw fail(
+                    """
+                    expected `touch_move` or `touch_up` while the finger from line \(fingerLine) is down, found \
+                    `touch_down`
+                    """
+                )
             }
             finger = [.init(timeNs: ns, yPt: y)]
             fingerLine = event.line
@@ -42,7 +53,12 @@ struct SessionAssembler {
         case let .touchMove(y), let .touchUp(y):
             guard let last = finger.last else { throw fail("expected `touch_down` before `\(event.kind.typeName)`") }
             guard ns > last.timeNs else {
-                throw fail("expected a touch later than the previous one at t_ms \(Double(last.timeNs) / 1e6), found \(event.timeMs)")
+                throw fail(
+                    """
+                    expected a touch later than the previous one at t_ms \(Double(last.timeNs) / 1e6), found \
+                    \(event.timeMs)
+                    """
+                )
             }
             finger.append(.init(timeNs: ns, yPt: y))
             if case .touchUp = event.kind {
@@ -65,7 +81,9 @@ struct SessionAssembler {
     /// The session, once its last event is in.
     func finish() throws(FileProblem) -> RecordedSession {
         guard finger.isEmpty else {
-            throw FileProblem(file: file, line: fingerLine, problem: "expected a `touch_up` for this `touch_down` before the session ends")
+            throw FileProblem(
+                file: file, line: fingerLine,
+                problem: "expected a `touch_up` for this `touch_down` before the session ends")
         }
         // A session that goes to the background for good ends there.
         return RecordedSession(id: id, steps: steps, endNs: backgroundAt?.ns ?? lastNs, firstLine: firstLine)

@@ -75,7 +75,8 @@ extension SessionEvent {
         }
         let allowed = ["session", "t_ms", "type"] + fields
         if let extra = object.keys.first(where: { !allowed.contains($0) }) {
-            throw fail("expected only the fields \(allowed.joined(separator: ", ")) in a `\(type)` event, found `\(extra)`")
+            throw fail(
+                "expected only the fields \(allowed.joined(separator: ", ")) in a `\(type)` event, found `\(extra)`")
         }
         let time = try number(object, "t_ms", in: 0...maximumTimeMs, fail)
         var values: [Double] = []

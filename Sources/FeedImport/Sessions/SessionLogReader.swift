@@ -29,12 +29,16 @@ package enum SessionLogReader {
     static func logFiles(at path: String) throws(FileProblem) -> [String] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw FileProblem(file: path, line: nil, problem: "expected a session log or a folder of them, found nothing there")
+            throw FileProblem(
+                file: path, line: nil, problem: "expected a session log or a folder of them, found nothing there")
         }
         guard isFolder.boolValue else { return [path] }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter {
+            $0.hasSuffix(".jsonl")
+        }.sorted()
         guard !names.isEmpty else {
-            throw FileProblem(file: path, line: nil, problem: "expected at least one `.jsonl` session log in the folder, found none")
+            throw FileProblem(
+                file: path, line: nil, problem: "expected at least one `.jsonl` session log in the folder, found none")
         }
         return names.map { (path as NSString).appendingPathComponent($0) }
     }
@@ -61,7 +65,12 @@ package enum SessionLogReader {
             if pending.count > SessionEvent.maximumLineBytes {
                 throw FileProblem(
                     file: file, line: line + 1,
-                    problem: "expected a line of at most \(SessionEvent.maximumLineBytes) bytes (one event), found a longer one")
+                    problem:
+                        """
+                        expected a line of at most \(SessionEvent.maximumLineBytes) bytes (one event), found a \
+                        longer one
+                        """
+                )
             }
             if chunk.isEmpty { break }
         }
@@ -75,7 +84,12 @@ package enum SessionLogReader {
         guard bytes.count <= SessionEvent.maximumLineBytes else {
             throw FileProblem(
                 file: file, line: line,
-                problem: "expected a line of at most \(SessionEvent.maximumLineBytes) bytes (one event), found \(bytes.count)")
+                problem:
+                    """
+                    expected a line of at most \(SessionEvent.maximumLineBytes) bytes (one event), found \
+                    \(bytes.count)
+                    """
+            )
         }
         guard let text = String(data: bytes, encoding: .utf8) else {
             throw FileProblem(file: file, line: line, problem: "expected UTF-8 text")

@@ -41,9 +41,11 @@ package struct SessionReplay: Sendable {
         let durationNs = session.endNs + tailNs
         var scenario = Scenario(
             name: name,
-            description: "A recorded session replayed by `feedsim import sessions`: \(session.gestures.count) gestures, "
+            description:
+                "A recorded session replayed by `feedsim import sessions`: \(session.gestures.count) gestures, "
                 + "\(session.steps.count - session.gestures.count) app events, over a synthetic feed.",
-            device: settings.device, durationNs: durationNs, feed: FeedSettings(postCount: settings.postCount), script: steps)
+            device: settings.device, durationNs: durationNs, feed: FeedSettings(postCount: settings.postCount),
+            script: steps)
         let defaultLimitNs = Int64(RunLimits.defaultMaxSimulatedSeconds * 1e9)
         if durationNs > defaultLimitNs {
             // Hours of vsyncs at 120 Hz and what they set off, as the default's hour is.
@@ -60,12 +62,15 @@ package struct SessionReplay: Sendable {
         for (index, step) in session.steps.enumerated() {
             switch step {
             case let .gesture(gesture):
-                steps.append(ScriptStep(
-                    atNs: gesture.downNs, action: .drag(trajectory: gesture.trajectory, release: .stop, deceleration: .normal)))
+                steps.append(
+                    ScriptStep(
+                        atNs: gesture.downNs,
+                        action: .drag(trajectory: gesture.trajectory, release: .stop, deceleration: .normal)))
                 let velocity = min(max(LiftVelocity.estimate(gesture), -maximumFlingSpeed), maximumFlingSpeed)
                 let flingNs = gesture.upNs + flingDelayNs
                 if abs(velocity) >= minimumFlingSpeed, flingNs < nextTouchDown(after: index, in: session) {
-                    steps.append(ScriptStep(atNs: flingNs, action: .fling(velocityPtPerS: velocity, deceleration: .normal)))
+                    steps.append(
+                        ScriptStep(atNs: flingNs, action: .fling(velocityPtPerS: velocity, deceleration: .normal)))
                 }
             case let .app(atNs, event):
                 steps.append(ScriptStep(atNs: atNs, action: action(for: event)))

@@ -160,6 +160,7 @@ package struct UsageProportion: Sendable, Equatable {
         let n = Double(trials), p = Double(successes) / n, z2 = z * z
         let centre = (p + z2 / (2 * n)) / (1 + z2 / n)
         let half = z * (p * (1 - p) / n + z2 / (4 * n * n)).squareRoot() / (1 + z2 / n)
-        return UsageProportion(trials: trials, successes: successes, low: max(0, centre - half), high: min(1, centre + half))
+        return UsageProportion(
+            trials: trials, successes: successes, low: max(0, centre - half), high: min(1, centre + half))
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import FeedScenario
+import Foundation
 
 /// The quantities the usage model fits, measured from recorded sessions.
 struct UsageMeasures {
@@ -98,7 +98,9 @@ struct DepthEstimate {
 
     mutating func add(displacement: Double, velocity: Double) {
         offset = max(0, offset + displacement)
-        if abs(velocity) >= SessionReplay.minimumFlingSpeed { offset = max(0, offset + velocity * DepthEstimate.flingReachS) }
+        if abs(velocity) >= SessionReplay.minimumFlingSpeed {
+            offset = max(0, offset + velocity * DepthEstimate.flingReachS)
+        }
         deepest = max(deepest, offset)
     }
 

@@ -28,8 +28,10 @@ package struct UsageModel: Sendable, Equatable {
             return fit
         }
         let distributions: [(String, String, [Double])] = [
-            ("gap_ms", "ms", m.gapsMs), ("drag_distance_pt", "pt", m.distancesPt), ("drag_duration_ms", "ms", m.durationsMs),
-            ("lift_speed_pt_s", "pt/s", m.liftSpeeds), ("depth_pt", "pt", m.depthsPt), ("session_length_s", "s", m.lengthsS),
+            ("gap_ms", "ms", m.gapsMs), ("drag_distance_pt", "pt", m.distancesPt),
+            ("drag_duration_ms", "ms", m.durationsMs),
+            ("lift_speed_pt_s", "pt/s", m.liftSpeeds), ("depth_pt", "pt", m.depthsPt),
+            ("session_length_s", "s", m.lengthsS),
         ]
         let fitted = distributions.compactMap { name, unit, all in
             // A lognormal is over positive values: a session that never scrolled has no depth to fit.
@@ -39,10 +41,15 @@ package struct UsageModel: Sendable, Equatable {
         let proportions = [
             ("fling", m.flings, m.distancesPt.count), ("direction_change", m.reversals, m.reversalTrials),
         ].compactMap { name, hits, trials in
-            return need(name, trials, UsageProportion.fit(successes: hits, trials: trials)).map { (name: name, fit: $0) }
+            return need(name, trials, UsageProportion.fit(successes: hits, trials: trials)).map {
+                (name: name, fit: $0)
+            }
         }
-        let rates = [("refresh", m.refreshes), ("background", m.backgrounds), ("rotate", m.rotations)].compactMap { name, counts in
-            return need("\(name)_per_min", counts.count, UsageRate.fit(counts: counts, minutes: m.minutes)).map { (name: name, fit: $0) }
+        let rates = [("refresh", m.refreshes), ("background", m.backgrounds), ("rotate", m.rotations)].compactMap {
+            name, counts in
+            return need("\(name)_per_min", counts.count, UsageRate.fit(counts: counts, minutes: m.minutes)).map {
+                (name: name, fit: $0)
+            }
         }
         guard short.isEmpty else {
             throw FileProblem(
@@ -63,25 +70,52 @@ package struct UsageModel: Sendable, Equatable {
     package var fileJSON: OrderedJSON {
         .object([
             ("format", "feedsim-usage"), ("version", 1), ("sessions", .int(sessions)),
-            ("distributions", .object(distributions.map { ($0.name, Self.json($0.fit, unit: $0.unit)) } + backgroundJSON)),
-            ("proportions", .object(proportions.map { name, p in
-                (name, .object([("value", .number(p.value)), ("trials", .int(p.trials)), ("wilson_95", [.number(p.low), .number(p.high)])]))
-            })),
-            ("rates_per_min", .object(rates.map { name, r in
-                (name, .object([
-                    ("value", .number(r.perMinute)), ("events", .int(r.events)), ("sessions", .int(r.sessions)),
-                    ("ks_distance", .number(r.ksDistance)), ("ks_critical_5pct", .number(r.ksCritical)),
-                ]))
-            })),
+            (
+                "distributions",
+                .object(distributions.map { ($0.name, Self.json($0.fit, unit: $0.unit)) } + backgroundJSON)
+            ),
+            (
+                "proportions",
+                .object(
+                    proportions.map { name, p in
+                        (
+                            name,
+                            .object([
+                                ("value", .number(p.value)), ("trials", .int(p.trials)),
+                                ("wilson_95", [.number(p.low), .number(p.high)]),
+                            ])
+                        )
+                    })
+            ),
+            (
+                "rates_per_min",
+                .object(
+                    rates.map { name, r in
+                        (
+                            name,
+                            .object([
+                                ("value", .number(r.perMinute)), ("events", .int(r.events)),
+                                ("sessions", .int(r.sessions)),
+                                ("ks_distance", .number(r.ksDistance)), ("ks_critical_5pct", .number(r.ksCritical)),
+                            ])
+                        )
+                    })
+            ),
         ])
     }
 
     /// `background_s`, an empirical table only, when the logs had backgrounds.
     private var backgroundJSON: [(String, OrderedJSON)] {
         guard let (count, quantiles) = backgroundQuantiles else { return [] }
-        return [("background_s", .object([
-            ("unit", "s"), ("n", .int(count)), ("fit", "empirical"), ("quantiles", .array(quantiles.map { .number($0) })),
-        ]))]
+        return [
+            (
+                "background_s",
+                .object([
+                    ("unit", "s"), ("n", .int(count)), ("fit", "empirical"),
+                    ("quantiles", .array(quantiles.map { .number($0) })),
+                ])
+            )
+        ]
     }
 
     private static func json(_ fit: UsageFit, unit: String) -> OrderedJSON {
@@ -98,19 +132,29 @@ package struct UsageModel: Sendable, Equatable {
     package var fitTable: String {
         var lines = ["part                 n      fit        median / value   sigma   KS D    5% critical"]
         for (name, unit, f) in distributions {
-            lines.append(Self.row(name, f.count, f.kind.rawValue, "\(Self.short(f.median)) \(unit)", Self.short(f.sigma), f.ksDistance, f.ksCritical))
+            lines.append(
+                Self.row(
+                    name, f.count, f.kind.rawValue, "\(Self.short(f.median)) \(unit)", Self.short(f.sigma),
+                    f.ksDistance, f.ksCritical))
         }
         for (name, p) in proportions {
             lines.append(Self.row(name, p.trials, "proportion", "\(Self.short(p.value))", "", nil, nil))
         }
         for (name, r) in rates {
-            lines.append(Self.row("\(name)_per_min", r.sessions, "poisson", "\(Self.short(r.perMinute))", "", r.ksDistance, r.ksCritical))
+            lines.append(
+                Self.row(
+                    "\(name)_per_min", r.sessions, "poisson", "\(Self.short(r.perMinute))", "", r.ksDistance,
+                    r.ksCritical))
         }
         return lines.joined(separator: "\n")
     }
 
-    private static func row(_ name: String, _ n: Int, _ kind: String, _ value: String, _ sigma: String, _ d: Double?, _ c: Double?) -> String {
-        func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s + " " : s + String(repeating: " ", count: w - s.count) }
+    private static func row(
+        _ name: String, _ n: Int, _ kind: String, _ value: String, _ sigma: String, _ d: Double?, _ c: Double?
+    ) -> String {
+        func pad(_ s: String, _ w: Int) -> String {
+            s.count >= w ? s + " " : s + String(repeating: " ", count: w - s.count)
+        }
         return pad(name, 21) + pad(String(n), 7) + pad(kind, 11) + pad(value, 17) + pad(sigma, 8)
             + pad(d.map(short) ?? "", 8) + (c.map(short) ?? "")
     }

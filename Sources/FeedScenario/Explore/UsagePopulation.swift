@@ -56,7 +56,9 @@ package struct UsagePopulation: Sendable, Equatable {
             throw ScenarioError(file: file, decodingError: error)
         }
         guard model.format == "feedsim-usage", model.version == 1 else {
-            throw ScenarioError(file: file, path: "$.format", expected: "expected a usage model (`feedsim-usage`, version 1) from `feedsim import sessions`")
+            throw ScenarioError(
+                file: file, path: "$.format",
+                expected: "expected a usage model (`feedsim-usage`, version 1) from `feedsim import sessions`")
         }
         func distribution(_ name: String) throws(ScenarioError) -> Distribution {
             guard let d = model.distributions[name] else {
@@ -82,7 +84,8 @@ package struct UsagePopulation: Sendable, Equatable {
         refreshPerMinute = try value(model.rates_per_min, "refresh", "$.rates_per_min")
         backgroundPerMinute = try value(model.rates_per_min, "background", "$.rates_per_min")
         rotatePerMinute = try value(model.rates_per_min, "rotate", "$.rates_per_min")
-        backgroundS = try model.distributions["background_s"]?.distribution(file: file, path: "$.distributions.background_s")
+        backgroundS = try model.distributions["background_s"]?.distribution(
+            file: file, path: "$.distributions.background_s")
     }
 }
 
@@ -99,17 +102,23 @@ private struct UsageFile: Decodable {
         var quantiles: [Double]
 
         func distribution(file: String, path: String) throws(ScenarioError) -> UsagePopulation.Distribution {
-            guard quantiles.count >= 2, quantiles.allSatisfy({ $0.isFinite && $0 >= 0 }), quantiles == quantiles.sorted() else {
-                throw ScenarioError(file: file, path: path + ".quantiles", expected: "expected at least two increasing values ≥ 0")
+            guard quantiles.count >= 2, quantiles.allSatisfy({ $0.isFinite && $0 >= 0 }),
+                quantiles == quantiles.sorted()
+            else {
+                throw ScenarioError(
+                    file: file, path: path + ".quantiles", expected: "expected at least two increasing values ≥ 0")
             }
             switch fit {
             case "lognormal":
                 guard let l = lognormal, l.median > 0, l.median.isFinite, l.sigma >= 0, l.sigma.isFinite else {
-                    throw ScenarioError(file: file, path: path + ".lognormal", expected: "expected a median > 0 and a sigma ≥ 0")
+                    throw ScenarioError(
+                        file: file, path: path + ".lognormal", expected: "expected a median > 0 and a sigma ≥ 0")
                 }
                 return .lognormal(median: l.median, sigma: l.sigma)
             case "empirical": return .empirical(quantiles: quantiles)
-            default: throw ScenarioError(file: file, path: path + ".fit", expected: "expected `lognormal` or `empirical`, found `\(fit)`")
+            default:
+                throw ScenarioError(
+                    file: file, path: path + ".fit", expected: "expected `lognormal` or `empirical`, found `\(fit)`")
             }
         }
     }
