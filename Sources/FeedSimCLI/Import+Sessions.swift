@@ -63,17 +63,24 @@ extension FeedSim.Import {
         func run() throws {
             let (sessions, salt, model) = try readAndFit()
             let folder = URL(fileURLWithPath: out, isDirectory: true)
+            // Every replay is made (and a session too long refused) before
+            // anything is staged; each file's text is made as it is staged,
+            // so the texts of thousands of replays are never held at once.
             let replays = try sessions.map { session in
-                let name = "session-" + salt.hash(session.id)
-                let scenario = try invalid { () throws(FileProblem) in
+                try invalid { () throws(FileProblem) in
                     try SessionReplay.scenario(
-                        for: session, named: name, settings: .init(device: device, postCount: postCount), file: log)
+                        for: session, named: "session-" + salt.hash(session.id),
+                        settings: .init(device: device, postCount: postCount), file: log)
                 }
-                return (name: name, text: try Self.checked(scenario))
             }
             try StagedFiles.write(to: out, interruption: nil) { output in
-                try Self.stageReplays(replays, in: folder, output: &output)
-                try output.stage(model?.fileText, orRemove: folder.appendingPathComponent("usage.json"))
+                do {
+                    try Self.stageReplays(replays, in: folder, output: &output)
+                    try output.stage(model?.fileText, orRemove: folder.appendingPathComponent("usage.json"))
+                } catch {
+                    output.discard()
+                    throw error
+                }
             }
             let gestures = sessions.map(\.gestures.count).reduce(0, +)
             print("read \(sessions.count) sessions, \(gestures) gestures from \(log)")
@@ -118,11 +125,10 @@ extension FeedSim.Import {
             return text
         }
 
-        /// Stages the replays in `folder`/sessions, and the removal of every
-        /// replay an earlier import left there that is not among them.
-        private static func stageReplays(
-            _ replays: [(name: String, text: String)], in folder: URL, output: inout StagedFiles
-        ) throws {
+        /// Stages the replays in `folder`/sessions, each read back first to
+        /// be sure a run accepts it, and the removal of every replay an
+        /// earlier import left there that is not among them.
+        private static func stageReplays(_ replays: [Scenario], in folder: URL, output: inout StagedFiles) throws {
             let sessionsFolder = folder.appendingPathComponent("sessions", isDirectory: true)
             let kept = Set(replays.map { $0.name + ".json" })
             let existing = ((try? FileManager.default.contentsOfDirectory(atPath: sessionsFolder.path)) ?? []).sorted()
@@ -130,7 +136,7 @@ extension FeedSim.Import {
                 output.stageRemoval(of: sessionsFolder.appendingPathComponent(name))
             }
             for replay in replays {
-                try output.stage(replay.text, to: sessionsFolder.appendingPathComponent(replay.name + ".json"))
+                try output.stage(try checked(replay), to: sessionsFolder.appendingPathComponent(replay.name + ".json"))
             }
         }
     }

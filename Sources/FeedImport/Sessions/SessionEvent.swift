@@ -129,6 +129,9 @@ struct LogLine: Decodable {
     var strings: [String: String] = [:]
     var numbers: [String: Double] = [:]
 
+    /// The fields whose values are strings; every other field's is a number.
+    static let textFields: Set<String> = ["session", "type"]
+
     private struct Key: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
@@ -139,11 +142,13 @@ struct LogLine: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         keys = container.allKeys.map(\.stringValue).sorted()
+        // Each key is tried first as what its field is (a failed decode
+        // throws, which costs more than the decode), then as the other.
         for key in container.allKeys {
-            if let number = try? container.decode(Double.self, forKey: key) {
+            if LogLine.textFields.contains(key.stringValue) {
+                if let string = try? container.decode(String.self, forKey: key) { strings[key.stringValue] = string }
+            } else if let number = try? container.decode(Double.self, forKey: key) {
                 numbers[key.stringValue] = number
-            } else if let string = try? container.decode(String.self, forKey: key) {
-                strings[key.stringValue] = string
             }
         }
     }

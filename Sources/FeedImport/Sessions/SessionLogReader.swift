@@ -57,11 +57,16 @@ package enum SessionLogReader {
         while true {
             let chunk = handle.readData(ofLength: chunkBytes)
             pending.append(chunk)
-            while let newline = pending.firstIndex(of: 0x0A) {
+            // Lines are cut from the front by index, and the consumed bytes
+            // dropped once per chunk: dropping each line would move the
+            // rest of the chunk every time.
+            var start = pending.startIndex
+            while let newline = pending[start...].firstIndex(of: 0x0A) {
                 line += 1
-                try emit(pending[pending.startIndex..<newline], file: file, line: line, body)
-                pending.removeSubrange(pending.startIndex...newline)
+                try emit(pending[start..<newline], file: file, line: line, body)
+                start = newline + 1
             }
+            pending.removeSubrange(pending.startIndex..<start)
             if pending.count > SessionEvent.maximumLineBytes {
                 throw FileProblem(
                     file: file, line: line + 1,
