@@ -1,3 +1,4 @@
+import Determinism
 import FeedImport
 import FeedScenario
 import FeedSimTestSupport
@@ -143,5 +144,42 @@ struct SessionLogTests {
         try folder.write("not a log", to: "logs/notes.txt")
         let sessions = try SessionLogReader.read(path: folder.appending("logs").path)
         #expect(sessions.map(\.id) == ["a", "b"])
+    }
+}
+
+/// Mutated logs: whatever the bytes, the reader returns sessions or a
+/// problem with a place, and never crashes or hangs.
+@Suite("Session log mutations")
+struct SessionLogMutationTests {
+    @Test("2,000 seeded byte mutations of the example log each read or fail with a file problem")
+    func mutations() throws {
+        let folder = try ScratchFolder(prefix: "feedsim-sessions")
+        defer { folder.remove() }
+        let original = Array(SessionLogTests.exampleLog.utf8)
+        let alphabet = Array(#"{}[]":,.-0123456789eE \#ntruefalsnul"#.utf8) + [0xFF, 0x00]
+        var random = Xoshiro256StarStar(seed: 44)
+        var read = 0, refused = 0
+        for round in 0..<2_000 {
+            var bytes = original
+            for _ in 0...random.next(in: 0...3) {
+                let index = random.nextIndex(below: bytes.count)
+                switch random.nextIndex(below: 3) {
+                case 0: bytes[index] = alphabet[random.nextIndex(below: alphabet.count)]
+                case 1: bytes.remove(at: index)
+                default: bytes.insert(alphabet[random.nextIndex(below: alphabet.count)], at: index)
+                }
+            }
+            let path = folder.appending("m\(round % 10).jsonl")
+            try Data(bytes).write(to: path)
+            do {
+                _ = try SessionLogReader.read(path: path.path)
+                read += 1
+            } catch {
+                #expect(error.file == path.path)
+                #expect(!error.problem.isEmpty)
+                refused += 1
+            }
+        }
+        #expect(read + refused == 2_000 && refused > 0 && read > 0, "read \(read), refused \(refused)")
     }
 }
