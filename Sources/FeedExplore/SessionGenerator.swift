@@ -45,13 +45,23 @@ package struct SessionGenerator: Sendable {
         var engine = config.engine(over: drawEngine(&random))
         engine = config.placements(over: engine)[0].engine
         let network = drawNetwork(&random, durationNs: durationNs)
-        let enabled = drawSwarm(&random)
-        let steps = drawScript(&random, enabled: enabled, feed: feed, durationNs: durationNs)
-        let enabledNames = enabled.map(\.kind.rawValue).joined(separator: ", ")
+        let steps: [ScriptStep]
+        let description: String
+        var sessionNs = durationNs
+        if let usage = config.usagePopulation {
+            var reader = UsageReader(usage: usage, device: device)
+            sessionNs = reader.drawLength(&random, upTo: durationNs)
+            steps = reader.drawScript(&random, durationNs: sessionNs)
+            description = "A session of feedsim explore drawn from the usage model \(usage.file) (seed \(seed), session \(index))."
+        } else {
+            let enabled = drawSwarm(&random)
+            steps = drawScript(&random, enabled: enabled, feed: feed, durationNs: durationNs)
+            let enabledNames = enabled.map(\.kind.rawValue).joined(separator: ", ")
+            description = "A random session of feedsim explore (seed \(seed), session \(index)); actions enabled: \(enabledNames)."
+        }
         var scenario = Scenario(
-            name: SessionGenerator.name(of: index),
-            description: "A random session of feedsim explore (seed \(seed), session \(index)); actions enabled: \(enabledNames).",
-            device: config.device, seed: random.next() & SessionGenerator.runSeedMask, durationNs: durationNs, feed: feed,
+            name: SessionGenerator.name(of: index), description: description,
+            device: config.device, seed: random.next() & SessionGenerator.runSeedMask, durationNs: sessionNs, feed: feed,
             engine: engine,
             variants: config.placements(over: engine).flatMap { name, settings in
                 guard !config.prefetchPolicies.isEmpty else { return [EngineVariant(name: name, engine: settings)] }

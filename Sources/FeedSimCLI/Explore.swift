@@ -138,7 +138,7 @@ extension FeedSim {
             let outcome = ExploreOutcome(
                 seed: seed, sessions: sessions, shard: part.shard, shardCount: part.count,
                 inputsHash: setup.inputsHash(seed: seed, sessions: sessions), strategies: strategies, device: setup.config.device,
-                deviceData: setup.deviceData, tally: found.tally, shrunk: shrunk)
+                deviceData: setup.deviceData, tally: found.tally, shrunk: shrunk, population: setup.populationText)
             if try outcome.write(
                 to: out, explore: sink.exploreURL, output: output, baseline: baseline, manifest: shard != nil, interruption: interruption) {
                 throw CommandFailure.regression

@@ -26,6 +26,9 @@ struct ExploreOutcome: Codable {
     var tally: ExploreTally
     /// The first failure of each identity among them, shrunk.
     var shrunk: [ExploreJob.ShrunkFailure]
+    /// Which sessions the verdicts are over, in words (`ExploreSetup.populationText`);
+    /// nil in a part written before it was recorded: the swarm's.
+    var population: String?
 
     /// The whole exploration from its parts: every part of the same
     /// exploration, each once, in shard order.
@@ -87,7 +90,7 @@ struct ExploreOutcome: Codable {
         let part = shardCount > 1 ? ExploreSummary.Part(shard: shard, count: shardCount, sessions: tally.sessions) : nil
         print(ExploreSummary.render(
             sessions: sessions, part: part, seed: seed, strategies: strategies, tally: tally,
-            failures: failures, comparison: comparison, out: out))
+            failures: failures, comparison: comparison, out: out, population: population ?? ExploreSetup.swarmPopulationText))
         return tally.violations > 0
     }
 

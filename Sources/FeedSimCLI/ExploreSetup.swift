@@ -10,6 +10,8 @@ struct ExploreSetup {
     var configFile: String?
     /// The configuration file's bytes; empty for the defaults.
     var configData = Data()
+    /// The usage model's bytes, when the configuration names one.
+    var usageData = Data()
     var config: ExploreConfig
     var deviceFile: String
     var deviceData: Data
@@ -30,6 +32,10 @@ struct ExploreSetup {
                 }
                 config = try ScenarioLoader.exploreConfig(from: data, file: configFile)
                 configData = data
+                if let usage = config.usage {
+                    usageData = try Self.readUsage(usage, beside: configFile)
+                    config.usagePopulation = try UsagePopulation(data: usageData, file: usage)
+                }
             } else {
                 config = .defaults
             }
@@ -63,10 +69,35 @@ struct ExploreSetup {
         var hash = FNV1a()
         hash.combine(bytes: configData)
         hash.combine(UInt64(0xFF))
+        if !usageData.isEmpty {
+            hash.combine(bytes: usageData)
+            hash.combine(UInt64(0xFF))
+        }
         hash.combine(bytes: deviceData)
         hash.combine(seed)
         hash.combine(sessions)
         return hash.hex
+    }
+
+    /// The bytes of the usage model at `path`, relative to the
+    /// configuration file's folder.
+    private static func readUsage(_ path: String, beside configFile: String) throws(ScenarioError) -> Data {
+        let url = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: configFile).deletingLastPathComponent())
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw ScenarioError(
+                file: configFile, path: "$.usage", expected: "expected a readable usage model at \(url.path) (\(error.localizedDescription))")
+        }
+    }
+
+    /// The swarm population, in the words of explore's summary.
+    static let swarmPopulationText = "swarm population (random subsets of actions at random times, for finding bugs)"
+
+    /// Which sessions the verdicts are over, in the words of explore's summary.
+    var populationText: String {
+        guard let usage = config.usagePopulation else { return Self.swarmPopulationText }
+        return "usage population (sessions drawn from \(usage.file), fitted to \(usage.sessions) recorded sessions)"
     }
 
     /// The worker's side: the same files, named by the command.

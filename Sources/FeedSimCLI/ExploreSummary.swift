@@ -19,12 +19,14 @@ enum ExploreSummary {
 
     static func render(
         sessions: Int, part: Part?, seed: UInt64, strategies: [String], tally: ExploreTally,
-        failures: ExploreFailures, comparison: PairedComparison, out: String
+        failures: ExploreFailures, comparison: PairedComparison, out: String,
+        population: String
     ) -> String {
         var text = part.map { "part \($0.shard)/\($0.count): \($0.sessions) of " } ?? ""
         text += "explored \(sessions) sessions × \(strategies.count) strategies (seed \(seed)): \(tally.runs) runs, "
         let failingSessions = tally.failingSessions
         text += "\(tally.violations) violation\(tally.violations == 1 ? "" : "s") in \(failingSessions) session\(failingSessions == 1 ? "" : "s")\n\n"
+        text += "verdicts over the \(population)\n"
         text += comparison.terminalText
         guard tally.violations > 0 else {
             return text + "\nwrote \(out)/explore.csv, \(out)/violations.csv\(part == nil ? "" : ", \(out)/\(ExploreOutcome.manifestName)")\n"

@@ -8,6 +8,6 @@ extension FeedSim {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Turn your own captures (a timeline, a HAR file, recorded sessions) into FeedSim's inputs.",
-            subcommands: [Timeline.self, HAR.self])
+            subcommands: [Timeline.self, HAR.self, Sessions.self])
     }
 }

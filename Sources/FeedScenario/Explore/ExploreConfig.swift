@@ -43,6 +43,15 @@ package struct ExploreConfig: Sendable, Equatable {
     package var engine: EngineSettings = .defaults
     /// The fields of `engine` the file names, in the engine's field order.
     var engineFields: [EngineSettings.Keys] = []
+    /// The usage model file sessions are drawn from, relative to the
+    /// configuration; nil draws swarm sessions.
+    package var usage: String?
+    /// The model `usage` names, once read (`ExploreSetup`).
+    package var usagePopulation: UsagePopulation?
+
+    /// Which sessions a verdict is over: `usage` (like the recorded
+    /// readers) or `swarm` (random subsets of actions, for finding bugs).
+    package var populationName: String { usage == nil ? "swarm" : "usage" }
 
     /// The script actions sessions draw from, in the scenario format's order.
     package static let actions: [ScriptAction.Kind] = ScriptAction.Kind.allCases
@@ -129,7 +138,7 @@ package struct ExploreConfig: Sendable, Equatable {
 extension ExploreConfig: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case device, strategies, hosts, prefetch_policies, duration_s, post_count, steps, swarm_fraction, weights, network_profiles
-        case offline_chance, determinism_every, shrink_runs, engine
+        case offline_chance, determinism_every, shrink_runs, engine, usage
     }
 
     enum RangeKeys: String, CodingKey, CaseIterable {
@@ -215,6 +224,11 @@ extension ExploreConfig: Decodable {
         offlineChance = try c.decode(Double.self, forKey: .offline_chance, per: ExploreConfig.schema, default: d.offlineChance)
         determinismEvery = try c.decode(Int.self, forKey: .determinism_every, per: ExploreConfig.schema, default: d.determinismEvery)
         shrinkRuns = try c.decode(Int.self, forKey: .shrink_runs, per: ExploreConfig.schema, default: d.shrinkRuns)
+        if c.contains(.usage) {
+            let path = try c.decode(String.self, forKey: .usage)
+            guard !path.isEmpty else { throw c.failure(.usage, "expected the path of a usage model (usage.json)") }
+            usage = path
+        }
         if c.contains(.engine) {
             let e = try c.superDecoder(forKey: .engine)
             engine = try EngineSettings.decode(from: e, base: .defaults, named: false).settings
