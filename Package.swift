@@ -157,7 +157,9 @@ let package = Package(
         // The readers of user files driven by arbitrary bytes: libFuzzer's
         // entry point, built with -sanitize=fuzzer,address by Fuzz/run, and
         // by the tests on the corpus seeds and every crash found so far.
-        .target(name: "FeedSimFuzz", dependencies: ["FeedScenario", "FeedSimulator", "FeedReports"], path: "Fuzz/FeedSimFuzz"),
+        .target(
+            name: "FeedSimFuzz", dependencies: ["FeedImport", "FeedScenario", "FeedSimulator", "FeedReports"],
+            path: "Fuzz/FeedSimFuzz"),
         // What the tests share: the one way they run another program, the
         // package's root, summary.csv fixtures.
         .target(

@@ -1,3 +1,4 @@
+import FeedImport
 import FeedScenario
 import FeedSimulator
 import FeedReports
@@ -25,6 +26,15 @@ public enum FuzzInput: UInt8, CaseIterable, Sendable {
     /// `feedsim calibrate --from xctrace`: an os-signpost-interval export,
     /// then the base device profile.
     case xctrace
+    /// `feedsim import timeline`: a getTimeline response page.
+    case timelinePage
+    /// `feedsim import timeline`: FeedSim's post lines.
+    case timelinePosts
+    /// `feedsim import har`: a HAR file.
+    case har
+    /// `feedsim import sessions`: a session log, then the usage model fitted
+    /// to it and the replay of its first session.
+    case sessions
 
     /// The kind the first byte of an input selects.
     public init(selector: UInt8) {
@@ -71,6 +81,14 @@ public enum FeedSimFuzz {
             calibration(files)
         case .xctrace:
             xctrace(files)
+        case .timelinePage:
+            importTimeline(Data(body), name: "page.json")
+        case .timelinePosts:
+            importTimeline(Data(body), name: "posts.jsonl")
+        case .har:
+            importHAR(Data(body))
+        case .sessions:
+            importSessions(Data(body))
         }
     }
 
@@ -133,6 +151,51 @@ extension FeedSimFuzz {
         else { return }
         _ = fit.profile(from: base, name: "fitted", traceName: "trace.csv").costs
         _ = trace.csvText
+    }
+}
+
+/// The importers read files, not bytes (a HAR is streamed from its file):
+/// each input is written to a file of this process's own, read, and left
+/// for the next input to overwrite.
+extension FeedSimFuzz {
+    fileprivate static let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("feedsim-fuzz-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    /// `bytes` as the file `name` in the fuzzer's folder.
+    fileprivate static func written(_ bytes: Data, name: String) -> URL? {
+        let url = folder.appendingPathComponent(name)
+        return (try? bytes.write(to: url)) == nil ? nil : url
+    }
+
+    fileprivate static let salt = ImportSalt(bytes: Array("feedsim-fuzz-salt-16".utf8))
+
+    fileprivate static func importTimeline(_ bytes: Data, name: String) {
+        guard let url = written(bytes, name: name),
+              let feed = try? TimelineImport.read(path: url.path, salt: salt)
+        else { return }
+        _ = TimelineImport.summary(of: feed)
+    }
+
+    fileprivate static func importHAR(_ bytes: Data) {
+        guard let url = written(bytes, name: "capture.har"),
+              let capture = try? HARImport.read(url: url, file: "capture.har", classifier: RequestClassifier())
+        else { return }
+        _ = capture.fileText
+    }
+
+    fileprivate static func importSessions(_ bytes: Data) {
+        guard let url = written(bytes, name: "sessions.jsonl"),
+              let sessions = try? SessionLogReader.read(path: url.path)
+        else { return }
+        _ = try? UsageModel.fit(sessions, file: "sessions.jsonl")
+        if let first = sessions.first {
+            _ = try? SessionReplay.scenario(
+                for: first, named: "replay", settings: SessionReplay.Settings(device: "iphone-60hz", postCount: 100),
+                file: "sessions.jsonl")
+        }
     }
 }
 

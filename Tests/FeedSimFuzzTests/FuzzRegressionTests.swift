@@ -45,6 +45,10 @@ enum FuzzFixtures {
         seeds.append(("xctrace", FuzzInput.xctrace.input([
             try read("Tests/FeedSimulatorTests/Fixtures/xctrace/frames.xml"), try read("scenarios/devices/iphone-60hz.json"),
         ])))
+        seeds.append(("timeline page", FuzzInput.timelinePage.input([try read("docs/examples/your-app/timeline/page-1.json")])))
+        seeds.append(("timeline posts", FuzzInput.timelinePosts.input([try read("docs/examples/your-app/posts.jsonl")])))
+        seeds.append(("har", FuzzInput.har.input([try read("docs/examples/your-app/sample.har")])))
+        seeds.append(("sessions", FuzzInput.sessions.input([try read("docs/examples/your-app/one-session.jsonl")])))
         return seeds
     }
 }
