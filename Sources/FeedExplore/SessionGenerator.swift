@@ -41,10 +41,21 @@ package struct SessionGenerator: Sendable {
         var mix = SplitMix64(seed: seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
         var random = Xoshiro256StarStar(seed: mix.next())
         let durationNs = Int64((config.durationS * 1e9).rounded())
-        let feed = drawFeed(&random)
+        // An imported feed or network replaces the drawn one after the draws,
+        // so that every other part of a session is drawn as without it.
+        var feed = drawFeed(&random)
+        if let source = config.importedFeed, let imported = source.feed {
+            feed.imported = source
+            feed.postCount = imported.posts.count
+            feed.pageSize = imported.pageSizes.max() ?? 0
+        }
         var engine = config.engine(over: drawEngine(&random))
         engine = config.placements(over: engine)[0].engine
-        let network = drawNetwork(&random, durationNs: durationNs)
+        var network = drawNetwork(&random, durationNs: durationNs)
+        if let imported = config.importedNetwork {
+            network.from = config.networkFrom
+            network.imported = imported
+        }
         let steps: [ScriptStep]
         let description: String
         var sessionNs = durationNs

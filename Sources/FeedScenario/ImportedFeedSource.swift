@@ -29,13 +29,34 @@ extension ScenarioLoader {
     /// scenario asks for more posts than it holds without `"repeat": true`.
     static func readImportedFeed(_ scenario: Scenario, file: String) throws(ScenarioError) -> Scenario {
         guard var source = scenario.feed.imported, source.feed == nil else { return scenario }
+        let (feed, url) = try importedFeed(source.path, beside: file, path: "$.feed.from")
+        let feedFile = url.relativePath
+        guard scenario.feed.postCount <= feed.posts.count || source.repeats else {
+            throw ScenarioError(
+                file: file, path: "$.feed.post_count",
+                expected: "expected at most the \(feed.posts.count) posts of \(feedFile), or \"repeat\": true to "
+                    + "serve them again, found \(scenario.feed.postCount)")
+        }
+        var loaded = scenario
+        source.resolvedPath = url.standardizedFileURL.path
+        source.feed = feed
+        loaded.feed.imported = source
+        if source.pagedAsCaptured { loaded.feed.pageSize = feed.pageSizes.max() ?? 0 }
+        return loaded
+    }
+
+    /// The FEED.json at `from`, relative to `file`'s folder unless absolute,
+    /// and where it was read: a file that is missing is `file`'s problem (at
+    /// `path`), one that is malformed is the feed file's.
+    package static func importedFeed(
+        _ from: String, beside file: String, path: String
+    ) throws(ScenarioError) -> (ImportedFeed, URL) {
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        let url = source.path.hasPrefix("/")
-            ? URL(fileURLWithPath: source.path) : folder.appendingPathComponent(source.path)
+        let url = from.hasPrefix("/") ? URL(fileURLWithPath: from) : folder.appendingPathComponent(from)
         let feedFile = url.relativePath
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ScenarioError(
-                file: file, path: "$.feed.from",
+                file: file, path: path,
                 expected: "expected a FEED.json written by `feedsim import timeline`, "
                     + "found no readable file at \(feedFile)")
         }
@@ -53,17 +74,6 @@ extension ScenarioLoader {
                 expected: "expected a FEED.json of version \(ImportedFeed.currentVersion) holding posts, "
                     + "found format \(feed.format) version \(feed.version) with \(feed.posts.count) posts")
         }
-        guard scenario.feed.postCount <= feed.posts.count || source.repeats else {
-            throw ScenarioError(
-                file: file, path: "$.feed.post_count",
-                expected: "expected at most the \(feed.posts.count) posts of \(feedFile), or \"repeat\": true to "
-                    + "serve them again, found \(scenario.feed.postCount)")
-        }
-        var loaded = scenario
-        source.resolvedPath = url.standardizedFileURL.path
-        source.feed = feed
-        loaded.feed.imported = source
-        if source.pagedAsCaptured { loaded.feed.pageSize = feed.pageSizes.max() ?? 0 }
-        return loaded
+        return (feed, url)
     }
 }

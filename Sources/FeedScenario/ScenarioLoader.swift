@@ -88,7 +88,7 @@ package enum ScenarioLoader {
     /// The NETWORK.json at `from`, relative to `folder` unless absolute; a
     /// file that is missing is the scenario's problem (at `path`), one that
     /// is malformed is the network file's.
-    static func importedNetwork(
+    package static func importedNetwork(
         _ from: String, folder: URL, scenarioFile: String, path: String
     ) throws(ScenarioError) -> ImportedNetwork {
         let url = from.hasPrefix("/") ? URL(fileURLWithPath: from) : folder.appendingPathComponent(from)

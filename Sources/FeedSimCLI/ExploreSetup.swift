@@ -36,6 +36,7 @@ struct ExploreSetup {
                     usageData = try Self.readUsage(usage, beside: configFile)
                     config.usagePopulation = try UsagePopulation(data: usageData, file: usage)
                 }
+                try Self.readImports(into: &config, beside: configFile)
             } else {
                 config = .defaults
             }
@@ -73,10 +74,38 @@ struct ExploreSetup {
             hash.combine(bytes: usageData)
             hash.combine(UInt64(0xFF))
         }
+        // The imported feed and network, read again: a part of an exploration
+        // on another capture is never merged with this one's.
+        for path in [config.feedFrom, config.networkFrom].compactMap({ $0 }) {
+            hash.combine(bytes: FileManager.default.contents(atPath: path) ?? Data())
+            hash.combine(UInt64(0xFF))
+        }
         hash.combine(bytes: deviceData)
         hash.combine(seed)
         hash.combine(sessions)
         return hash.hex
+    }
+
+    /// The feed and the network the configuration names (`feed_from`,
+    /// `network_from`), read from beside it. Their bytes join the inputs'
+    /// hash through `importedBytes`.
+    private static func readImports(into config: inout ExploreConfig, beside configFile: String) throws(ScenarioError) {
+        if let from = config.feedFrom {
+            let (feed, url) = try ScenarioLoader.importedFeed(from, beside: configFile, path: "$.feed_from")
+            // Sessions and the repros explore writes name it wherever they are.
+            config.feedFrom = url.standardizedFileURL.path
+            var source = ImportedFeedSource(path: url.standardizedFileURL.path, repeats: false, pagedAsCaptured: true)
+            source.resolvedPath = url.standardizedFileURL.path
+            source.feed = feed
+            config.importedFeed = source
+        }
+        if let from = config.networkFrom {
+            let folder = URL(fileURLWithPath: configFile).deletingLastPathComponent()
+            let url = from.hasPrefix("/") ? URL(fileURLWithPath: from) : folder.appendingPathComponent(from)
+            config.importedNetwork = try ScenarioLoader.importedNetwork(
+                from, folder: folder, scenarioFile: configFile, path: "$.network_from")
+            config.networkFrom = url.standardizedFileURL.path
+        }
     }
 
     /// The bytes of the usage model at `path`, relative to the

@@ -19,6 +19,20 @@ extension ExploreConfig {
         case .determinism_every: .integer("Determinism sample", "Every n-th session (by index) is run a second time and must replay identically; 0 checks none. A whole number 0…100,000.", 0...100_000, default: d.determinismEvery)
         case .shrink_runs: .integer("Shrink budget", "The most runs spent shrinking one failing session of few steps to a minimal scenario (a session of n steps gets 8 × n when that is more): a whole number 0…100,000; 0 keeps failures as found.", 0...100_000, default: d.shrinkRuns)
         case .usage: .text("Usage model", "A usage model written by `feedsim import sessions` (`DIR/usage.json`), relative to this file: sessions are then drawn like the recorded readers (drags, flings, gaps, refreshes, backgrounds and rotations from the model's fits, session length capped at `duration_s`) instead of by swarm testing, and the summary says the verdicts are over the usage population. Absent: swarm sessions, the default, for finding bugs.", pattern: "^.+$")
+        case .feed_from:
+            .text(
+                "Your feed",
+                "A feed written by `feedsim import timeline` (FEED.json), relative to this file: every session is served its posts, "
+                    + "as captured and paged as captured, instead of a synthetic feed (`post_count` is then the capture's). "
+                    + "Absent: synthetic feeds drawn from `post_count`.",
+                pattern: "^.+$")
+        case .network_from:
+            .text(
+                "Your network",
+                "A network written by `feedsim import har` (NETWORK.json), relative to this file: every session's feed requests "
+                    + "and image loads draw latency, throughput and failures from it, with the session's offline windows on top. "
+                    + "Absent: link profiles drawn from `network_profiles`.",
+                pattern: "^.+$")
         case .engine: .object("Engine settings", "Engine fields every session gets, over the options it draws (its estimated height, new-posts policy, debounce, memory-warning policy, image decode and diff algorithm are drawn at random): any field of a scenario's `engine` but `host` and `position_strategy`, which `strategies` and `hosts` set. For example `{\"row_retention\": \"pinned\", \"spare_time_prefetch_rows\": 6}` explores a lazy stack whose rows are pinned, with prefetch in spare time in every host. Absent: the drawn options alone.", EngineSettings.schema)
         }
     }

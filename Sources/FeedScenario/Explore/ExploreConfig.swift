@@ -48,6 +48,16 @@ package struct ExploreConfig: Sendable, Equatable {
     package var usage: String?
     /// The model `usage` names, once read (`ExploreSetup`).
     package var usagePopulation: UsagePopulation?
+    /// A feed written by `feedsim import timeline` every session is served
+    /// (`feed_from`, relative to the configuration); nil draws synthetic feeds.
+    package var feedFrom: String?
+    /// The feed `feedFrom` names, once read (`ExploreSetup`).
+    package var importedFeed: ImportedFeedSource?
+    /// A network written by `feedsim import har` every session runs on
+    /// (`network_from`, relative to the configuration); nil draws profiles.
+    package var networkFrom: String?
+    /// The network `networkFrom` names, once read (`ExploreSetup`).
+    package var importedNetwork: ImportedNetwork?
 
     /// Which sessions a verdict is over: `usage` (like the recorded
     /// readers) or `swarm` (random subsets of actions, for finding bugs).
@@ -138,7 +148,7 @@ package struct ExploreConfig: Sendable, Equatable {
 extension ExploreConfig: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case device, strategies, hosts, prefetch_policies, duration_s, post_count, steps, swarm_fraction, weights, network_profiles
-        case offline_chance, determinism_every, shrink_runs, engine, usage
+        case offline_chance, determinism_every, shrink_runs, engine, usage, feed_from, network_from
     }
 
     enum RangeKeys: String, CodingKey, CaseIterable {
@@ -228,6 +238,11 @@ extension ExploreConfig: Decodable {
             let path = try c.decode(String.self, forKey: .usage)
             guard !path.isEmpty else { throw c.failure(.usage, "expected the path of a usage model (usage.json)") }
             usage = path
+        }
+        for key in [Keys.feed_from, .network_from] where c.contains(key) {
+            let path = try c.decode(String.self, forKey: key)
+            guard !path.isEmpty else { throw c.failure(key, "expected the path of a file, relative to this one") }
+            if key == .feed_from { feedFrom = path } else { networkFrom = path }
         }
         if c.contains(.engine) {
             let e = try c.superDecoder(forKey: .engine)
