@@ -22,7 +22,13 @@ import PackageDescription
 // SwiftPM refuses unsafe flags only in the targets of the products a
 // versioned dependency's users take (scripts/check-dependency proves it).
 let staticRuntimeOnLinux: [LinkerSetting] = [
-    .unsafeFlags(["-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lCoreFoundation", "-lFoundationInternationalization", "-l_FoundationICU", "-lFoundationEssentials", "-l_FoundationCollections", "-l_FoundationCShims", "-lswiftSynchronization", "-Xlinker", "--end-group", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux])),
+    .unsafeFlags(
+        [
+            "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lCoreFoundation",
+            "-lFoundationInternationalization", "-l_FoundationICU", "-lFoundationEssentials",
+            "-l_FoundationCollections", "-l_FoundationCShims", "-lswiftSynchronization", "-Xlinker", "--end-group",
+            "-Xclang-linker", "-no-pie",
+        ], .when(platforms: [.linux]))
 ]
 
 // The tests are compiled without optimisation, in batches of files in
@@ -34,7 +40,9 @@ let staticRuntimeOnLinux: [LinkerSetting] = [
 // own, which parses every file of its target again (255 CPU-s for a fresh
 // build instead of 285, 145 s instead of 155 on 2 cores). Test targets are
 // in no product.
-let unoptimisedTests: [SwiftSetting] = [.unsafeFlags(["-Onone", "-no-whole-module-optimization", "-enable-batch-mode"])]
+let unoptimisedTests: [SwiftSetting] = [
+    .unsafeFlags(["-Onone", "-no-whole-module-optimization", "-enable-batch-mode"])
+]
 
 // FeedSim is built and tested on Linux only: workers re-execute
 // /proc/self/exe, allocations are counted by ELF symbol interposition and
@@ -71,7 +79,7 @@ let package = Package(
         .target(
             name: "FeedEngine",
             dependencies: [
-                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections")
             ]
         ),
         // Scenario schema, strict decoding and matrix expansion.
@@ -171,27 +179,37 @@ let package = Package(
         .testTarget(
             name: "FeedImportTests", dependencies: ["FeedImport", "FeedScenario", "FeedSimTestSupport"],
             swiftSettings: unoptimisedTests),
-        .testTarget(name: "FeedEngineTests", dependencies: ["FeedEngine", "Determinism"], swiftSettings: unoptimisedTests),
-        .testTarget(name: "FeedScenarioTests", dependencies: ["FeedScenario", "FeedSimTestSupport"], exclude: ["Fixtures"], swiftSettings: unoptimisedTests),
         .testTarget(
-            name: "FeedSimFuzzTests", dependencies: ["FeedSimFuzz", "FeedScenario", "FeedSimulator", "FeedSimTestSupport"],
+            name: "FeedEngineTests", dependencies: ["FeedEngine", "Determinism"], swiftSettings: unoptimisedTests),
+        .testTarget(
+            name: "FeedScenarioTests", dependencies: ["FeedScenario", "FeedSimTestSupport"], exclude: ["Fixtures"],
+            swiftSettings: unoptimisedTests),
+        .testTarget(
+            name: "FeedSimFuzzTests",
+            dependencies: ["FeedSimFuzz", "FeedScenario", "FeedSimulator", "FeedSimTestSupport"],
             swiftSettings: unoptimisedTests),
         .testTarget(name: "CSVCodecTests", dependencies: ["CSVCodec"], swiftSettings: unoptimisedTests),
         .testTarget(
-            name: "FeedExploreTests", dependencies: ["FeedExplore", "FeedScenario", "FeedSimulator", "FeedEngine", "FeedSimTestSupport"],
+            name: "FeedExploreTests",
+            dependencies: ["FeedExplore", "FeedScenario", "FeedSimulator", "FeedEngine", "FeedSimTestSupport"],
             swiftSettings: unoptimisedTests),
         .testTarget(
-            name: "FeedSimulatorTests", dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario", "FeedSimTestSupport"],
+            name: "FeedSimulatorTests",
+            dependencies: ["Determinism", "FeedSimulator", "FeedEngine", "FeedScenario", "FeedSimTestSupport"],
             exclude: ["Fixtures"], swiftSettings: unoptimisedTests
         ),
         .testTarget(
             name: "FeedReportsTests",
-            dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
+            dependencies: [
+                "CSVCodec", "Determinism", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport",
+            ],
             exclude: ["Fixtures"], swiftSettings: unoptimisedTests
         ),
         .testTarget(
             name: "FeedSimCLITests",
-            dependencies: ["CSVCodec", "Determinism", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport"],
+            dependencies: [
+                "CSVCodec", "Determinism", "FeedReports", "FeedSimulator", "FeedScenario", "FeedSimTestSupport",
+            ],
             exclude: ["Fixtures"], swiftSettings: unoptimisedTests
         ),
         // The few tests that call FeedSimCLI's code in process, apart from
@@ -242,6 +260,6 @@ if Context.environment["FEEDSIM_BENCHMARKS"] == "1" {
             path: "Benchmarks/SimulatorBenchmarks",
             exclude: ["Scenarios"],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
     ]
 }

@@ -8,10 +8,12 @@ import Foundation
 /// outside `scenarios/` so that they are not part of the bundled suite and
 /// its baseline; `Scenarios/devices` links to the bundled device profiles.
 func benchmarkRequest(_ name: String) -> RunRequest {
-    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenarios/\(name).json")
+    let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Scenarios/\(name).json")
     do {
         let loaded = try ScenarioLoader.load(url: file, file: file.path)
-        return RunRequest(loaded: loaded, refreshHz: loaded.refreshRates[0], seed: loaded.scenario.seed, recordFrames: false)
+        return RunRequest(
+            loaded: loaded, refreshHz: loaded.refreshRates[0], seed: loaded.scenario.seed, recordFrames: false)
     } catch {
         fatalError("cannot load benchmark scenario \(file.path): \(error)")
     }
@@ -51,7 +53,8 @@ func runSession(_ request: RunRequest) -> RunResult {
 /// (`swift build -c release --product feedsim` makes it; `scripts/test` does
 /// before it checks the thresholds).
 func releaseFeedsim() -> URL {
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let executable =
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     let folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
     let feedsim = folder.appendingPathComponent("feedsim")
     guard FileManager.default.isExecutableFile(atPath: feedsim.path) else {
@@ -74,7 +77,9 @@ func runFeedsim(_ feedsim: URL, _ arguments: [String]) {
         fatalError("cannot start \(feedsim.path): \(error)")
     }
     process.waitUntilExit()
-    precondition(process.terminationStatus == 0, "feedsim \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
+    precondition(
+        process.terminationStatus == 0,
+        "feedsim \(arguments.joined(separator: " ")) exited with \(process.terminationStatus)")
 }
 
 /// A scratch folder for a CLI benchmark's results.

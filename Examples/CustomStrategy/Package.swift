@@ -8,7 +8,7 @@ import PackageDescription
 let package = Package(
     name: "CustomStrategy",
     dependencies: [
-        .package(name: "FeedSim", path: "../.."),
+        .package(name: "FeedSim", path: "../..")
     ],
     targets: [
         .executableTarget(
@@ -17,6 +17,6 @@ let package = Package(
                 .product(name: "FeedSimCLI", package: "FeedSim"),
                 .product(name: "FeedEngine", package: "FeedSim"),
             ]
-        ),
+        )
     ]
 )

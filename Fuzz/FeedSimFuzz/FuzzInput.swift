@@ -1,7 +1,7 @@
 import FeedImport
+import FeedReports
 import FeedScenario
 import FeedSimulator
-import FeedReports
 import Foundation
 
 /// What one fuzz input is read as: its first byte, modulo the number of
@@ -99,7 +99,8 @@ public enum FeedSimFuzz {
     private static func check(_ files: [Data]) {
         guard let baseline = try? SummaryFile(data: file(files, 0), file: "baseline/summary.csv") else { return }
         let current = (try? SummaryFile(data: file(files, 1), file: "current/summary.csv")) ?? baseline
-        let tolerances = (try? ToleranceSet.parse(fileText: String(decoding: file(files, 2), as: UTF8.self), file: "tolerances"))
+        let tolerances =
+            (try? ToleranceSet.parse(fileText: String(decoding: file(files, 2), as: UTF8.self), file: "tolerances"))
             ?? ToleranceSet()
         let result = BaselineCheck.compare(baseline: baseline, current: current, tolerances: tolerances)
         _ = result.table + result.verdictLine
@@ -110,7 +111,8 @@ public enum FeedSimFuzz {
         if summary.isMultiSeed {
             // Fewer resamples than `compare`'s default keep each input fast;
             // the code paths are the same.
-            guard let comparison = try? SeedComparison(summary: summary, bootstrap: PairedBootstrap(resamples: 200)) else { return }
+            guard let comparison = try? SeedComparison(summary: summary, bootstrap: PairedBootstrap(resamples: 200))
+            else { return }
             _ = comparison.terminalText + comparison.markdown + comparison.csv.text
             return
         }
@@ -127,8 +129,9 @@ public enum FeedSimFuzz {
 
     private static func merge(_ files: [Data]) {
         guard let manifest = try? ShardManifest.decode(file(files, 0), file: "part/shard.json") else { return }
-        let part = ShardPart(folder: "part", manifest: manifest, summary: file(files, 1), drift: file(files, 2),
-                             frames: files.count > 3 ? files[3] : nil)
+        let part = ShardPart(
+            folder: "part", manifest: manifest, summary: file(files, 1), drift: file(files, 2),
+            frames: files.count > 3 ? files[3] : nil)
         if let output = try? ShardMerge.merge([part]) {
             _ = output.summary + output.drift + (output.frames ?? "")
         }
@@ -138,16 +141,19 @@ public enum FeedSimFuzz {
 extension FeedSimFuzz {
     fileprivate static func xctrace(_ files: [Data]) {
         guard let trace = try? XctraceExport.trace(data: file(files, 0), file: "frames.xml"),
-              let base = try? ScenarioLoader.device(from: file(files, 1), file: "base.json"),
-              let fit = try? Calibration(trace: trace, base: base.costs)
+            let base = try? ScenarioLoader.device(from: file(files, 1), file: "base.json"),
+            let fit = try? Calibration(trace: trace, base: base.costs)
         else { return }
-        _ = CalibrationReport(calibration: fit, trace: "frames.xml", baseName: base.name, fittedName: "fitted", check: nil).html
+        _ =
+            CalibrationReport(
+                calibration: fit, trace: "frames.xml", baseName: base.name, fittedName: "fitted", check: nil
+            ).html
     }
 
     fileprivate static func calibration(_ files: [Data]) {
         guard let trace = try? CalibrationTrace(data: file(files, 0), file: "trace.csv"),
-              let base = try? ScenarioLoader.device(from: file(files, 1), file: "base.json"),
-              let fit = try? Calibration(trace: trace, base: base.costs)
+            let base = try? ScenarioLoader.device(from: file(files, 1), file: "base.json"),
+            let fit = try? Calibration(trace: trace, base: base.costs)
         else { return }
         _ = fit.profile(from: base, name: "fitted", traceName: "trace.csv").costs
         _ = trace.csvText
@@ -174,21 +180,21 @@ extension FeedSimFuzz {
 
     fileprivate static func importTimeline(_ bytes: Data, name: String) {
         guard let url = written(bytes, name: name),
-              let feed = try? TimelineImport.read(path: url.path, salt: salt)
+            let feed = try? TimelineImport.read(path: url.path, salt: salt)
         else { return }
         _ = TimelineImport.summary(of: feed)
     }
 
     fileprivate static func importHAR(_ bytes: Data) {
         guard let url = written(bytes, name: "capture.har"),
-              let capture = try? HARImport.read(url: url, file: "capture.har", classifier: RequestClassifier())
+            let capture = try? HARImport.read(url: url, file: "capture.har", classifier: RequestClassifier())
         else { return }
         _ = capture.fileText
     }
 
     fileprivate static func importSessions(_ bytes: Data) {
         guard let url = written(bytes, name: "sessions.jsonl"),
-              let sessions = try? SessionLogReader.read(path: url.path)
+            let sessions = try? SessionLogReader.read(path: url.path)
         else { return }
         _ = try? UsageModel.fit(sessions, file: "sessions.jsonl")
         if let first = sessions.first {

@@ -76,8 +76,9 @@ package struct CSVReader {
                 endField()
                 line += 1
                 position = i
-                return Record(line: startLine, fields: fields, bytes: start..<i,
-                              isBlank: fields.count == 1 && fields[0].isEmpty && !wasQuoted)
+                return Record(
+                    line: startLine, fields: fields, bytes: start..<i,
+                    isBlank: fields.count == 1 && fields[0].isEmpty && !wasQuoted)
             default:
                 field.append(byte)
             }
@@ -87,8 +88,9 @@ package struct CSVReader {
         }
         endField()
         position = i
-        return Record(line: startLine, fields: fields, bytes: start..<i,
-                      isBlank: fields.count == 1 && fields[0].isEmpty && !wasQuoted)
+        return Record(
+            line: startLine, fields: fields, bytes: start..<i,
+            isBlank: fields.count == 1 && fields[0].isEmpty && !wasQuoted)
     }
 
     /// Every record of `bytes`.

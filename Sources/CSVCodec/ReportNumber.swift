@@ -31,8 +31,11 @@ package enum ReportNumber {
     /// The characters of `%.*f`'s output, without the sign of a zero.
     private static func text(_ characters: UnsafeBufferPointer<CChar>) -> String {
         let bytes = UnsafeRawBufferPointer(characters)
-        let isNegativeZero = bytes.first == UInt8(ascii: "-") && bytes.dropFirst().allSatisfy { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }
-        return String(decoding: isNegativeZero ? UnsafeRawBufferPointer(rebasing: bytes.dropFirst()) : bytes, as: UTF8.self)
+        let isNegativeZero =
+            bytes.first == UInt8(ascii: "-")
+            && bytes.dropFirst().allSatisfy { $0 == UInt8(ascii: "0") || $0 == UInt8(ascii: ".") }
+        return String(
+            decoding: isNegativeZero ? UnsafeRawBufferPointer(rebasing: bytes.dropFirst()) : bytes, as: UTF8.self)
     }
 
     /// Nanoseconds as milliseconds with three decimals.

@@ -12,7 +12,9 @@ extension FeedEngine {
         var index = range.lowerBound
         while index < range.upperBound {
             let post = list.items[index].post
-            if let media = post.media { prefetchTargets.append(ImageRequest(postID: post.id, media: media, priority: .prefetch)) }
+            if let media = post.media {
+                prefetchTargets.append(ImageRequest(postID: post.id, media: media, priority: .prefetch))
+            }
             index += 1
         }
         images.setPrefetchTargets(prefetchTargets)
@@ -35,7 +37,8 @@ extension FeedEngine {
         // Inside a layout pass, the reader's post is the one they saw as the
         // pass began, or the one a commit settles around: the pass may have
         // measured another one taller since.
-        let anchorIndex = (settlingAnchorID ?? layoutPassAnchor?.itemID).flatMap(list.index(of:)) ?? captureAnchor()?.index
+        let anchorIndex =
+            (settlingAnchorID ?? layoutPassAnchor?.itemID).flatMap(list.index(of:)) ?? captureAnchor()?.index
         let delta = list.replaceItem(at: index, with: item)
         let flightIndex = flightAnchorID.flatMap(list.index(of:))
         if let anchorIndex, index < anchorIndex, delta != 0 {
@@ -50,7 +53,8 @@ extension FeedEngine {
                 // configured is part of the row's first layout, not a
                 // resize of a row already laid out: a lazy stack lays the
                 // row out with the image it reads from the cache.
-                let correction = configuringCell
+                let correction =
+                    configuringCell
                     ? keeper.heightsChangedAbove(by: delta)
                     : keeper.loadedRowResizedAbove(by: delta, inUpdate: settlingAnchorID != nil)
                 apply(correction, from: viewport.contentOffset)
@@ -72,7 +76,8 @@ extension FeedEngine {
         requestImage(for: item)
         configuringCell = false
         if let cached = viewModels.value(forKey: PostKey(item.id)),
-           cached.contentVersion == PostViewModel.contentVersion(of: item.post) {
+            cached.contentVersion == PostViewModel.contentVersion(of: item.post)
+        {
             return
         }
         let model = PostViewModel(item: item)
@@ -87,4 +92,5 @@ extension FeedEngine {
         images.request(
             ImageRequest(postID: item.id, media: media, priority: .visible),
             for: FeedEngine.imageOwner(item.id), completion: imageCompletion)
-    }}
+    }
+}

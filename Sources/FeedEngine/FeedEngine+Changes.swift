@@ -175,7 +175,8 @@ extension FeedEngine {
         // theirs when the data changes.
         if cause == .refresh, keeper.usesPullAnchor, let pulled = pullAnchor {
             if scheduler.now - pulled.capturedAt <= AnchorRules.maximumAge,
-               pulled.index < list.items.count, list.items[pulled.index].id == pulled.itemID {
+                pulled.index < list.items.count, list.items[pulled.index].id == pulled.itemID
+            {
                 return pulled
             }
             counters.anchorsStale += 1

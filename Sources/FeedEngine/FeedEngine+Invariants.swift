@@ -16,7 +16,9 @@ extension FeedEngine {
         var seen = Set<PostID>(minimumCapacity: items.count)
         for (row, item) in items.enumerated() {
             if !seen.insert(item.id).inserted { problems.append("post \(item.id) is shown twice (row \(row))") }
-            if !store.knows(item.id) { problems.append("row \(row) shows post \(item.id), which the engine does not know") }
+            if !store.knows(item.id) {
+                problems.append("row \(row) shows post \(item.id), which the engine does not know")
+            }
             if row < list.layout.count {
                 let height = list.layout.height(of: row)
                 if !height.isFinite || height <= 0 { problems.append("row \(row) has height \(height)") }
@@ -27,7 +29,8 @@ extension FeedEngine {
         if !list.originY.isFinite { problems.append("the content's origin is \(list.originY)") }
         let displayed = list.displayedRange
         if displayed.upperBound > items.count {
-            problems.append("rows \(displayed.lowerBound)..<\(displayed.upperBound) are displayed but the list has \(items.count)")
+            problems.append(
+                "rows \(displayed.lowerBound)..<\(displayed.upperBound) are displayed but the list has \(items.count)")
         }
         return problems
     }

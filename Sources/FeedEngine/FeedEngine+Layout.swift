@@ -82,11 +82,14 @@ extension FeedEngine {
     /// place; `nil` when nothing is on screen.
     package func captureAnchor() -> ScrollAnchor? {
         let rect = readableRect
-        guard let (index, top) = list.firstItem(visibleAtLeast: AnchorRules.visibilityThreshold, in: rect.minY, rect.maxY) else {
+        guard
+            let (index, top) = list.firstItem(visibleAtLeast: AnchorRules.visibilityThreshold, in: rect.minY, rect.maxY)
+        else {
             return nil
         }
         return ScrollAnchor(
-            itemID: list.items[index].id, index: index, itemY: top, offsetY: viewport.contentOffset, capturedAt: scheduler.now)
+            itemID: list.items[index].id, index: index, itemY: top, offsetY: viewport.contentOffset,
+            capturedAt: scheduler.now)
     }
 
     /// The viewport changed width (rotation, split view): every cell is

@@ -9,8 +9,8 @@ extension FeedEngine {
     /// Asks for the next page when the page prefetch policy says so.
     func loadMoreIfNeeded(visible: Range<Int>) {
         guard configuration.pageSize > 0, !store.reachedEnd, !store.isLoadingPage, !list.items.isEmpty,
-              scheduler.now >= store.nextPageAttemptAt,
-              pagePrefetchPolicy.shouldLoadNextPage(at: prefetchMoment(visible: visible))
+            scheduler.now >= store.nextPageAttemptAt,
+            pagePrefetchPolicy.shouldLoadNextPage(at: prefetchMoment(visible: visible))
         else { return }
         requestPage(cursor: store.cursor, replacing: false)
     }
@@ -35,7 +35,9 @@ extension FeedEngine {
                 if replacing && self.store.posts.isEmpty {
                     // Nothing to show yet: try the first page again.
                     self.scheduler.schedule(after: FeedEngine.pageRetryDelay) {
-                        if self.store.posts.isEmpty && !self.store.isLoadingPage { self.requestPage(cursor: nil, replacing: true) }
+                        if self.store.posts.isEmpty && !self.store.isLoadingPage {
+                            self.requestPage(cursor: nil, replacing: true)
+                        }
                     }
                 }
             }

@@ -3,7 +3,8 @@ extension FeedEngine {
     package func snapshot() -> FeedSnapshot {
         let anchor = captureAnchor()
         return FeedSnapshot(
-            posts: store.posts, threadContext: store.threadContext(), nextCursor: store.cursor, anchorID: anchor?.itemID,
+            posts: store.posts, threadContext: store.threadContext(), nextCursor: store.cursor,
+            anchorID: anchor?.itemID,
             anchorViewportY: anchor?.viewportY ?? 0, savedAt: scheduler.now)
     }
 
@@ -22,7 +23,9 @@ extension FeedEngine {
         // still, and the anchor taller than the screen is put back lower.
         if let anchorID = snapshot.anchorID, let index = list.index(of: anchorID) { list.measure(index) }
         place(
-            keeper.afterRestore(anchorID: snapshot.anchorID, viewportY: snapshot.anchorViewportY, list: keeperListView, top: offsetRange.lowerBound),
+            keeper.afterRestore(
+                anchorID: snapshot.anchorID, viewportY: snapshot.anchorViewportY, list: keeperListView,
+                top: offsetRange.lowerBound),
             from: viewport.contentOffset, settlingAround: snapshot.anchorID)
         viewport.feedDidCommit(.restore)
         _checkInvariants()

@@ -23,7 +23,10 @@ extension FeedEngine {
         }
         let old = (0..<6).map { Row(id: PostID($0), version: 0) }
         // A delete, an insert, a move and an update.
-        let new = [Row(id: 5, version: 0), Row(id: 0, version: 1), Row(id: 2, version: 0), Row(id: 3, version: 0), Row(id: 9, version: 0), Row(id: 4, version: 0)]
+        let new = [
+            Row(id: 5, version: 0), Row(id: 0, version: 1), Row(id: 2, version: 0), Row(id: 3, version: 0),
+            Row(id: 9, version: 0), Row(id: 4, version: 0),
+        ]
         // And a large one: CollectionDifference sorts its changes, and a
         // sort of 64 elements or more takes a path (a merge through a
         // buffer) that instantiates witness tables a small diff does not.
@@ -33,7 +36,8 @@ extension FeedEngine {
         // O((N + M) · D) with N + M near D: a reversed list of 64 gave as
         // many for 4 million instructions of every start of feedsim.
         let many = (0..<34).map { Row(id: PostID($0), version: 0) }
-        let replaced = [Row(id: 33, version: 1), Row(id: 32, version: 1)]
+        let replaced =
+            [Row(id: 33, version: 1), Row(id: 32, version: 1)]
             + (100..<132).map { (index: Int) -> Row in Row(id: PostID(index), version: 0) }
         for (from, to) in [(old, new), (many, replaced)] {
             for algorithm in DiffAlgorithm.allCases {
@@ -71,7 +75,8 @@ extension ImagePipeline {
             disk.insert(encoded, forKey: key, cost: 1)
             queue.append(key)
             let request = ImageRequest(key: key, pixelWidth: 1, pixelHeight: 1, encodedBytes: 1, priority: .visible)
-            loads[key] = _ImageLoad(request: request, origin: index.isMultiple(of: 2) ? .network : .disk(encoded), sequence: UInt64(index))
+            loads[key] = _ImageLoad(
+                request: request, origin: index.isMultiple(of: 2) ? .network : .disk(encoded), sequence: UInt64(index))
             owners[index] = key
             keys.append(key)
         }
@@ -104,7 +109,9 @@ extension ImagePipeline {
                 maxConcurrentLoads: 2, prefetchWindow: 4),
             transport: transport, scheduler: scheduler)
         func request(_ post: Int, _ priority: ImagePriority = .visible) -> ImageRequest {
-            ImageRequest(key: ImageKey(postID: PostID(post), index: 0), pixelWidth: 4, pixelHeight: 4, encodedBytes: 16, priority: priority)
+            ImageRequest(
+                key: ImageKey(postID: PostID(post), index: 0), pixelWidth: 4, pixelHeight: 4, encodedBytes: 16,
+                priority: priority)
         }
         for owner in 0..<8 { pipeline.request(request(owner % 3), for: owner) { _ in } }
         pipeline.cancel(for: 1)

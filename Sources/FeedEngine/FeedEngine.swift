@@ -160,7 +160,8 @@ package final class FeedEngine {
     @exclusivity(unchecked) var pullTriggeredRefresh = false
     @exclusivity(unchecked) var viewModels: LRUCache<PostKey, PostViewModel>
     /// Folds bursts of data changes into one batch update.
-    lazy var debouncer = Debouncer<PendingChange>(interval: configuration.debounceInterval, scheduler: scheduler) { [unowned self] changes in
+    lazy var debouncer = Debouncer<PendingChange>(interval: configuration.debounceInterval, scheduler: scheduler) {
+        [unowned self] changes in
         self.applyPending(changes)
     }
     let tuner: FeedTuner
@@ -259,9 +260,11 @@ package final class FeedEngine {
         self.transport = transport
         self.scheduler = scheduler
         self.rowViews = RowViewRetention(configuration.rowViews)
-        self.viewModels = LRUCache(countLimit: configuration.viewModelCacheCount, costLimit: configuration.viewModelCacheCost)
+        self.viewModels = LRUCache(
+            countLimit: configuration.viewModelCacheCount, costLimit: configuration.viewModelCacheCost)
         self.tuner = FeedTuner(options: configuration.tuner)
-        self.images = ImagePipeline(configuration: configuration.images, transport: imageTransport, scheduler: scheduler)
+        self.images = ImagePipeline(
+            configuration: configuration.images, transport: imageTransport, scheduler: scheduler)
         // The list belongs to the engine and never calls back after it.
         list.onConfigure = { [unowned self] index in self.configureCell(at: index) }
         list.onEndDisplay = { [unowned self] id in

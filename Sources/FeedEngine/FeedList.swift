@@ -261,7 +261,9 @@ package final class FeedList {
     /// content coordinates, with its top. Charged as the range query and a
     /// top for each item examined, the lookups a layout answers it with.
     /// - Complexity: O(log n + k) for k items examined.
-    package func firstItem(visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double) -> (index: Int, top: Double)? {
+    package func firstItem(
+        visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double
+    ) -> (index: Int, top: Double)? {
         let search = anchorSearch(visibleAtLeast: fraction, in: minY, maxY)
         pendingWork.offsetQueries += 2 + search.examined
         return search.found
@@ -287,10 +289,13 @@ package final class FeedList {
     /// nothing: the engine's callers charge what the search would have
     /// cost, found again or not, so the work counted is the same.
     /// - Complexity: O(1) when asked again; else O(log n + k) for k items examined.
-    func anchorSearch(visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double) -> (found: (index: Int, top: Double)?, examined: Int) {
+    func anchorSearch(
+        visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double
+    ) -> (found: (index: Int, top: Double)?, examined: Int) {
         if let last = lastAnchorSearch, last.asks(fraction, minY, maxY, originY) { return (last.found, last.examined) }
         let (found, examined) = layout.firstItem(visibleAtLeast: fraction, in: minY, maxY, origin: originY)
-        lastAnchorSearch = AnchorSearch(fraction: fraction, minY: minY, maxY: maxY, originY: originY, found: found, examined: examined)
+        lastAnchorSearch = AnchorSearch(
+            fraction: fraction, minY: minY, maxY: maxY, originY: originY, found: found, examined: examined)
         return (found, examined)
     }
 
@@ -431,7 +436,8 @@ package final class FeedList {
         // are configured again when laid out).
         var old = oldDisplayedRange.lowerBound
         while old < oldDisplayedRange.upperBound {
-            if oldDisplayed[old] && (deleted[old] || updated[old]) && !changes.moves.contains(where: { $0.from == old }) {
+            if oldDisplayed[old] && (deleted[old] || updated[old]) && !changes.moves.contains(where: { $0.from == old })
+            {
                 onEndDisplay?(oldItems[old].id)
             }
             old += 1
@@ -453,7 +459,8 @@ package final class FeedList {
         let oldLayoutAnchorID = layoutAnchor.flatMap { $0 < oldItems.count ? oldItems[$0].id : nil }
         layoutAnchor = oldLayoutAnchorID.flatMap(index(of:))
         if configuration.coordinateSpace.isVirtual, let anchorID, let anchorOldY,
-           let newIndex = index(of: anchorID) {
+            let newIndex = index(of: anchorID)
+        {
             originY = anchorOldY - layout.minY(of: newIndex)
         }
         needsLayout = true

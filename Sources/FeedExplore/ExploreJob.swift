@@ -55,19 +55,24 @@ package struct ExploreJob: Codable, Sendable {
     /// `freshRun` runs a session's variant in a process of its own, for the
     /// determinism property's check of `--frames` and `--trace`
     /// (`SessionRunner.FreshRun`); without it that check is skipped.
-    package func perform(config: ExploreConfig, device: DeviceProfile, freshRun: SessionRunner.FreshRun? = nil) throws -> Result {
+    package func perform(
+        config: ExploreConfig, device: DeviceProfile, freshRun: SessionRunner.FreshRun? = nil
+    ) throws -> Result {
         let generator = SessionGenerator(config: config, device: device, seed: seed)
         let runner = SessionRunner(device: device, freshRun: freshRun)
         let results = sessions.map { index in
             let check = config.determinismEvery > 0 && index % config.determinismEvery == 0
             let alone = check && index % (config.determinismEvery * ExploreJob.flagsCheckEvery) == 0
-            return SessionResult(index: index, runs: runner.run(generator.session(index), checkDeterminism: check, checkFlagsAlone: alone))
+            return SessionResult(
+                index: index,
+                runs: runner.run(generator.session(index), checkDeterminism: check, checkFlagsAlone: alone))
         }
         let shrinker = Shrinker(runner: runner, budget: config.shrinkRuns)
         let shrunk = shrink.map { located in
             let result = shrinker.shrink(generator.session(located.session), keeping: located.violation)
             return ShrunkFailure(
-                session: located.session, found: located.violation, violation: result.violation, scenario: result.scenario.fileText,
+                session: located.session, found: located.violation, violation: result.violation,
+                scenario: result.scenario.fileText,
                 stepsBefore: result.stepsBefore, stepsAfter: result.scenario.script.count, runs: result.runs)
         }
         return Result(sessions: results, shrunk: shrunk)

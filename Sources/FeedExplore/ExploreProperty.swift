@@ -85,7 +85,10 @@ package struct Violation: Codable, Sendable, Equatable {
 
     /// One line for a person: what broke, where and when.
     package var sentence: String {
-        "\(session) under \(strategy): \(property.rawValue)\(cause.isEmpty ? "" : " (\(cause))") at \(ReportNumber.milliseconds(timeNs)) ms: \(detail)"
+        """
+        \(session) under \(strategy): \(property.rawValue)\(cause.isEmpty ? "" : " (\(cause))") at \
+        \(ReportNumber.milliseconds(timeNs)) ms: \(detail)
+        """
     }
 }
 
@@ -99,13 +102,19 @@ extension Violation {
     /// `<strategy>-<policy>` when explore also varies prefetch policies.
     static func drift(in result: RunResult, strategy: PositionStrategy) -> [Violation] {
         result.drift.compactMap { record in
-            guard let cause = ChangeCause(rawValue: record.cause), strategy.heldCauses.contains(cause), record.isMissedHold,
-                  let drift = record.drift
+            guard let cause = ChangeCause(rawValue: record.cause), strategy.heldCauses.contains(cause),
+                record.isMissedHold,
+                let drift = record.drift
             else { return nil }
             return Violation(
-                property: .drift, session: result.scenario, strategy: result.variant, cause: record.cause, timeNs: record.time,
-                detail: "post \(record.anchorID) moved \(points(drift)) pt (from y \(points(record.beforeY)) to \(points(record.afterY ?? 0)) pt)"
-                    + (record.clampedBy > 0 ? "; the edges forced \(points(record.clampedBy)) pt of it" : ""),
+                property: .drift, session: result.scenario, strategy: result.variant, cause: record.cause,
+                timeNs: record.time,
+                detail:
+                    """
+                    post \(record.anchorID) moved \(points(drift)) pt (from y \(points(record.beforeY)) to \
+                    \(points(record.afterY ?? 0)) pt)
+                    """
+                        + (record.clampedBy > 0 ? "; the edges forced \(points(record.clampedBy)) pt of it" : ""),
                 excessPt: abs(drift) - record.clampedBy)
         }
     }
@@ -117,9 +126,13 @@ extension Violation {
         result.holdSlips.compactMap { slip in
             guard let cause = ChangeCause(rawValue: slip.cause), strategy.heldCauses.contains(cause) else { return nil }
             return Violation(
-                property: .held, session: result.scenario, strategy: result.variant, cause: slip.cause, timeNs: slip.time,
+                property: .held, session: result.scenario, strategy: result.variant, cause: slip.cause,
+                timeNs: slip.time,
                 detail: "post \(slip.anchorID), held at y \(points(slip.heldY)) pt through the change at "
-                    + "\(ReportNumber.milliseconds(slip.heldSince)) ms, moved to y \(points(slip.y)) pt with the screen at rest",
+                    + """
+                    \(ReportNumber.milliseconds(slip.heldSince)) ms, moved to y \(points(slip.y)) pt with the \
+                    screen at rest
+                    """,
                 excessPt: abs(slip.y - slip.heldY))
         }
     }

@@ -11,12 +11,15 @@ package enum ExploreReport {
 
     /// summary.csv's key columns (`scenario` is the session, `variant` the
     /// strategy), its metrics but the allocation counts, then `violations`.
-    package static let columns = SummaryFile.keyColumns + [SummaryFile.seedColumn] + metrics.map(\.name) + ["violations"]
+    package static let columns =
+        SummaryFile.keyColumns + [SummaryFile.seedColumn] + metrics.map(\.name) + ["violations"]
 
     package static let violationColumns = ["session", "strategy", "property", "cause", "time_ms", "detail"]
 
     static func row(_ r: RunResult, violations: Int) -> [String] {
-        [r.scenario, r.variant, String(r.refreshHz), String(r.seed)] + metrics.map { $0.value(of: r) } + [String(violations)]
+        [r.scenario, r.variant, String(r.refreshHz), String(r.seed)] + metrics.map { $0.value(of: r) } + [
+            String(violations)
+        ]
     }
 
     /// `row` with its violation count (the last column) replaced.

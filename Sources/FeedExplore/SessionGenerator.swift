@@ -63,16 +63,25 @@ package struct SessionGenerator: Sendable {
             var reader = UsageReader(usage: usage, device: device)
             sessionNs = reader.drawLength(&random, upTo: durationNs)
             steps = reader.drawScript(&random, durationNs: sessionNs)
-            description = "A session of feedsim explore drawn from the usage model \(usage.file) (seed \(seed), session \(index))."
+            description =
+                """
+                A session of feedsim explore drawn from the usage model \(usage.file) (seed \(seed), session \
+                \(index)).
+                """
         } else {
             let enabled = drawSwarm(&random)
             steps = drawScript(&random, enabled: enabled, feed: feed, durationNs: durationNs)
             let enabledNames = enabled.map(\.kind.rawValue).joined(separator: ", ")
-            description = "A random session of feedsim explore (seed \(seed), session \(index)); actions enabled: \(enabledNames)."
+            description =
+                """
+                A random session of feedsim explore (seed \(seed), session \(index)); actions enabled: \
+                \(enabledNames).
+                """
         }
         var scenario = Scenario(
             name: SessionGenerator.name(of: index), description: description,
-            device: config.device, seed: random.next() & SessionGenerator.runSeedMask, durationNs: sessionNs, feed: feed,
+            device: config.device, seed: random.next() & SessionGenerator.runSeedMask, durationNs: sessionNs,
+            feed: feed,
             engine: engine,
             variants: config.placements(over: engine).flatMap { name, settings in
                 guard !config.prefetchPolicies.isEmpty else { return [EngineVariant(name: name, engine: settings)] }
@@ -109,14 +118,18 @@ package struct SessionGenerator: Sendable {
         if random.chance(0.5) { engine.estimatedItemHeightPt = Double(random.next(in: 60...400)) }
         if random.chance(0.3) { engine.newPostsPolicy = .indicator }
         engine.debounceNs = [0, 50, 150][random.nextIndex(below: 3)] * 1_000_000
-        engine.memoryWarningPolicy = MemoryWarningPolicy.allCases[random.nextIndex(below: MemoryWarningPolicy.allCases.count)]
+        engine.memoryWarningPolicy =
+            MemoryWarningPolicy.allCases[random.nextIndex(below: MemoryWarningPolicy.allCases.count)]
         if random.chance(0.3) { engine.imageDecode = .main }
-        if random.chance(0.2) { engine.diffAlgorithm = DiffAlgorithm.allCases[random.nextIndex(below: DiffAlgorithm.allCases.count)] }
+        if random.chance(0.2) {
+            engine.diffAlgorithm = DiffAlgorithm.allCases[random.nextIndex(below: DiffAlgorithm.allCases.count)]
+        }
         return engine
     }
 
     private func drawNetwork(_ random: inout Xoshiro256StarStar, durationNs: Int64) -> NetworkSettings {
-        var network = NetworkSettings(profile: config.networkProfiles[random.nextIndex(below: config.networkProfiles.count)])
+        var network = NetworkSettings(
+            profile: config.networkProfiles[random.nextIndex(below: config.networkProfiles.count)])
         if random.chance(config.offlineChance), durationNs > 2_000_000_000 {
             let from = Int64(random.next(in: 0...Int(durationNs / 1_000_000_000 - 1))) * 1_000_000_000
             let length = Int64(random.next(in: 1...8)) * 1_000_000_000
@@ -143,7 +156,8 @@ package struct SessionGenerator: Sendable {
     }
 
     private func drawScript(
-        _ random: inout Xoshiro256StarStar, enabled: [(kind: ScriptAction.Kind, weight: Double)], feed: FeedSettings, durationNs: Int64
+        _ random: inout Xoshiro256StarStar, enabled: [(kind: ScriptAction.Kind, weight: Double)], feed: FeedSettings,
+        durationNs: Int64
     ) -> [ScriptStep] {
         guard !enabled.isEmpty else { return [] }
         let count = random.next(in: config.steps)
@@ -155,7 +169,10 @@ package struct SessionGenerator: Sendable {
             var pick = random.nextUnit() * total
             var kind = enabled[enabled.count - 1].kind
             for action in enabled {
-                if pick < action.weight { kind = action.kind; break }
+                if pick < action.weight {
+                    kind = action.kind
+                    break
+                }
                 pick -= action.weight
             }
             return ScriptStep(atNs: atNs, action: drawAction(kind, &random, feed: feed))
@@ -165,7 +182,9 @@ package struct SessionGenerator: Sendable {
     /// Ranges a person produces: drags of a few hundred to a few thousand
     /// points over 0.1–1.2 s, flicks up to 8,000 pt/s, pulls past the
     /// refresh trigger or short of it, a few posts at a time.
-    private func drawAction(_ kind: ScriptAction.Kind, _ random: inout Xoshiro256StarStar, feed: FeedSettings) -> ScriptAction {
+    private func drawAction(
+        _ kind: ScriptAction.Kind, _ random: inout Xoshiro256StarStar, feed: FeedSettings
+    ) -> ScriptAction {
         func sign() -> Double { random.chance(0.5) ? 1 : -1 }
         func deceleration() -> DecelerationRate { random.chance(0.8) ? .normal : .fast }
         func push() -> Bool { random.chance(0.7) }
@@ -174,7 +193,10 @@ package struct SessionGenerator: Sendable {
             let distance = sign() * Double(random.next(in: 50...4000))
             let durationNs = Int64(random.next(in: 8...120)) * 10_000_000
             return .drag(
-                trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: durationNs, displacementPt: distance)],
+                trajectory: [
+                    TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                    TrajectoryPoint(timeNs: durationNs, displacementPt: distance),
+                ],
                 release: random.chance(0.7) ? .fling : .stop, deceleration: deceleration())
         case .fling:
             return .fling(velocityPtPerS: sign() * Double(random.next(in: 2...80) * 100), deceleration: deceleration())
@@ -188,20 +210,25 @@ package struct SessionGenerator: Sendable {
             let (w, h) = (device.screenWidthPt.value, device.screenHeightPt.value)
             return random.chance(0.5) ? .rotate(widthPt: h, heightPt: w) : .rotate(widthPt: w, heightPt: h)
         case .text_size: return .textSize(scale: [0.8, 1, 1.25, 1.5, 2, 3][random.nextIndex(below: 6)])
-        case .background: return .background(durationNs: Int64([1, 5, 700, 2000][random.nextIndex(below: 4)]) * 1_000_000_000)
-        case .terminate: return .terminate(relaunchAfterNs: Int64([0, 2, 30][random.nextIndex(below: 3)]) * 1_000_000_000)
+        case .background:
+            return .background(durationNs: Int64([1, 5, 700, 2000][random.nextIndex(below: 4)]) * 1_000_000_000)
+        case .terminate:
+            return .terminate(relaunchAfterNs: Int64([0, 2, 30][random.nextIndex(below: 3)]) * 1_000_000_000)
         case .memory_warning: return .memoryWarning
         case .scroll_to:
-            let target: ScrollTarget = random.chance(0.5) && feed.postCount > 0
+            let target: ScrollTarget =
+                random.chance(0.5) && feed.postCount > 0
                 ? .post(index: random.next(in: 0...(feed.postCount - 1)))
                 : .offset(Double(random.next(in: 0...300) * 100))
             return .scrollTo(target: target, animated: random.chance(0.5))
         case .pull:
             return .pull(
-                distancePt: Double(random.next(in: 2...30) * 10), durationNs: Int64(random.next(in: 10...80)) * 10_000_000,
+                distancePt: Double(random.next(in: 2...30) * 10),
+                durationNs: Int64(random.next(in: 10...80)) * 10_000_000,
                 holdNs: Int64(random.next(in: 0...20)) * 100_000_000)
         case .remove_posts:
-            return .removePosts(count: random.next(in: 1...8), place: RemovalPlace.allCases[random.nextIndex(below: 3)], push: push())
+            return .removePosts(
+                count: random.next(in: 1...8), place: RemovalPlace.allCases[random.nextIndex(below: 3)], push: push())
         }
     }
 }

@@ -16,7 +16,9 @@ package struct SessionRunner: Sendable {
     /// change an allocation count, which only a process of its own can show
     /// (one-time costs of the Swift runtime land where a process first pays
     /// them).
-    package typealias FreshRun = @Sendable (_ scenario: Scenario, _ variants: [String], _ refreshHz: Int, _ recorded: Bool) -> [AllocationMeter.Count?]?
+    package typealias FreshRun =
+        @Sendable (_ scenario: Scenario, _ variants: [String], _ refreshHz: Int, _ recorded: Bool) -> [AllocationMeter
+        .Count?]?
     package let freshRun: FreshRun?
 
     package init(device: DeviceProfile, freshRun: FreshRun? = nil) {
@@ -54,50 +56,82 @@ package struct SessionRunner: Sendable {
         var runs = scenario.variants.map { variant in
             let strategy = variant.engine.positionStrategy
             var request = RunRequest(
-                loaded: loaded, refreshHz: loaded.refreshRates[0], seed: scenario.seed, variant: variant.name, recordFrames: false)
+                loaded: loaded, refreshHz: loaded.refreshRates[0], seed: scenario.seed, variant: variant.name,
+                recordFrames: false)
             request.checkInvariants = true
             let first: RunResult
             do {
                 first = try Simulation(request: request).run()
             } catch {
                 let time = (error as? SimulationLimitError)?.stoppedAt ?? 0
-                return StrategyRun(strategy: variant.name, row: nil, violations: [
-                    Violation(property: .limit, session: scenario.name, strategy: variant.name, timeNs: time, detail: "\(error)"),
-                ])
+                return StrategyRun(
+                    strategy: variant.name, row: nil,
+                    violations: [
+                        Violation(
+                            property: .limit, session: scenario.name, strategy: variant.name, timeNs: time,
+                            detail: "\(error)")
+                    ])
             }
-            var violations = Violation.drift(in: first, strategy: strategy) + Violation.held(in: first, strategy: strategy)
+            var violations =
+                Violation.drift(in: first, strategy: strategy) + Violation.held(in: first, strategy: strategy)
                 + Violation.invariants(in: first, strategy: strategy)
             if checkDeterminism, let difference = SessionRunner.replayDifference(request, first: first) {
-                violations.append(Violation(
-                    property: .determinism, session: scenario.name, strategy: variant.name, timeNs: difference.time, detail: difference.detail))
+                violations.append(
+                    Violation(
+                        property: .determinism, session: scenario.name, strategy: variant.name, timeNs: difference.time,
+                        detail: difference.detail))
             }
-            return StrategyRun(strategy: variant.name, row: ExploreReport.row(first, violations: violations.count), violations: violations)
+            return StrategyRun(
+                strategy: variant.name, row: ExploreReport.row(first, violations: violations.count),
+                violations: violations)
         }
         if checkFlagsAlone, let freshRun {
             let refreshHz = loaded.refreshRates[0]
             let names = scenario.variants.map(\.name)
-            if let paired = freshRun(scenario, names.flatMap { [$0, $0] }, refreshHz, false), paired.count == 2 * names.count {
+            if let paired = freshRun(scenario, names.flatMap { [$0, $0] }, refreshHz, false),
+                paired.count == 2 * names.count
+            {
                 for (index, name) in names.enumerated() where runs[index].row != nil {
-                    guard let first = paired[2 * index], let again = paired[2 * index + 1], first != again else { continue }
-                    runs[index].violations.append(Violation(
-                        property: .determinism, session: scenario.name, strategy: name, timeNs: 0,
-                        detail: "allocation counts differ between the first run in a worker and the same run again: "
-                            + "\(first.requests) allocations, \(first.bytes) bytes first, \(again.requests) and \(again.bytes) again "
-                            + "(a one-time cost the warm-up does not pay)"))
+                    guard let first = paired[2 * index], let again = paired[2 * index + 1], first != again else {
+                        continue
+                    }
+                    runs[index].violations.append(
+                        Violation(
+                            property: .determinism, session: scenario.name, strategy: name, timeNs: 0,
+                            detail:
+                                "allocation counts differ between the first run in a worker and the same run again: "
+                                    + """
+                                    \(first.requests) allocations, \(first.bytes) bytes first, \(again.requests) and \
+                                    \(again.bytes) again\u{20}
+                                    """
+                                + "(a one-time cost the warm-up does not pay)"))
                 }
                 // A file's first variant is the first run of its worker:
                 // where a flag could move the runtime's one-time costs into
                 // a measured run.
-                if runs.first?.row != nil, let plain = paired[0], let recorded = freshRun(scenario, [names[0]], refreshHz, true)?.first ?? nil,
-                   plain != recorded {
-                    runs[0].violations.append(Violation(
-                        property: .determinism, session: scenario.name, strategy: names[0], timeNs: 0,
-                        detail: "allocation counts differ with --frames and --trace, each run first in a process of its own: "
-                            + "\(plain.requests) allocations, \(plain.bytes) bytes without, \(recorded.requests) and \(recorded.bytes) with"))
+                if runs.first?.row != nil, let plain = paired[0],
+                    let recorded = freshRun(scenario, [names[0]], refreshHz, true)?.first ?? nil,
+                    plain != recorded
+                {
+                    runs[0].violations.append(
+                        Violation(
+                            property: .determinism, session: scenario.name, strategy: names[0], timeNs: 0,
+                            detail:
+                                """
+                                allocation counts differ with --frames and --trace, each run first in a process \
+                                of its own:\u{20}
+                                """
+                                    + """
+                                    \(plain.requests) allocations, \(plain.bytes) bytes without, \(recorded.requests) \
+                                    and \(recorded.bytes) with
+                                    """
+                        ))
                 }
             }
             for index in runs.indices {
-                if let row = runs[index].row { runs[index].row = ExploreReport.row(replacingViolations: row, with: runs[index].violations.count) }
+                if let row = runs[index].row {
+                    runs[index].row = ExploreReport.row(replacingViolations: row, with: runs[index].violations.count)
+                }
             }
         }
         return runs
@@ -110,7 +144,8 @@ package struct SessionRunner: Sendable {
         guard let variant = scenario.variants.first else { return nil }
         let loaded = LoadedScenario(file: "\(scenario.name).json", scenario: scenario, device: device)
         var request = RunRequest(
-            loaded: loaded, refreshHz: loaded.refreshRates[0], seed: scenario.seed, variant: variant.name, recordFrames: true)
+            loaded: loaded, refreshHz: loaded.refreshRates[0], seed: scenario.seed, variant: variant.name,
+            recordFrames: true)
         request.checkInvariants = true
         return try? Simulation(request: request).run().frames
     }
@@ -127,7 +162,9 @@ package struct SessionRunner: Sendable {
         flagged.recordFrames = true
         flagged.recordTimeline = true
         guard var again = try? Simulation(request: flagged).run() else {
-            return (first.duration, "the replay with frames and a timeline stopped at a limit the first run did not reach")
+            return (
+                first.duration, "the replay with frames and a timeline stopped at a limit the first run did not reach"
+            )
         }
         again.frames = first.frames
         again.timeline = first.timeline
@@ -135,9 +172,17 @@ package struct SessionRunner: Sendable {
         again.allocations = first.allocations
         if again != first {
             if again.traceDigest != first.traceDigest {
-                return (0, "trace digests differ: \(first.traceDigest) then \(again.traceDigest) with frames and a timeline recorded")
+                return (
+                    0,
+                    """
+                    trace digests differ: \(first.traceDigest) then \(again.traceDigest) with frames and a \
+                    timeline recorded
+                    """
+                )
             }
-            if let index = zip(first.drift, again.drift).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            if let index = zip(first.drift, again.drift).enumerated().first(where: { $0.element.0 != $0.element.1 })?
+                .offset
+            {
                 return (first.drift[index].time, "drift record \(index) differs with frames and a timeline recorded")
             }
             return (0, "the results differ with the same trace digest, with frames and a timeline recorded")
@@ -146,9 +191,12 @@ package struct SessionRunner: Sendable {
             return (first.duration, "the third run stopped at a limit the first run did not reach")
         }
         if let without = plain.allocations, let with = recorded, without != with {
-            return (0, "allocation counts differ with frames and a timeline recorded: "
-                + "\(without.requests) allocations, \(without.bytes) bytes without, "
-                + "\(with.requests) and \(with.bytes) with")
+            return (
+                0,
+                "allocation counts differ with frames and a timeline recorded: "
+                    + "\(without.requests) allocations, \(without.bytes) bytes without, "
+                    + "\(with.requests) and \(with.bytes) with"
+            )
         }
         return nil
     }

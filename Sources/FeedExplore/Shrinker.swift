@@ -1,7 +1,7 @@
 import FeedEngine
-import Foundation
 import FeedScenario
 import FeedSimulator
+import Foundation
 
 /// Shrinks a failing session to a small one that fails the same way.
 ///
@@ -89,13 +89,15 @@ package struct Shrinker: Sendable {
         let keptExcessPt = violation.excessPt * Shrinker.keptExcessFraction
         let limit = budget(forSteps: scenario.script.count)
         var strict = State(
-            shrinker: self, identity: violation.identity, leastExcessPt: keptExcessPt, keptExcessPt: keptExcessPt, limit: limit)
+            shrinker: self, identity: violation.identity, leastExcessPt: keptExcessPt, keptExcessPt: keptExcessPt,
+            limit: limit)
         var current = scenario
         current.variants = scenario.variants.filter { $0.name == violation.strategy }
         guard let again = strict.failure(current) else {
             // The failure needs the other variants' company (it cannot: runs
             // are independent) or is not reproducible; keep it as found.
-            return Result(scenario: current, violation: violation, stepsBefore: scenario.script.count, runs: strict.runs)
+            return Result(
+                scenario: current, violation: violation, stepsBefore: scenario.script.count, runs: strict.runs)
         }
         strict.shrink(current, found: again)
         guard var smallest = strict.smallest else {
@@ -107,7 +109,8 @@ package struct Shrinker: Sendable {
         func throughRound(from start: Scenario, found: Violation, jumpsNearby: Bool) {
             guard smallest.scenario.script.count > Shrinker.readableSteps else { return }
             var round = State(
-                shrinker: self, identity: violation.identity, leastExcessPt: 0, keptExcessPt: keptExcessPt, limit: limit,
+                shrinker: self, identity: violation.identity, leastExcessPt: 0, keptExcessPt: keptExcessPt,
+                limit: limit,
                 jumpsNearby: jumpsNearby)
             round.smallest = smallest
             round.shrink(start, found: found)
@@ -122,13 +125,16 @@ package struct Shrinker: Sendable {
         runs += 1
         let checkDeterminism = violation.identity.property == .determinism
         guard let reread = readBack(smallest.scenario.fileText),
-              runner.run(reread, checkDeterminism: checkDeterminism, checkFlagsAlone: checkDeterminism).flatMap(\.violations).contains(where: {
-                  $0.identity == violation.identity && $0.excessPt >= keptExcessPt
-              })
+            runner.run(reread, checkDeterminism: checkDeterminism, checkFlagsAlone: checkDeterminism).flatMap(
+                \.violations
+            ).contains(where: {
+                $0.identity == violation.identity && $0.excessPt >= keptExcessPt
+            })
         else {
             return Result(scenario: current, violation: again, stepsBefore: scenario.script.count, runs: runs)
         }
-        return Result(scenario: smallest.scenario, violation: smallest.violation, stepsBefore: scenario.script.count, runs: runs)
+        return Result(
+            scenario: smallest.scenario, violation: smallest.violation, stepsBefore: scenario.script.count, runs: runs)
     }
 
     /// How big a scenario is, compared lexicographically: steps first, then
@@ -152,11 +158,12 @@ package struct Shrinker: Sendable {
         let engines = [scenario.engine] + scenario.variants.map(\.engine)
         let e = EngineSettings.defaults
         for engine in engines {
-            options += [
-                engine.estimatedItemHeightPt != e.estimatedItemHeightPt, engine.newPostsPolicy != e.newPostsPolicy,
-                engine.debounceNs != e.debounceNs, engine.memoryWarningPolicy != e.memoryWarningPolicy,
-                engine.imageDecode != e.imageDecode, engine.diffAlgorithm != e.diffAlgorithm,
-            ].filter { $0 }.count
+            options +=
+                [
+                    engine.estimatedItemHeightPt != e.estimatedItemHeightPt, engine.newPostsPolicy != e.newPostsPolicy,
+                    engine.debounceNs != e.debounceNs, engine.memoryWarningPolicy != e.memoryWarningPolicy,
+                    engine.imageDecode != e.imageDecode, engine.diffAlgorithm != e.diffAlgorithm,
+                ].filter { $0 }.count
         }
         let numbers = scenario.script.reduce(0.0) { $0 + Double($1.atNs) / 1e6 + magnitude(of: $1.action) }
         return (scenario.script.count, options, feed.postCount, scenario.durationNs, numbers)
@@ -214,13 +221,17 @@ package struct Shrinker: Sendable {
             runs += 1
             let checkDeterminism = identity.property == .determinism
             var match: Violation?
-            for run in shrinker.runner.run(candidate, checkDeterminism: checkDeterminism, checkFlagsAlone: checkDeterminism) {
-                for violation in run.violations where violation.identity == identity && violation.excessPt >= leastExcessPt {
+            for run in shrinker.runner.run(
+                candidate, checkDeterminism: checkDeterminism, checkFlagsAlone: checkDeterminism)
+            {
+                for violation in run.violations
+                where violation.identity == identity && violation.excessPt >= leastExcessPt {
                     if match.map({ violation.excessPt > $0.excessPt }) ?? true { match = violation }
                 }
             }
             if let match, match.excessPt >= keptExcessPt,
-               smallest.map({ Shrinker.size(of: candidate) < Shrinker.size(of: $0.scenario) }) ?? true {
+                smallest.map({ Shrinker.size(of: candidate) < Shrinker.size(of: $0.scenario) }) ?? true
+            {
                 smallest = (candidate, match)
             }
             return match
@@ -322,12 +333,16 @@ package struct Shrinker: Sendable {
             /// The span's motions replaced by a jump to `target`, if smaller,
             /// with the time until the next step kept and the place the
             /// motions left the reader at.
-            func jump(over span: ClosedRange<Int>, to target: (FrameRecord) -> ScrollTarget?) -> (Scenario, Int64, FrameRecord)? {
+            func jump(
+                over span: ClosedRange<Int>, to target: (FrameRecord) -> ScrollTarget?
+            ) -> (Scenario, Int64, FrameRecord)? {
                 let replaced = Array(motions[span])
                 let last = replaced[replaced.count - 1]
                 let from = scenario.script[replaced[0]].atNs
                 let until = last + 1 < scenario.script.count ? scenario.script[last + 1].atNs : scenario.durationNs
-                guard let place = frames.last(where: { $0.time < until }), let target = target(place) else { return nil }
+                guard let place = frames.last(where: { $0.time < until }), let target = target(place) else {
+                    return nil
+                }
                 let repeats = Int(min(Int64(Shrinker.jumpRepeats), max(1, (until - from) / Shrinker.jumpEveryNs)))
                 let step = ScriptStep(
                     atNs: from, action: .scrollTo(target: target, animated: false),
@@ -345,7 +360,9 @@ package struct Shrinker: Sendable {
             }
             for span in spans {
                 guard hasBudget else { return nil }
-                if let (candidate, _, _) = jump(over: span, to: post(0)), let failure = failure(candidate) { return (candidate, failure) }
+                if let (candidate, _, _) = jump(over: span, to: post(0)), let failure = failure(candidate) {
+                    return (candidate, failure)
+                }
             }
             // A failure that rests on where the reader is (a restore's miss)
             // can need the place to the post, or to the point: in the last
@@ -379,13 +396,17 @@ package struct Shrinker: Sendable {
             over span: ClosedRange<Int>,
             jump: (ClosedRange<Int>, (FrameRecord) -> ScrollTarget?) -> (Scenario, Int64, FrameRecord)?
         ) -> (Scenario, Violation)? {
-            guard let (_, until, place) = jump(span, { _ in .post(index: 0) }), let top = place.visible.first else { return nil }
+            guard let (_, until, place) = jump(span, { _ in .post(index: 0) }), let top = place.visible.first else {
+                return nil
+            }
             var into = place.pointsIntoFirstRow.rounded()
             for _ in 0..<Shrinker.jumpSteerRuns {
-                guard hasBudget, let (candidate, _, _) = jump(span, { _ in .intoPost(index: top, pointsIn: into) }) else { break }
+                guard hasBudget, let (candidate, _, _) = jump(span, { _ in .intoPost(index: top, pointsIn: into) })
+                else { break }
                 runs += 1
                 guard let landed = shrinker.runner.frames(of: candidate)?.last(where: { $0.time < until }),
-                      landed.visible.first == top else { break }
+                    landed.visible.first == top
+                else { break }
                 let miss = place.pointsIntoFirstRow - landed.pointsIntoFirstRow
                 guard abs(miss) >= 0.5 else { break }
                 into = (into + miss).rounded()
@@ -393,8 +414,11 @@ package struct Shrinker: Sendable {
             let steps = Int(Shrinker.nearbyJumpPoints / Shrinker.nearbyJumpStepPt)
             for delta in [0] + (1...steps).flatMap({ [$0, -$0] }) {
                 guard hasBudget else { return nil }
-                let target = ScrollTarget.intoPost(index: top, pointsIn: into + Double(delta) * Shrinker.nearbyJumpStepPt)
-                if let (candidate, _, _) = jump(span, { _ in target }), let failure = failure(candidate) { return (candidate, failure) }
+                let target = ScrollTarget.intoPost(
+                    index: top, pointsIn: into + Double(delta) * Shrinker.nearbyJumpStepPt)
+                if let (candidate, _, _) = jump(span, { _ in target }), let failure = failure(candidate) {
+                    return (candidate, failure)
+                }
             }
             return nil
         }
@@ -410,7 +434,9 @@ package struct Shrinker: Sendable {
             let end = (time + 2 * second - 1) / second * second
             let lastStep = candidate.script.last?.lastNs ?? 0
             if end < candidate.durationNs, lastStep < end { candidate.durationNs = end }
-            guard Shrinker.size(of: candidate) < Shrinker.size(of: scenario), let failure = failure(candidate) else { return nil }
+            guard Shrinker.size(of: candidate) < Shrinker.size(of: scenario), let failure = failure(candidate) else {
+                return nil
+            }
             return (candidate, failure)
         }
     }
@@ -418,7 +444,9 @@ package struct Shrinker: Sendable {
     /// Ways to make a scenario simpler, each giving candidates simplest first.
     typealias Pass = @Sendable (Scenario) -> [Scenario]
 
-    static let passes: [Pass] = [mergedDrags, mergedNewPosts, simplerSteps, earlierSteps, shorterRun, smallerFeed, plainerFeed, plainerWorld]
+    static let passes: [Pass] = [
+        mergedDrags, mergedNewPosts, simplerSteps, earlierSteps, shorterRun, smallerFeed, plainerFeed, plainerWorld,
+    ]
 
     /// The most repetitions of a jump (`State.jumps`), and the time between
     /// them: long enough for a page asked for at the content's end to land
@@ -451,7 +479,8 @@ package struct Shrinker: Sendable {
                 if case .newPosts(_, push) = steps[$0].action { steps[$0].repeatCount == 1 } else { false }
             }
             for (earlier, later) in zip(batches, batches.dropFirst()) {
-                guard case let .newPosts(first, _) = steps[earlier].action, case let .newPosts(second, _) = steps[later].action
+                guard case let .newPosts(first, _) = steps[earlier].action,
+                    case let .newPosts(second, _) = steps[later].action
                 else { continue }
                 var candidate = scenario
                 candidate.script[later].action = .newPosts(count: min(100_000, first + second), push: push)
@@ -471,14 +500,17 @@ package struct Shrinker: Sendable {
         let steps = scenario.script
         for index in steps.indices.dropLast() {
             guard steps[index].repeatCount == 1, steps[index + 1].repeatCount == 1,
-                  case let .drag(first, _, _) = steps[index].action,
-                  case let .drag(second, secondRelease, secondDeceleration) = steps[index + 1].action,
-                  let a = first.last, let b = second.last
+                case let .drag(first, _, _) = steps[index].action,
+                case let .drag(second, secondRelease, secondDeceleration) = steps[index + 1].action,
+                let a = first.last, let b = second.last
             else { continue }
-            let merged = [TrajectoryPoint(timeNs: 0, displacementPt: 0),
-                          TrajectoryPoint(timeNs: max(a.timeNs, b.timeNs), displacementPt: a.displacementPt + b.displacementPt)]
+            let merged = [
+                TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                TrajectoryPoint(timeNs: max(a.timeNs, b.timeNs), displacementPt: a.displacementPt + b.displacementPt),
+            ]
             var candidate = scenario
-            candidate.script[index].action = .drag(trajectory: merged, release: secondRelease, deceleration: secondDeceleration)
+            candidate.script[index].action = .drag(
+                trajectory: merged, release: secondRelease, deceleration: secondDeceleration)
             candidate.script.remove(at: index + 1)
             candidates.append(candidate)
         }
@@ -503,7 +535,8 @@ package struct Shrinker: Sendable {
         var candidates: [Scenario] = []
         for (index, step) in scenario.script.enumerated() {
             let previous = index == 0 ? 0 : scenario.script[index - 1].atNs
-            for time in [previous, step.atNs / 1_000_000_000 * 1_000_000_000] where time < step.atNs && time >= previous {
+            for time in [previous, step.atNs / 1_000_000_000 * 1_000_000_000] where time < step.atNs && time >= previous
+            {
                 var candidate = scenario
                 candidate.script[index].atNs = time
                 candidates.append(candidate)
@@ -535,7 +568,8 @@ package struct Shrinker: Sendable {
             for (index, step) in candidate.script.enumerated() {
                 guard case let .scrollTo(target, animated) = step.action else { continue }
                 switch target {
-                case let .post(postIndex) where postIndex >= posts, let .intoPost(postIndex, _) where postIndex >= posts:
+                case let .post(postIndex) where postIndex >= posts,
+                    let .intoPost(postIndex, _) where postIndex >= posts:
                     candidate.script[index].action = .scrollTo(target: .post(index: posts - 1), animated: animated)
                 case .post, .intoPost, .offset: break
                 }
@@ -548,8 +582,10 @@ package struct Shrinker: Sendable {
     static let plainerFeed: Pass = { scenario in
         let d = FeedSettings.defaults
         let edits: [(inout FeedSettings) -> Void] = [
-            { $0.pageSize = d.pageSize }, { $0.mediaFraction = 0 }, { $0.mediaSizeKnownFraction = d.mediaSizeKnownFraction },
-            { $0.replyFraction = d.replyFraction }, { $0.repostFraction = d.repostFraction }, { $0.itemHeight = .content },
+            { $0.pageSize = d.pageSize }, { $0.mediaFraction = 0 },
+            { $0.mediaSizeKnownFraction = d.mediaSizeKnownFraction },
+            { $0.replyFraction = d.replyFraction }, { $0.repostFraction = d.repostFraction },
+            { $0.itemHeight = .content },
             { $0.itemHeight = .fixed(100) }, { $0.mediaFraction = FeedSettings.defaultMediaFraction },
         ]
         return edits.compactMap { edit in
@@ -599,11 +635,18 @@ package struct Shrinker: Sendable {
             guard let last = trajectory.last else { return [] }
             var options: [ScriptAction] = []
             for distance in halves(last.displacementPt, unit: 100) {
-                options.append(.drag(
-                    trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: last.timeNs, displacementPt: distance)],
-                    release: release, deceleration: deceleration))
+                options.append(
+                    .drag(
+                        trajectory: [
+                            TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                            TrajectoryPoint(timeNs: last.timeNs, displacementPt: distance),
+                        ],
+                        release: release, deceleration: deceleration))
             }
-            let plain = [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: 300_000_000, displacementPt: last.displacementPt)]
+            let plain = [
+                TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                TrajectoryPoint(timeNs: 300_000_000, displacementPt: last.displacementPt),
+            ]
             options.append(.drag(trajectory: plain, release: release, deceleration: deceleration))
             options.append(.drag(trajectory: trajectory, release: .stop, deceleration: .normal))
             options.append(.drag(trajectory: trajectory, release: release, deceleration: .normal))
@@ -612,22 +655,35 @@ package struct Shrinker: Sendable {
             return halves(velocity, unit: 1000).map { .fling(velocityPtPerS: $0, deceleration: deceleration) }
                 + [.fling(velocityPtPerS: velocity, deceleration: .normal)]
         case let .pull(distance, duration, hold):
-            return [.pull(distancePt: 100, durationNs: duration, holdNs: hold), .pull(distancePt: distance, durationNs: 300_000_000, holdNs: hold),
-                    .pull(distancePt: distance, durationNs: duration, holdNs: 0)]
+            return [
+                .pull(distancePt: 100, durationNs: duration, holdNs: hold),
+                .pull(distancePt: distance, durationNs: 300_000_000, holdNs: hold),
+                .pull(distancePt: distance, durationNs: duration, holdNs: 0),
+            ]
         case let .newPosts(count, push):
-            return [.newPosts(count: 1, push: push), .newPosts(count: max(1, count / 2), push: push), .newPosts(count: count, push: true)]
+            return [
+                .newPosts(count: 1, push: push), .newPosts(count: max(1, count / 2), push: push),
+                .newPosts(count: count, push: true),
+            ]
         case let .removePosts(count, place, push):
-            return [.removePosts(count: 1, place: place, push: push), .removePosts(count: max(1, count / 2), place: place, push: push),
-                    .removePosts(count: count, place: place, push: true)]
+            return [
+                .removePosts(count: 1, place: place, push: push),
+                .removePosts(count: max(1, count / 2), place: place, push: push),
+                .removePosts(count: count, place: place, push: true),
+            ]
         case let .contentUpdates(count):
             return [.contentUpdates(count: 1), .contentUpdates(count: max(1, count / 2))]
         case let .scrollTo(target, animated):
             var options: [ScriptAction] = [.scrollTo(target: target, animated: false)]
             switch target {
             case let .post(index): options.append(.scrollTo(target: .post(index: index / 2), animated: animated))
-            case let .intoPost(index, pointsIn): options.append(.scrollTo(target: .post(index: index), animated: animated))
-                options += halves(pointsIn, unit: 10).map { .scrollTo(target: .intoPost(index: index, pointsIn: $0), animated: animated) }
-            case let .offset(offset): options += halves(offset, unit: 1000).map { .scrollTo(target: .offset($0), animated: animated) }
+            case let .intoPost(index, pointsIn):
+                options.append(.scrollTo(target: .post(index: index), animated: animated))
+                options += halves(pointsIn, unit: 10).map {
+                    .scrollTo(target: .intoPost(index: index, pointsIn: $0), animated: animated)
+                }
+            case let .offset(offset):
+                options += halves(offset, unit: 1000).map { .scrollTo(target: .offset($0), animated: animated) }
             }
             return options
         case .background:

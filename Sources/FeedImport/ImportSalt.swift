@@ -46,7 +46,8 @@ package struct ImportSalt: Sendable {
         do {
             bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw FileProblem(file: file, line: nil, problem: "expected a readable salt file (\(error.localizedDescription))")
+            throw FileProblem(
+                file: file, line: nil, problem: "expected a readable salt file (\(error.localizedDescription))")
         }
         guard bytes.count >= minimumBytes else {
             throw FileProblem(

@@ -32,15 +32,27 @@ extension BaselineCheckResult {
         let failedRuns = runs.filter { !failures(of: $0).isEmpty }.count
 
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"feedsim check\" tests=\"\(runs.count)\" failures=\"\(failedRuns)\" errors=\"0\" time=\"0\">\n"
+        xml +=
+            """
+            <testsuites name=\"feedsim check\" tests=\"\(runs.count)\" failures=\"\(failedRuns)\" errors=\"0\" \
+            time=\"0\">\n
+            """
         for scenario in scenarios {
             let keys = runsByScenario[scenario] ?? []
             let failed = keys.filter { !failures(of: $0).isEmpty }.count
-            xml += "  <testsuite name=\"\(JUnitText.escaped(scenario))\" tests=\"\(keys.count)\" failures=\"\(failed)\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
+            xml +=
+                """
+                  <testsuite name=\"\(JUnitText.escaped(scenario))\" tests=\"\(keys.count)\" \
+                failures=\"\(failed)\" errors=\"0\" skipped=\"0\" time=\"0\">\n
+                """
             for key in keys {
                 let findings = byRun[key] ?? []
                 let name = "\(key.variant) @ \(key.refreshHz) Hz"
-                xml += "    <testcase name=\"\(JUnitText.escaped(name))\" classname=\"\(JUnitText.escaped(scenario))\" time=\"0\""
+                xml +=
+                    """
+                        <testcase name=\"\(JUnitText.escaped(name))\" \
+                    classname=\"\(JUnitText.escaped(scenario))\" time=\"0\"
+                    """
                 guard !findings.isEmpty else {
                     xml += "/>\n"
                     continue
@@ -48,11 +60,20 @@ extension BaselineCheckResult {
                 xml += ">\n"
                 for finding in findings where finding.verdict.isFailure {
                     let message = JUnitText.escaped(finding.sentence)
-                    xml += "      <failure message=\"\(message)\" type=\"\(JUnitText.escaped(finding.verdict.description))\">\(message)</failure>\n"
+                    xml +=
+                        """
+                              <failure message=\"\(message)\" \
+                        type=\"\(JUnitText.escaped(finding.verdict.description))\">\(message)</failure>\n
+                        """
                 }
                 let passing = findings.filter { !$0.verdict.isFailure }
                 if !passing.isEmpty {
-                    xml += "      <system-out>\(JUnitText.escaped(passing.map(\.sentence).joined(separator: "\n")))</system-out>\n"
+                    xml +=
+                        """
+                              \
+                        <system-out>\(JUnitText.escaped(passing.map(\.sentence).joined(separator: "\n")))\
+                        </system-out>\n
+                        """
                 }
                 xml += "    </testcase>\n"
             }
@@ -67,15 +88,19 @@ extension BaselineCheckResult {
     /// missing runs), then improvements, then neutral changes and new runs,
     /// then the verdict line.
     package var summaryMarkdown: String {
-        let header = "| scenario | variant | Hz | metric | baseline | current | delta | tolerance | verdict |\n"
+        let header =
+            "| scenario | variant | Hz | metric | baseline | current | delta | tolerance | verdict |\n"
             + "|---|---|--:|---|--:|--:|--:|---|---|\n"
         func section(_ title: String, _ rows: [CheckFinding], empty: String) -> String {
             var text = "### \(title) (\(rows.count))\n\n"
             guard !rows.isEmpty else { return text + empty + "\n\n" }
             text += header
             for f in rows {
-                let fields = [f.key.scenario, f.key.variant, String(f.key.refreshHz), f.metric ?? "(run)",
-                              f.baseline, f.current, f.delta, f.metric == nil ? "-" : f.tolerance.description, f.verdict.description]
+                let fields = [
+                    f.key.scenario, f.key.variant, String(f.key.refreshHz), f.metric ?? "(run)",
+                    f.baseline, f.current, f.delta, f.metric == nil ? "-" : f.tolerance.description,
+                    f.verdict.description,
+                ]
                 text += "| " + fields.map(StrategyComparison.markdownEscaped).joined(separator: " | ") + " |\n"
             }
             return text + "\n"
@@ -132,7 +157,11 @@ extension CheckFinding {
                 ? "\(run): run missing from the current results (in the baseline, absent now)"
                 : "\(run): new run (absent from the baseline)"
         }
-        return "\(run): \(metric) \(verdict): baseline \(baseline), current \(current), delta \(delta), tolerance \(tolerance)"
+        return
+            """
+            \(run): \(metric) \(verdict): baseline \(baseline), current \(current), delta \(delta), tolerance \
+            \(tolerance)
+            """
     }
 }
 
@@ -157,7 +186,8 @@ struct CheckDocument: Encodable {
         var verdict: String
         var fails: Bool
         enum CodingKeys: String, CodingKey {
-            case scenario, variant, refreshHz = "refresh_hz", metric, baseline, current, delta, tolerance, verdict, fails
+            case scenario, variant, refreshHz = "refresh_hz", metric, baseline, current, delta, tolerance, verdict,
+                fails
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -187,7 +217,7 @@ struct CheckDocument: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case passed, verdict, comparedRuns = "compared_runs", withinTolerance = "within_tolerance",
-             notInBaseline = "not_in_baseline", counts, runs, findings
+            notInBaseline = "not_in_baseline", counts, runs, findings
     }
 }
 
@@ -211,7 +241,9 @@ enum JUnitText {
     static func escaped(_ text: String) -> String {
         var allowed = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            let isAllowed = scalar.value >= 0x20 ? scalar.value != 0xFFFE && scalar.value != 0xFFFF : "\t\n\r".unicodeScalars.contains(scalar)
+            let isAllowed =
+                scalar.value >= 0x20
+                ? scalar.value != 0xFFFE && scalar.value != 0xFFFF : "\t\n\r".unicodeScalars.contains(scalar)
             allowed.append(isAllowed ? scalar : "\u{FFFD}")
         }
         return HTMLText.escape(String(allowed))

@@ -117,8 +117,10 @@ package struct BaselineCheckResult: Hashable, Sendable {
     package var table: String {
         guard !findings.isEmpty else { return "" }
         let rows = findings.map { f in
-            [f.key.scenario, f.key.variant, String(f.key.refreshHz), f.metric ?? "(run)",
-             f.baseline, f.current, f.delta, f.verdict.description]
+            [
+                f.key.scenario, f.key.variant, String(f.key.refreshHz), f.metric ?? "(run)",
+                f.baseline, f.current, f.delta, f.verdict.description,
+            ]
         }
         return AlignedText.render(
             header: ["scenario", "variant", "refresh_hz", "metric", "baseline", "current", "delta", "verdict"],
@@ -189,8 +191,10 @@ package enum BaselineCheck {
         var empty = Set<String>()
         for base in baseline.rows {
             guard let now = current.row(for: base.key) else {
-                findings.append(CheckFinding(key: base.key, metric: nil, baseline: "present", current: "absent",
-                                             delta: "-", verdict: .missing))
+                findings.append(
+                    CheckFinding(
+                        key: base.key, metric: nil, baseline: "present", current: "absent",
+                        delta: "-", verdict: .missing))
                 continue
             }
             compared += 1
@@ -207,14 +211,18 @@ package enum BaselineCheck {
                 case .withinTolerance:
                     within += 1
                 case .beyond(let verdict, let delta):
-                    findings.append(CheckFinding(key: base.key, metric: metric, baseline: was, current: isNow,
-                                                 delta: delta, verdict: verdict, tolerance: tolerance))
+                    findings.append(
+                        CheckFinding(
+                            key: base.key, metric: metric, baseline: was, current: isNow,
+                            delta: delta, verdict: verdict, tolerance: tolerance))
                 }
             }
         }
         for now in current.rows where baseline.row(for: now.key) == nil {
-            findings.append(CheckFinding(key: now.key, metric: nil, baseline: "absent", current: "present",
-                                         delta: "-", verdict: .new))
+            findings.append(
+                CheckFinding(
+                    key: now.key, metric: nil, baseline: "absent", current: "present",
+                    delta: "-", verdict: .new))
         }
         let order = Dictionary(uniqueKeysWithValues: SummaryMetrics.compared.enumerated().map { ($1, $0) })
         findings.sort { a, b in
@@ -244,7 +252,7 @@ package enum BaselineCheck {
         if baseline == current { return .unchanged }
         let direction = SummaryMetrics.direction(of: metric)
         guard !SummaryMetrics.isText(metric),
-              let was = SummaryFile.parseNumber(baseline), let now = SummaryFile.parseNumber(current)
+            let was = SummaryFile.parseNumber(baseline), let now = SummaryFile.parseNumber(current)
         else {
             return .beyond(tolerance.isStrict ? .strictChange : .change, delta: "-")
         }

@@ -54,8 +54,9 @@ package enum ChromeTrace {
     /// letter, a digit, `-`, `_` or `.` replaced by `_`; when each scenario
     /// ran under several seeds (`seeded`), `<scenario>--<variant>--<hz>hz--seed<seed>.json`.
     package static func fileName(for result: RunResult, seeded: Bool = false) -> String {
-        fileName(for: SummaryKey(scenario: result.scenario, variant: result.variant, refreshHz: result.refreshHz),
-                 seed: seeded ? result.seed : nil)
+        fileName(
+            for: SummaryKey(scenario: result.scenario, variant: result.variant, refreshHz: result.refreshHz),
+            seed: seeded ? result.seed : nil)
     }
 
     /// The file the trace of the run with `key` goes to, under `traces/`;
@@ -81,7 +82,8 @@ package enum ChromeTrace {
         for (number, load) in timeline.imageLoads.enumerated() { events.add(load, id: number, track: .images) }
         for record in result.drift { events.add(record) }
         for mark in timeline.marks {
-            events.append(mark.time, .lifecycle, #""name":\#(string(mark.name)),"ph":"i","s":"t","ts":\#(micros(mark.time))"#)
+            events.append(
+                mark.time, .lifecycle, #""name":\#(string(mark.name)),"ph":"i","s":"t","ts":\#(micros(mark.time))"#)
         }
 
         var lines = metadataEvents(result, tracks: events.tracks)
@@ -96,7 +98,8 @@ package enum ChromeTrace {
             "\"trace_digest\":\(string(result.traceDigest.hex))",
             "\"clock\":\"simulated time from the run's start\"",
         ]
-        return "{\"traceEvents\":[\n" + lines.joined(separator: ",\n") + "\n],\n\"displayTimeUnit\":\"ms\",\n\"metadata\":{"
+        return "{\"traceEvents\":[\n" + lines.joined(separator: ",\n")
+            + "\n],\n\"displayTimeUnit\":\"ms\",\n\"metadata\":{"
             + metadata.joined(separator: ",") + "}}\n"
     }
 
@@ -107,8 +110,18 @@ package enum ChromeTrace {
             #"{"name":"process_name","ph":"M","pid":\#(processID),"tid":0,"args":{"name":\#(string(process))}}"#
         ]
         for track in Track.allCases where tracks.contains(track.rawValue) {
-            lines.append(#"{"name":"thread_name","ph":"M","pid":\#(processID),"tid":\#(track.rawValue),"args":{"name":\#(string(track.name))}}"#)
-            lines.append(#"{"name":"thread_sort_index","ph":"M","pid":\#(processID),"tid":\#(track.rawValue),"args":{"sort_index":\#(track.rawValue)}}"#)
+            lines.append(
+                #"""
+                {"name":"thread_name","ph":"M","pid":\#(processID),"tid":\#(track.rawValue),\#
+                "args":{"name":\#(string(track.name))}}
+                """#
+            )
+            lines.append(
+                #"""
+                {"name":"thread_sort_index","ph":"M","pid":\#(processID),"tid":\#(track.rawValue),\#
+                "args":{"sort_index":\#(track.rawValue)}}
+                """#
+            )
         }
         return lines
     }
@@ -140,62 +153,103 @@ package enum ChromeTrace {
         mutating func add(_ frame: Timeline.Frame) {
             let record = frame.record
             let commitEnd = record.time + record.work
-            var commitArgs = "\"frame\":\(record.frame),\"work_ms\":\(millis(record.work)),\"budget_ms\":\(millis(record.budget))"
+            var commitArgs =
+                "\"frame\":\(record.frame),\"work_ms\":\(millis(record.work)),\"budget_ms\":\(millis(record.budget))"
             var name = "commit"
             if !frame.dataCommits.isEmpty {
                 let causes = frame.dataCommits.joined(separator: ", ")
                 name = "commit (\(causes))"
                 commitArgs += ",\"data_commit\":\(string(causes))"
             }
-            append(record.time, .mainThread, complete(name, cat: "commit", start: record.time, end: commitEnd, args: commitArgs))
+            append(
+                record.time, .mainThread,
+                complete(name, cat: "commit", start: record.time, end: commitEnd, args: commitArgs))
             // Parts laid end to end from the vsync; boundaries rounded to the
             // nanosecond, the last one at the commit's end.
             var elapsed = 0.0
             var partStart = record.time
             for (index, part) in frame.parts.enumerated() {
                 elapsed += part.nanoseconds
-                let partEnd = index == frame.parts.count - 1 ? commitEnd : min(commitEnd, record.time + SimTime(elapsed.rounded()))
+                let partEnd =
+                    index == frame.parts.count - 1
+                    ? commitEnd : min(commitEnd, record.time + SimTime(elapsed.rounded()))
                 if partEnd > partStart {
-                    append(partStart, .mainThread, complete(
-                        part.name, cat: "commit_part", start: partStart, end: partEnd,
-                        args: "\"frame\":\(record.frame),\"ms\":\(millis(partEnd - partStart))"))
+                    append(
+                        partStart, .mainThread,
+                        complete(
+                            part.name, cat: "commit_part", start: partStart, end: partEnd,
+                            args: "\"frame\":\(record.frame),\"ms\":\(millis(partEnd - partStart))"))
                 }
                 partStart = max(partStart, partEnd)
             }
-            append(record.renderStart, .renderServer, complete(
-                "render", cat: "render", start: record.renderStart, end: record.renderStart + record.render,
-                args: "\"frame\":\(record.frame),\"render_ms\":\(millis(record.render))"))
+            append(
+                record.renderStart, .renderServer,
+                complete(
+                    "render", cat: "render", start: record.renderStart, end: record.renderStart + record.render,
+                    args: "\"frame\":\(record.frame),\"render_ms\":\(millis(record.render))"))
             var displayArgs = "\"frame\":\(record.frame),\"latency_ms\":\(millis(record.latency))"
             if record.hitchType != .none {
                 displayArgs += ",\"hitch\":\(string(record.hitchType.rawValue)),\"late_ms\":\(millis(record.late))"
             }
             // On screen from its vsync until the next one at least.
             let nextVsync = display.vsyncTime(display.firstVsync(atOrAfter: record.presented) + 1)
-            append(record.presented, .display, complete(
-                "frame \(record.frame)", cat: "present", start: record.presented, end: nextVsync, args: displayArgs))
+            append(
+                record.presented, .display,
+                complete(
+                    "frame \(record.frame)", cat: "present", start: record.presented, end: nextVsync, args: displayArgs)
+            )
             if record.hitchType != .none {
-                append(record.presented, .display, #""name":\#(string("\(record.hitchType.rawValue) hitch")),"cat":"hitch","ph":"i","s":"t","ts":\#(micros(record.presented)),"args":{"frame":\#(record.frame),"type":\#(string(record.hitchType.rawValue)),"late_ms":\#(millis(record.late))}"#)
+                append(
+                    record.presented, .display,
+                    #"""
+                    "name":\#(string("\(record.hitchType.rawValue) hitch")),"cat":"hitch","ph":"i","s":"t",\#
+                    "ts":\#(micros(record.presented)),"args":{"frame":\#(record.frame),\#
+                    "type":\#(string(record.hitchType.rawValue)),"late_ms":\#(millis(record.late))}
+                    """#
+                )
             }
         }
 
         /// A request or an image load: an async slice from send to answer.
         mutating func add(_ exchange: Timeline.Exchange, id: Int, track: Track) {
             let cat = track == .network ? "network" : "image"
-            var args = "\"request_bytes\":\(exchange.requestBytes),\"response_bytes\":\(exchange.responseBytes),\"outcome\":\(string(exchange.outcome)),\"retries\":\(exchange.retries)"
+            var args =
+                """
+                \"request_bytes\":\(exchange.requestBytes),\"response_bytes\":\(exchange.responseBytes)\
+                ,\"outcome\":\(string(exchange.outcome)),\"retries\":\(exchange.retries)
+                """
             if track == .images { args += ",\"post_id\":\(exchange.postID)" }
-            append(exchange.start, track, #""name":\#(string(exchange.kind)),"cat":"\#(cat)","ph":"b","id":\#(id),"ts":\#(micros(exchange.start)),"args":{\#(args)}"#)
-            append(exchange.end, track, #""name":\#(string(exchange.kind)),"cat":"\#(cat)","ph":"e","id":\#(id),"ts":\#(micros(exchange.end))"#)
+            append(
+                exchange.start, track,
+                #"""
+                "name":\#(string(exchange.kind)),"cat":"\#(cat)","ph":"b","id":\#(id),\#
+                "ts":\#(micros(exchange.start)),"args":{\#(args)}
+                """#
+            )
+            append(
+                exchange.end, track,
+                #""name":\#(string(exchange.kind)),"cat":"\#(cat)","ph":"e","id":\#(id),"ts":\#(micros(exchange.end))"#)
         }
 
         /// A drift record: an instant named by its cause.
         mutating func add(_ record: DriftRecord) {
             let drift = record.drift.map(number) ?? "\"lost\""
             let after = record.afterY.map(number) ?? "null"
-            append(record.time, .drift, #""name":\#(string(record.cause)),"cat":"drift","ph":"i","s":"t","ts":\#(micros(record.time)),"args":{"cause":\#(string(record.cause)),"anchor_id":\#(record.anchorID),"drift_pt":\#(drift),"before_y_pt":\#(number(record.beforeY)),"after_y_pt":\#(after)}"#)
+            append(
+                record.time, .drift,
+                #"""
+                "name":\#(string(record.cause)),"cat":"drift","ph":"i","s":"t","ts":\#(micros(record.time)),\#
+                "args":{"cause":\#(string(record.cause)),"anchor_id":\#(record.anchorID),"drift_pt":\#(drift),\#
+                "before_y_pt":\#(number(record.beforeY)),"after_y_pt":\#(after)}
+                """#
+            )
         }
 
         private func complete(_ name: String, cat: String, start: SimTime, end: SimTime, args: String) -> String {
-            #""name":\#(string(name)),"cat":"\#(cat)","ph":"X","ts":\#(micros(start)),"dur":\#(micros(max(0, end - start))),"args":{\#(args)}"#
+            #"""
+            "name":\#(string(name)),"cat":"\#(cat)","ph":"X","ts":\#(micros(start)),\#
+            "dur":\#(micros(max(0, end - start))),"args":{\#(args)}
+            """#
         }
     }
 

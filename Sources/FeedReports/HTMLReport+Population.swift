@@ -1,6 +1,7 @@
 extension HTMLReport {
     /// How to read a distribution plot, said once above the plots.
-    static let distributionHint = "One lane per variant; each dot above the box holds the runs in its pixel column (darker: more runs); "
+    static let distributionHint =
+        "One lane per variant; each dot above the box holds the runs in its pixel column (darker: more runs); "
         + "the box spans the 25th to 75th percentile, the thick bar is the median, the whiskers reach the 5th and 95th "
         + "percentiles and the orange diamond marks the largest value (nearest-rank percentiles)."
 
@@ -15,7 +16,8 @@ extension HTMLReport {
             }
         }
         return populationSection(
-            sessions: Set(population.rows.map(PairKey.init)).count, runs: population.rows.count, comparison: comparison, lanes: lanes)
+            sessions: Set(population.rows.map(PairKey.init)).count, runs: population.rows.count, comparison: comparison,
+            lanes: lanes)
     }
 
     /// The explore results' section from results read as columns
@@ -26,16 +28,28 @@ extension HTMLReport {
             PopulationLane(name: variant, color: SVGPlot.color(v)) { column in columns.column(column, of: v) ?? [] }
         }
         return populationSection(
-            sessions: columns.keys.count, runs: columns.order.reduce(0) { $0 + $1.count }, comparison: comparison, lanes: lanes)
+            sessions: columns.keys.count, runs: columns.order.reduce(0) { $0 + $1.count }, comparison: comparison,
+            lanes: lanes)
     }
 
     /// The section: its heading, the distribution plots of `lanes`, the
     /// population table and the paired differences.
-    private func populationSection(sessions: Int, runs: Int, comparison: PairedComparison, lanes: [PopulationLane]) -> String {
+    private func populationSection(
+        sessions: Int, runs: Int, comparison: PairedComparison, lanes: [PopulationLane]
+    ) -> String {
         var out = "<section class=\"population\" id=\"population\">\n"
-        out += "<h2>Population: \(sessions) session\(sessions == 1 ? "" : "s") × \(comparison.variants.count) strateg\(comparison.variants.count == 1 ? "y" : "ies")</h2>\n"
-        out += "<p class=\"lead\">\(HTMLText.escape(HTMLReport.populationFileName)): \(runs) run\(runs == 1 ? "" : "s"), "
-        out += "each session run under every strategy with the same random draws, so strategies are compared paired, session by session.</p>\n"
+        out +=
+            """
+            <h2>Population: \(sessions) session\(sessions == 1 ? "" : "s") × \(comparison.variants.count) \
+            strateg\(comparison.variants.count == 1 ? "y" : "ies")</h2>\n
+            """
+        out +=
+            "<p class=\"lead\">\(HTMLText.escape(HTMLReport.populationFileName)): \(runs) run\(runs == 1 ? "" : "s"), "
+        out +=
+            """
+            each session run under every strategy with the same random draws, so strategies are compared paired, \
+            session by session.</p>\n
+            """
         out += legend(comparison.variants)
         out += "<p class=\"hint\">\(HTMLText.escape(HTMLReport.distributionHint))</p>\n"
         out += distributionPlots(lanes)
@@ -55,12 +69,15 @@ extension HTMLReport {
     /// A multi-seed scenario's charts: a distribution plot per metric with a
     /// lane per variant (and rate, when it has several), then per rate its
     /// population table and paired differences.
-    func seedPopulation(runs: [SummaryRow], variants: [String], rates: [Int], groups: [SeedComparison.Group]) -> String {
+    func seedPopulation(runs: [SummaryRow], variants: [String], rates: [Int], groups: [SeedComparison.Group]) -> String
+    {
         var out = "<p class=\"hint\">\(HTMLText.escape(HTMLReport.distributionHint))</p>\n"
         let lanes = variants.enumerated().flatMap { i, variant in
             rates.map { hz in
-                (name: rates.count > 1 ? "\(variant) @ \(hz) Hz" : variant, color: SVGPlot.color(i),
-                 rows: runs.filter { $0.key.variant == variant && $0.key.refreshHz == hz })
+                (
+                    name: rates.count > 1 ? "\(variant) @ \(hz) Hz" : variant, color: SVGPlot.color(i),
+                    rows: runs.filter { $0.key.variant == variant && $0.key.refreshHz == hz }
+                )
             }
         }.filter { !$0.rows.isEmpty }.map { lane in
             PopulationLane(name: lane.name, color: lane.color) { column in
@@ -79,7 +96,11 @@ extension HTMLReport {
     func legend(_ variants: [String]) -> String {
         var out = "<ul class=\"legend\">"
         for (i, variant) in variants.enumerated() {
-            out += "<li><span class=\"swatch\" style=\"background:\(SVGPlot.color(i))\"></span>\(HTMLText.escape(variant))</li>"
+            out +=
+                """
+                <li><span class=\"swatch\" \
+                style=\"background:\(SVGPlot.color(i))\"></span>\(HTMLText.escape(variant))</li>
+                """
         }
         return out + "</ul>\n"
     }
@@ -103,7 +124,9 @@ extension HTMLReport {
     func populationTables(_ comparison: PairedComparison) -> String {
         let table = comparison.population
         var out = "<div class=\"scroll\"><table class=\"population-table\">\n<thead><tr>"
-        out += table.headings.enumerated().map { i, heading in "<th\(i == 0 ? " class=\"text\"" : "")>\(HTMLText.escape(heading))</th>" }.joined()
+        out += table.headings.enumerated().map { i, heading in
+            "<th\(i == 0 ? " class=\"text\"" : "")>\(HTMLText.escape(heading))</th>"
+        }.joined()
         out += "</tr></thead>\n<tbody>\n"
         for row in table.rows {
             let fields = table.fields(row)
@@ -117,17 +140,21 @@ extension HTMLReport {
         out += "<p class=\"hint\">\(HTMLText.escape(comparison.intervalNote))</p>\n"
         out += "<div class=\"scroll\"><table class=\"differences\">\n<thead><tr>"
         out += PairedComparison.differenceHeadings.enumerated().map { i, heading in
-            "<th\(i < 3 || i == PairedComparison.differenceHeadings.count - 1 ? " class=\"text\"" : "")>\(HTMLText.escape(heading))</th>"
+            """
+            <th\(i < 3 || i == PairedComparison.differenceHeadings.count - 1 ? " class=\"text\"" : "")\
+            >\(HTMLText.escape(heading))</th>
+            """
         }.joined()
         out += "</tr></thead>\n<tbody>\n"
         for difference in comparison.differences {
             let fields = comparison.fields(difference)
-            let verdictClass = switch difference.verdict {
-            case .better: "verdict-better"
-            case .worse: "verdict-worse"
-            case .differentSizeUnclear: "verdict-unclear"
-            default: "verdict"
-            }
+            let verdictClass =
+                switch difference.verdict {
+                case .better: "verdict-better"
+                case .worse: "verdict-worse"
+                case .differentSizeUnclear: "verdict-unclear"
+                default: "verdict"
+                }
             out += "<tr>" + fields.prefix(3).map { "<td class=\"text\">\(HTMLText.escape($0))</td>" }.joined()
             out += fields.dropFirst(3).dropLast().map { "<td>\(HTMLText.escape($0))</td>" }.joined()
             out += "<td class=\"\(verdictClass)\">\(HTMLText.escape(fields.last ?? ""))</td></tr>\n"

@@ -1,6 +1,6 @@
 import CSVCodec
-import Foundation
 import FeedScenario
+import Foundation
 
 /// A problem that keeps a results folder from becoming a report.
 package typealias HTMLReportError = FileProblem
@@ -56,7 +56,9 @@ package struct HTMLReport: Sendable {
     package static let populationFileName = "explore.csv"
 
     /// The metrics whose distributions population plots show.
-    static let populationMetrics = [PopulationTable.driftColumn, PopulationTable.hitchColumn, PopulationTable.overrunColumn]
+    static let populationMetrics = [
+        PopulationTable.driftColumn, PopulationTable.hitchColumn, PopulationTable.overrunColumn,
+    ]
 
     /// What the drift and frames of one run are filed under: its key, and
     /// its seed when the files have a `seed` column (`--seeds`).
@@ -89,7 +91,8 @@ package struct HTMLReport: Sendable {
     /// `package`, like the readers of drift.csv and frames.csv below: the
     /// fuzzer (Fuzz/FeedSimFuzz) builds reports from bytes through them.
     package init(
-        summary: SummaryFile?, population: SummaryFile? = nil, drift: [RunKey: [FrameWorkPlot.Drift]]?, frames: [RunKey: RunFrames]?
+        summary: SummaryFile?, population: SummaryFile? = nil, drift: [RunKey: [FrameWorkPlot.Drift]]?,
+        frames: [RunKey: RunFrames]?
     ) throws(HTMLReportError) {
         try self.init(summary: summary, population: population, populationColumns: nil, drift: drift, frames: frames)
     }
@@ -103,12 +106,14 @@ package struct HTMLReport: Sendable {
         self.populationColumns = populationColumns
         self.drift = drift
         self.frames = frames
-        seededRuns = (drift?.keys.contains { $0.seed != nil } ?? false) || (frames?.keys.contains { $0.seed != nil } ?? false)
+        seededRuns =
+            (drift?.keys.contains { $0.seed != nil } ?? false) || (frames?.keys.contains { $0.seed != nil } ?? false)
         do throws(StrategyComparisonError) {
             // Each strategy against the first (k − 1 comparisons, corrected
             // together), as compare and explore do by default.
             if let population {
-                populationComparison = try PairedComparison(rows: population.rows, baseline: population.rows.first?.key.variant)
+                populationComparison = try PairedComparison(
+                    rows: population.rows, baseline: population.rows.first?.key.variant)
             } else if let populationColumns {
                 populationComparison = try PairedComparison(
                     columns: populationColumns, metrics: nil, pairing: .firstVariant, bootstrap: PairedBootstrap(),
@@ -122,7 +127,9 @@ package struct HTMLReport: Sendable {
                 seedComparison = nil
             }
         } catch {
-            throw HTMLReportError(file: population?.file ?? populationColumns?.file ?? summary?.file ?? "", line: nil, problem: error.problem)
+            throw HTMLReportError(
+                file: population?.file ?? populationColumns?.file ?? summary?.file ?? "", line: nil,
+                problem: error.problem)
         }
     }
 
@@ -131,9 +138,12 @@ package struct HTMLReport: Sendable {
     /// name the folder. A folder with explore.csv needs no summary.csv.
     package static func load(folder: URL, name: String) throws(HTMLReportError) -> HTMLReport {
         func display(_ file: String) -> String { name.hasSuffix("/") ? name + file : name + "/" + file }
-        func summaryFile(_ file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(HTMLReportError) -> SummaryFile {
+        func summaryFile(
+            _ file: String, requiredColumns: [String] = RunReports.summaryColumns
+        ) throws(HTMLReportError) -> SummaryFile {
             do {
-                return try SummaryFile.load(url: folder.appendingPathComponent(file), file: display(file), requiredColumns: requiredColumns)
+                return try SummaryFile.load(
+                    url: folder.appendingPathComponent(file), file: display(file), requiredColumns: requiredColumns)
             } catch {
                 throw HTMLReportError(file: error.file, line: error.line, problem: error.problem)
             }
@@ -142,7 +152,8 @@ package struct HTMLReport: Sendable {
         let hasPopulation = FileManager.default.fileExists(atPath: populationURL.path)
         // A large explore.csv is read as columns, as compare reads it.
         let asColumns = hasPopulation && PairedComparison.readsAsColumns(populationURL.path)
-        let population = hasPopulation && !asColumns
+        let population =
+            hasPopulation && !asColumns
             ? try summaryFile(populationFileName, requiredColumns: PopulationTable.exploreColumns) : nil
         var populationColumns: PopulationColumns?
         if asColumns {
@@ -155,14 +166,20 @@ package struct HTMLReport: Sendable {
             }
         }
         let summaryURL = folder.appendingPathComponent("summary.csv")
-        let summary = !hasPopulation || FileManager.default.fileExists(atPath: summaryURL.path) ? try summaryFile("summary.csv") : nil
+        let summary =
+            !hasPopulation || FileManager.default.fileExists(atPath: summaryURL.path)
+            ? try summaryFile("summary.csv") : nil
         let driftURL = folder.appendingPathComponent("drift.csv")
         let framesURL = folder.appendingPathComponent("frames.csv")
-        let drift = summary != nil && FileManager.default.fileExists(atPath: driftURL.path)
+        let drift =
+            summary != nil && FileManager.default.fileExists(atPath: driftURL.path)
             ? try readDrift(driftURL, file: display("drift.csv")) : nil
-        let frames = summary != nil && FileManager.default.fileExists(atPath: framesURL.path)
+        let frames =
+            summary != nil && FileManager.default.fileExists(atPath: framesURL.path)
             ? try readFrames(framesURL, file: display("frames.csv")) : nil
-        return try HTMLReport(summary: summary, population: population, populationColumns: populationColumns, drift: drift, frames: frames)
+        return try HTMLReport(
+            summary: summary, population: population, populationColumns: populationColumns, drift: drift, frames: frames
+        )
     }
 
     // MARK: Reading
@@ -184,24 +201,36 @@ package struct HTMLReport: Sendable {
         let position = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let missing = required.filter { position[$0] == nil }
         guard missing.isEmpty else {
-            throw HTMLReportError(file: file, line: 1, problem: "missing column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
+            throw HTMLReportError(
+                file: file, line: 1,
+                problem: "missing column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", "))")
         }
         let rows = records.dropFirst().filter { !$0.isBlank }
         if let short = rows.first(where: { $0.fields.count != header.count }) {
-            throw HTMLReportError(file: file, line: short.line,
-                                  problem: "the row has \(short.fields.count) fields but the header has \(header.count) columns")
+            throw HTMLReportError(
+                file: file, line: short.line,
+                problem: "the row has \(short.fields.count) fields but the header has \(header.count) columns")
         }
-        return (position[RunReports.seedColumn] != nil, rows.map { record in
-            (record.line, { column in
-                let index = position[column]!
-                return index < record.fields.count ? record.fields[index] : ""
-            })
-        })
+        return (
+            position[RunReports.seedColumn] != nil,
+            rows.map { record in
+                (
+                    record.line,
+                    { column in
+                        let index = position[column]!
+                        return index < record.fields.count ? record.fields[index] : ""
+                    }
+                )
+            }
+        )
     }
 
-    private static func key(_ field: (String) -> String, file: String, line: Int, seeded: Bool) throws(HTMLReportError) -> RunKey {
+    private static func key(
+        _ field: (String) -> String, file: String, line: Int, seeded: Bool
+    ) throws(HTMLReportError) -> RunKey {
         guard let hz = Int(field("refresh_hz")) else {
-            throw HTMLReportError(file: file, line: line, problem: "refresh_hz is \"\(field("refresh_hz"))\", expected a whole number")
+            throw HTMLReportError(
+                file: file, line: line, problem: "refresh_hz is \"\(field("refresh_hz"))\", expected a whole number")
         }
         for column in ["scenario", "variant"] where SummaryFile.hasControlCharacter(field(column)) {
             throw HTMLReportError(file: file, line: line, problem: "the \(column) field holds a control character")
@@ -209,19 +238,26 @@ package struct HTMLReport: Sendable {
         var seed: UInt64?
         if seeded {
             guard let value = UInt64(field(RunReports.seedColumn)) else {
-                throw HTMLReportError(file: file, line: line, problem: "seed is \"\(field(RunReports.seedColumn).prefix(40))\", expected a whole number")
+                throw HTMLReportError(
+                    file: file, line: line,
+                    problem: "seed is \"\(field(RunReports.seedColumn).prefix(40))\", expected a whole number")
             }
             seed = value
         }
-        return RunKey(key: SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: hz), seed: seed)
+        return RunKey(
+            key: SummaryKey(scenario: field("scenario"), variant: field("variant"), refreshHz: hz), seed: seed)
     }
 
-    private static func number(_ field: (String) -> String, _ column: String, file: String, line: Int) throws(HTMLReportError) -> Double {
+    private static func number(
+        _ field: (String) -> String, _ column: String, file: String, line: Int
+    ) throws(HTMLReportError) -> Double {
         // Double's own parser: these files have far more rows than the
         // summary, and a report needs no stricter check than "a number".
         // Finite, though: every plotted value becomes a pixel position.
         guard let value = Double(field(column)), value.isFinite else {
-            throw HTMLReportError(file: file, line: line, problem: "\(column) is \"\(field(column).prefix(40))\", expected a finite number")
+            throw HTMLReportError(
+                file: file, line: line,
+                problem: "\(column) is \"\(field(column).prefix(40))\", expected a finite number")
         }
         return value
     }
@@ -235,7 +271,8 @@ package struct HTMLReport: Sendable {
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw HTMLReportError(file: file, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
+            throw HTMLReportError(
+                file: file, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
         }
     }
 
@@ -248,9 +285,11 @@ package struct HTMLReport: Sendable {
     }
 
     /// Drift records by run from the bytes of a drift.csv.
-    package static func readDrift(_ data: Data, file: String) throws(HTMLReportError) -> [RunKey: [FrameWorkPlot.Drift]] {
+    package static func readDrift(_ data: Data, file: String) throws(HTMLReportError) -> [RunKey: [FrameWorkPlot.Drift]]
+    {
         var drift: [RunKey: [FrameWorkPlot.Drift]] = [:]
-        let table = try rows(data, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "cause", "drift_pt"])
+        let table = try rows(
+            data, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "cause", "drift_pt"])
         for (line, field) in table.rows {
             let key = try key(field, file: file, line: line, seeded: table.seeded)
             let time = try number(field, "time_ms", file: file, line: line)
@@ -260,7 +299,8 @@ package struct HTMLReport: Sendable {
             default: amount = try number(field, "drift_pt", file: file, line: line)
             }
             let isEvent = amount.map { abs($0) >= driftEventThresholdPt } ?? true
-            drift[key, default: []].append(FrameWorkPlot.Drift(timeMs: time, cause: field("cause"), driftPt: amount, isEvent: isEvent))
+            drift[key, default: []].append(
+                FrameWorkPlot.Drift(timeMs: time, cause: field("cause"), driftPt: amount, isEvent: isEvent))
         }
         return drift
     }
@@ -268,7 +308,9 @@ package struct HTMLReport: Sendable {
     /// Frames by run from the bytes of a frames.csv.
     package static func readFrames(_ data: Data, file: String) throws(HTMLReportError) -> [RunKey: RunFrames] {
         var frames: [RunKey: RunFrames] = [:]
-        let table = try rows(data, file: file, required: ["scenario", "variant", "refresh_hz", "time_ms", "work_ms", "budget_ms", "overrun"])
+        let table = try rows(
+            data, file: file,
+            required: ["scenario", "variant", "refresh_hz", "time_ms", "work_ms", "budget_ms", "overrun"])
         for (line, field) in table.rows {
             let key = try key(field, file: file, line: line, seeded: table.seeded)
             let frame = FrameWorkPlot.Frame(
@@ -309,17 +351,37 @@ package struct HTMLReport: Sendable {
             out += "</body>\n</html>\n"
             return out
         }
-        let frameNote = frames == nil
-            ? "This folder has no frames.csv, so there are no per-run frame plots: run <code>feedsim run --frames</code> for them. The per-scenario charts and the table of every run are shown."
-            : "Per run: frame work over time with the frame budget, overrun frames in red and drift records as vertical lines."
-        let seedNote = summary.isMultiSeed
-            ? " Several seeds per run (<code>feedsim run --seeds</code>): each scenario shows the distribution of its seeds' runs, its population table and its variants compared paired by seed."
+        let frameNote =
+            frames == nil
+            ? """
+            This folder has no frames.csv, so there are no per-run frame plots: run <code>feedsim run \
+            --frames</code> for them. The per-scenario charts and the table of every run are shown.
+            """
+            : """
+            Per run: frame work over time with the frame budget, overrun frames in red and drift records as \
+            vertical lines.
+            """
+        let seedNote =
+            summary.isMultiSeed
+            ? """
+             Several seeds per run (<code>feedsim run --seeds</code>): each scenario shows the distribution of \
+            its seeds' runs, its population table and its variants compared paired by seed.
+            """
             : ""
-        out += "<p class=\"lead\">\(summary.rows.count) run\(summary.rows.count == 1 ? "" : "s") of \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s")\(HTMLReport.populationShape(summary)).\(seedNote) \(frameNote)</p>\n"
-        if frames == nil { out += "<p class=\"note missing-frames\">frames.csv not found: per-run frame plots are not shown.</p>\n" }
+        out +=
+            """
+            <p class=\"lead\">\(summary.rows.count) run\(summary.rows.count == 1 ? "" : "s") of \
+            \(scenarios.count) \
+            scenario\(scenarios.count == 1 ? "" : "s")\(HTMLReport.populationShape(summary)).\(seedNote) \
+            \(frameNote)</p>\n
+            """
+        if frames == nil {
+            out += "<p class=\"note missing-frames\">frames.csv not found: per-run frame plots are not shown.</p>\n"
+        }
         if drift == nil { out += "<p class=\"note\">drift.csv not found: drift records are not shown.</p>\n" }
         out += "<nav><strong>Scenarios:</strong> "
-        out += scenarios.map { "<a href=\"#\(HTMLReport.scenarioID($0.name))\">\(HTMLText.escape($0.name))</a>" }.joined(separator: " · ")
+        out += scenarios.map { "<a href=\"#\(HTMLReport.scenarioID($0.name))\">\(HTMLText.escape($0.name))</a>" }
+            .joined(separator: " · ")
         if summary.isMultiSeed {
             out += " · <a href=\"#summary\">every run</a>"
         }
@@ -340,15 +402,33 @@ package struct HTMLReport: Sendable {
     /// The table of every run: under a heading, or for a multi-seed
     /// summary folded in a `<details>` whose summary line counts its rows.
     private func summaryTable(_ summary: SummaryFile) -> String {
-        var out = summary.isMultiSeed
-            ? "<details class=\"every-run\" id=\"summary\"><summary>Every run: \(summary.rows.count) rows, one per scenario, variant, rate and seed (summary.csv)</summary>\n"
+        var out =
+            summary.isMultiSeed
+            ? """
+            <details class=\"every-run\" id=\"summary\"><summary>Every run: \(summary.rows.count) rows, one per \
+            scenario, variant, rate and seed (summary.csv)</summary>\n
+            """
             : "<h2 id=\"summary\">Summary</h2>\n"
-        out += "<p class=\"hint\">Hitch ratio bands (Apple): <span class=\"good\">good &lt; \(ReportNumber.fixed(HTMLReport.hitchRatioWarning, 0))</span> "
-        out += "<span class=\"warning\">warning \(ReportNumber.fixed(HTMLReport.hitchRatioWarning, 0))–\(ReportNumber.fixed(HTMLReport.hitchRatioCritical, 0))</span> "
-        out += "<span class=\"critical\">critical &gt; \(ReportNumber.fixed(HTMLReport.hitchRatioCritical, 0))</span> ms/s. Every column is in summary.csv.</p>\n"
+        out +=
+            """
+            <p class=\"hint\">Hitch ratio bands (Apple): <span class=\"good\">good &lt; \
+            \(ReportNumber.fixed(HTMLReport.hitchRatioWarning, 0))</span>\u{20}
+            """
+        out +=
+            """
+            <span class=\"warning\">warning \
+            \(ReportNumber.fixed(HTMLReport.hitchRatioWarning, 0))\
+            –\(ReportNumber.fixed(HTMLReport.hitchRatioCritical, 0))</span>\u{20}
+            """
+        out +=
+            """
+            <span class=\"critical\">critical &gt; \(ReportNumber.fixed(HTMLReport.hitchRatioCritical, 0))</span> \
+            ms/s. Every column is in summary.csv.</p>\n
+            """
         out += "<div class=\"scroll\"><table class=\"summary\">\n<thead><tr>"
         // A multi-seed summary shows each run's seed after its rate.
-        let columns = summary.isMultiSeed
+        let columns =
+            summary.isMultiSeed
             ? Array(HTMLReport.tableColumns.prefix(SummaryFile.keyColumns.count)) + [(SummaryFile.seedColumn, "seed")]
                 + HTMLReport.tableColumns.dropFirst(SummaryFile.keyColumns.count)
             : HTMLReport.tableColumns
@@ -373,7 +453,12 @@ package struct HTMLReport: Sendable {
                     out += "<td class=\"text mono\">\(HTMLText.escape(row.value(of: column) ?? ""))</td>"
                 case "hitch_ratio_ms_per_s":
                     let value = row.value(of: column) ?? ""
-                    out += "<td class=\"\(HTMLReport.hitchBand(SummaryFile.parseNumber(value)))\">\(HTMLText.escape(value))</td>"
+                    out +=
+                        """
+                        <td \
+                        class=\"\(HTMLReport.hitchBand(SummaryFile.parseNumber(value)))\
+                        \">\(HTMLText.escape(value))</td>
+                        """
                 default:
                     out += "<td>\(HTMLText.escape(row.value(of: column) ?? ""))</td>"
                 }
@@ -398,7 +483,8 @@ package struct HTMLReport: Sendable {
             rates.insert(row.key.refreshHz)
         }
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-        return ": " + count(variants.count, "variant") + (rates.count > 1 ? " × " + count(rates.count, "rate") : "") + " × " + count(seeds.count, "seed")
+        return ": " + count(variants.count, "variant") + (rates.count > 1 ? " × " + count(rates.count, "rate") : "")
+            + " × " + count(seeds.count, "seed")
     }
 
     private func scenarioSection(_ name: String, runs: [SummaryRow]) -> String {
@@ -408,10 +494,15 @@ package struct HTMLReport: Sendable {
             if !variants.contains(run.key.variant) { variants.append(run.key.variant) }
             if !rates.contains(run.key.refreshHz) { rates.append(run.key.refreshHz) }
         }
-        var out = "<section class=\"scenario\" id=\"\(HTMLReport.scenarioID(name))\">\n<h2>\(HTMLText.escape(name))</h2>\n"
+        var out =
+            "<section class=\"scenario\" id=\"\(HTMLReport.scenarioID(name))\">\n<h2>\(HTMLText.escape(name))</h2>\n"
         out += "<ul class=\"legend\">"
         for (i, variant) in variants.enumerated() {
-            out += "<li><span class=\"swatch\" style=\"background:\(SVGPlot.color(i))\"></span>\(HTMLText.escape(variant))</li>"
+            out +=
+                """
+                <li><span class=\"swatch\" \
+                style=\"background:\(SVGPlot.color(i))\"></span>\(HTMLText.escape(variant))</li>
+                """
         }
         out += "</ul>\n"
         if let group = seedComparison?.groups.filter({ $0.scenario == name }), !group.isEmpty {
@@ -425,19 +516,25 @@ package struct HTMLReport: Sendable {
         out += "<div class=\"charts\">\n"
         for (column, title) in HTMLReport.chartedMetrics {
             let series = variants.enumerated().map { i, variant in
-                GroupedBarChart.Series(name: variant, color: SVGPlot.color(i), values: rates.map { hz in
-                    let key = SummaryKey(scenario: name, variant: variant, refreshHz: hz)
-                    guard let row = runs.first(where: { $0.key == key }), let text = row.value(of: column),
-                          let number = SummaryFile.parseNumber(text)
-                    else { return nil }
-                    return (number, text)
-                })
+                GroupedBarChart.Series(
+                    name: variant, color: SVGPlot.color(i),
+                    values: rates.map { hz in
+                        let key = SummaryKey(scenario: name, variant: variant, refreshHz: hz)
+                        guard let row = runs.first(where: { $0.key == key }), let text = row.value(of: column),
+                            let number = SummaryFile.parseNumber(text)
+                        else { return nil }
+                        return (number, text)
+                    })
             }
-            let references = column == "hitch_ratio_ms_per_s"
-                ? [GroupedBarChart.Reference(value: HTMLReport.hitchRatioWarning, label: "warning"),
-                   GroupedBarChart.Reference(value: HTMLReport.hitchRatioCritical, label: "critical")]
+            let references =
+                column == "hitch_ratio_ms_per_s"
+                ? [
+                    GroupedBarChart.Reference(value: HTMLReport.hitchRatioWarning, label: "warning"),
+                    GroupedBarChart.Reference(value: HTMLReport.hitchRatioCritical, label: "critical"),
+                ]
                 : []
-            let chart = GroupedBarChart(title: title, groups: rates.map { "\($0) Hz" }, series: series, references: references)
+            let chart = GroupedBarChart(
+                title: title, groups: rates.map { "\($0) Hz" }, series: series, references: references)
             out += "<figure>\(chart.svg)</figure>\n"
         }
         out += "</div>\n"
@@ -466,17 +563,36 @@ package struct HTMLReport: Sendable {
             title: "Frame work over time, \(name)")
         let overruns = recorded.frames.filter(\.overrun).count
         let events = records.filter(\.isEvent).count
-        out += "<p class=\"hint\">\(recorded.frames.count) frames, \(overruns) overrun (red); \(records.count) drift record\(records.count == 1 ? "" : "s"), \(events) of them drift events (purple; grey moved less than \(ReportNumber.fixed(HTMLReport.driftEventThresholdPt, 0)) pt).</p>\n"
+        out +=
+            """
+            <p class=\"hint\">\(recorded.frames.count) frames, \(overruns) overrun (red); \(records.count) drift \
+            record\(records.count == 1 ? "" : "s"), \(events) of them drift events (purple; grey moved less than \
+            \(ReportNumber.fixed(HTMLReport.driftEventThresholdPt, 0)) pt).</p>\n
+            """
         out += "<figure class=\"wide\">\(plot.svg)</figure>\n"
         let clipped = plot.clippedFrames
         if let highest = clipped.map(\.workMs).max() {
-            out += "<p class=\"hint\">\(clipped.count) frame\(clipped.count == 1 ? "" : "s") above \(ReportNumber.fixed(plot.workScale.maximum, 1)) ms drawn at the top edge (largest \(ReportNumber.fixed(highest, 3)) ms).</p>\n"
+            out +=
+                """
+                <p class=\"hint\">\(clipped.count) frame\(clipped.count == 1 ? "" : "s") above \
+                \(ReportNumber.fixed(plot.workScale.maximum, 1)) ms drawn at the top edge (largest \
+                \(ReportNumber.fixed(highest, 3)) ms).</p>\n
+                """
         }
         if !records.isEmpty {
-            out += "<details><summary>\(records.count) drift record\(records.count == 1 ? "" : "s")</summary>\n<table class=\"drift\"><thead><tr><th>time s</th><th>cause</th><th>drift pt</th></tr></thead><tbody>\n"
+            out +=
+                """
+                <details><summary>\(records.count) drift record\(records.count == 1 ? "" : "s")</summary>\n<table \
+                class=\"drift\"><thead><tr><th>time s</th><th>cause</th><th>drift pt</th></tr></thead><tbody>\n
+                """
             for record in records {
                 let amount = record.driftPt.map { ReportNumber.fixed($0, 2) } ?? "anchor lost"
-                out += "<tr\(record.isEvent ? " class=\"event\"" : "")><td>\(ReportNumber.fixed(record.timeMs / 1000, 3))</td><td class=\"text\">\(HTMLText.escape(record.cause))</td><td>\(amount)</td></tr>\n"
+                out +=
+                    """
+                    <tr\(record.isEvent ? " class=\"event\"" : "")>\
+                    <td>\(ReportNumber.fixed(record.timeMs / 1000, 3))</td><td \
+                    class=\"text\">\(HTMLText.escape(record.cause))</td><td>\(amount)</td></tr>\n
+                    """
             }
             out += "</tbody></table></details>\n"
         }
@@ -525,7 +641,8 @@ package struct HTMLReport: Sendable {
     }
 
     static let css = """
-        body { font: 14px/1.45 -apple-system, "Segoe UI", "Helvetica Neue", "Liberation Sans", "DejaVu Sans", sans-serif; color: #1d1d1f; background: #fff; max-width: 1160px; margin: 24px auto; padding: 0 16px; }
+        body { font: 14px/1.45 -apple-system, "Segoe UI", "Helvetica Neue", "Liberation Sans", "DejaVu Sans", \
+        sans-serif; color: #1d1d1f; background: #fff; max-width: 1160px; margin: 24px auto; padding: 0 16px; }
         h1 { font-size: 26px; margin: 0 0 8px; }
         h2 { font-size: 20px; margin: 32px 0 8px; padding-top: 8px; border-top: 1px solid #d2d2d7; }
         h3 { font-size: 15px; margin: 24px 0 4px; }
@@ -544,8 +661,10 @@ package struct HTMLReport: Sendable {
         .warning { background: #fff4d6; }
         .critical { background: #fde2e1; }
         .hint span { padding: 0 4px; }
-        ul.legend { list-style: none; padding: 0; margin: 4px 0 8px; display: flex; flex-wrap: wrap; gap: 16px; font-size: 13px; }
-        .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 6px; vertical-align: -1px; border-radius: 2px; }
+        ul.legend { list-style: none; padding: 0; margin: 4px 0 8px; display: flex; flex-wrap: wrap; gap: 16px; \
+        font-size: 13px; }
+        .swatch { display: inline-block; width: 12px; height: 12px; margin-right: 6px; vertical-align: -1px; \
+        border-radius: 2px; }
         .charts { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 8px 16px; }
         figure { margin: 0; }
         svg { display: block; max-width: 100%; height: auto; font-family: inherit; }
@@ -588,7 +707,9 @@ enum HTMLText {
     static func identifier(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_" {
+            if scalar.isASCII,
+                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
+            {
                 out.unicodeScalars.append(scalar)
             } else {
                 out += "~" + String(scalar.value, radix: 16) + "~"

@@ -42,7 +42,8 @@ package struct Metric: Sendable, Identifiable {
 
     init(
         _ name: String, unit: String, _ direction: MetricDirection, heading: String, definition: String, source: String,
-        matters smallestDifference: SmallestDifference, isText: Bool = false, inReportTable: Bool = false, chartTitle: String? = nil, comparedByDefault: Bool = false,
+        matters smallestDifference: SmallestDifference, isText: Bool = false, inReportTable: Bool = false,
+        chartTitle: String? = nil, comparedByDefault: Bool = false,
         inRunTable: Bool = false, field: @escaping @Sendable (RunResult) -> String
     ) {
         self.name = name
@@ -69,17 +70,20 @@ package struct Metric: Sendable, Identifiable {
     /// Every metric, in `summary.csv` column order.
     package static let all: [Metric] = [
         Metric(
-            "duration_s", unit: "s", .neutral, heading: "s", definition: "simulated time covered", source: "the scenario",
+            "duration_s", unit: "s", .neutral, heading: "s", definition: "simulated time covered",
+            source: "the scenario",
             matters: SmallestDifference(.absolute(0.001), "one millisecond of simulated time"),
             field: { ReportNumber.fixed(Double($0.duration) / 1e9, 3) }),
         Metric(
             "frames", unit: "count", .neutral, heading: "frames",
-            definition: "vsync intervals in which something rendered", source: "Flutter TimelineSummary, Macrobenchmark",
+            definition: "vsync intervals in which something rendered",
+            source: "Flutter TimelineSummary, Macrobenchmark",
             matters: SmallestDifference(.absolute(1), "one frame a run"),
             inReportTable: true, inRunTable: true, field: { String($0.frameSummary.frames) }),
         Metric(
             "overrun_frames", unit: "count", .lowerIsBetter, heading: "overrun",
-            definition: "frames whose work > budget (16.667 ms at 60 Hz, 8.333 ms at 120 Hz)", source: "Macrobenchmark frameOverrunMs",
+            definition: "frames whose work > budget (16.667 ms at 60 Hz, 8.333 ms at 120 Hz)",
+            source: "Macrobenchmark frameOverrunMs",
             matters: SmallestDifference(.absolute(1), "one frame a run: the unit a reader sees"),
             inReportTable: true, chartTitle: "overrun frames (lower is better)", comparedByDefault: true,
             inRunTable: true, field: { String($0.frameSummary.overrunFrames) }),
@@ -95,15 +99,24 @@ package struct Metric: Sendable, Identifiable {
             inReportTable: true, field: { String($0.frameSummary.jankFrames) }),
         Metric(
             "hitch_time_ms", unit: "ms", .lowerIsBetter, heading: "hitch ms",
-            definition: "Σ how much later than expected frames reached the screen: expected two vsync intervals after their start (commit, then render; three while the render loop has fallen back to triple buffering)",
+            definition:
+                """
+                Σ how much later than expected frames reached the screen: expected two vsync intervals after \
+                their start (commit, then render; three while the render loop has fallen back to triple buffering)
+                """,
             source: "Apple, \"Explore UI animation hitches and the render loop\" (WWDC21)",
             matters: SmallestDifference(.absolute(8.333), "one 120 Hz frame budget a run"),
             field: { ReportNumber.milliseconds($0.frameSummary.hitchTime) }),
         Metric(
             "hitch_ratio_ms_per_s", unit: "ms/s", .lowerIsBetter, heading: "hitch ms/s",
-            definition: "hitch time per second of rendering, rendering time being Σ `ceil(work/budget)` × budget (Apple: good < 5, warning 5–10, critical > 10)",
+            definition:
+                """
+                hitch time per second of rendering, rendering time being Σ `ceil(work/budget)` × budget (Apple: \
+                good < 5, warning 5–10, critical > 10)
+                """,
             source: "Apple, \"Explore UI animation hitches and the render loop\" (WWDC21)",
-            matters: SmallestDifference(.absolute(0.5), "a tenth of the 5 ms/s width of Apple's bands (good < 5, warning 5–10)"),
+            matters: SmallestDifference(
+                .absolute(0.5), "a tenth of the 5 ms/s width of Apple's bands (good < 5, warning 5–10)"),
             inReportTable: true, chartTitle: "hitch ratio, ms/s (lower is better)", comparedByDefault: true,
             inRunTable: true, field: { ReportNumber.fixed($0.frameSummary.hitchRatioMsPerS, 3) }),
         Metric(
@@ -128,7 +141,8 @@ package struct Metric: Sendable, Identifiable {
             inReportTable: true, field: { ReportNumber.milliseconds($0.frameSummary.workMax) }),
         Metric(
             "drift_events", unit: "count", .lowerIsBetter, heading: "drift events",
-            definition: "drift records that moved the anchor by ≥ 1 pt (Catbird's threshold) or lost it", source: "Catbird's scroll-position verification",
+            definition: "drift records that moved the anchor by ≥ 1 pt (Catbird's threshold) or lost it",
+            source: "Catbird's scroll-position verification",
             matters: SmallestDifference(.absolute(1), "one drift event a run"),
             inReportTable: true, field: { String($0.driftEvents) }),
         Metric(
@@ -144,15 +158,23 @@ package struct Metric: Sendable, Identifiable {
             field: { ReportNumber.fixed($0.driftTotal, 2) }),
         Metric(
             "allocations", unit: "count", .lowerIsBetter, heading: "allocations",
-            definition: "engine allocation requests that returned memory (malloc, calloc, realloc, aligned), simulator excluded",
+            definition:
+                """
+                engine allocation requests that returned memory (malloc, calloc, realloc, aligned), simulator \
+                excluded
+                """,
             source: "FeedSim's C allocation functions, in front of jemalloc",
-            matters: SmallestDifference(.relative(percent: 5), "5% of A's mean, the allocation tolerance check's documentation gives as its example"),
+            matters: SmallestDifference(
+                .relative(percent: 5),
+                "5% of A's mean, the allocation tolerance check's documentation gives as its example"),
             inReportTable: true, chartTitle: "engine allocations (lower is better)", comparedByDefault: true,
             inRunTable: true, field: { $0.allocations.map { String($0.requests) } ?? "" }),
         Metric(
             "allocated_bytes", unit: "bytes", .lowerIsBetter, heading: "allocated bytes",
             definition: "bytes the engine allocated", source: "jemalloc `thread.allocated`",
-            matters: SmallestDifference(.relative(percent: 5), "5% of A's mean, the allocation tolerance check's documentation gives as its example"),
+            matters: SmallestDifference(
+                .relative(percent: 5),
+                "5% of A's mean, the allocation tolerance check's documentation gives as its example"),
             field: { $0.allocations.map { String($0.bytes) } ?? "" }),
         Metric(
             "peak_memory_mb", unit: "MiB", .lowerIsBetter, heading: "peak MB",
@@ -171,7 +193,8 @@ package struct Metric: Sendable, Identifiable {
             field: { String($0.jetsamKills) }),
         Metric(
             "network_requests", unit: "count", .neutral, heading: "requests",
-            definition: "API requests made (a retried request counts once; images not included)", source: "the network model",
+            definition: "API requests made (a retried request counts once; images not included)",
+            source: "the network model",
             matters: SmallestDifference(.absolute(1), "one request a run"),
             field: { String($0.networkRequests) }),
         Metric(
@@ -191,7 +214,8 @@ package struct Metric: Sendable, Identifiable {
             field: { ReportNumber.fixed($0.imageHitRate, 4) }),
         Metric(
             "trace_digest", unit: "hex", .neutral, heading: "trace digest",
-            definition: "64-bit FNV-1a hash of the run's event stream: equal digests, identical runs", source: "this project",
+            definition: "64-bit FNV-1a hash of the run's event stream: equal digests, identical runs",
+            source: "this project",
             matters: SmallestDifference(.absolute(0), "a text column: never averaged"),
             isText: true, inReportTable: true, field: { $0.traceDigest.hex }),
         // Added after the columns of the first contract, so that scripts
@@ -210,7 +234,11 @@ package struct Metric: Sendable, Identifiable {
             field: { String($0.frameSummary.renderHitches) }),
         Metric(
             "frame_latency_p50_ms", unit: "ms", .lowerIsBetter, heading: "latency p50 ms",
-            definition: "nearest-rank median of frame latency, from the vsync a frame started at to the vsync it was presented at",
+            definition:
+                """
+                nearest-rank median of frame latency, from the vsync a frame started at to the vsync it was \
+                presented at
+                """,
             source: "Android FrameTimeline (expected vs actual present time)",
             matters: SmallestDifference(.absolute(8.333), "one 120 Hz vsync interval"),
             field: { ReportNumber.milliseconds($0.frameSummary.latencyP50) }),
@@ -222,28 +250,44 @@ package struct Metric: Sendable, Identifiable {
             field: { ReportNumber.milliseconds($0.frameSummary.latencyP99) }),
         Metric(
             "image_wait_p50_ms", unit: "ms", .lowerIsBetter, heading: "image wait p50 ms",
-            definition: "nearest-rank median, over the posts with media a frame showed, of the time from the first frame showing the post to the first showing its image (0 when it was in memory); a wait still open when the app leaves the screen or the run ends counts as the time waited so far",
+            definition:
+                """
+                nearest-rank median, over the posts with media a frame showed, of the time from the first frame \
+                showing the post to the first showing its image (0 when it was in memory); a wait still open when \
+                the app leaves the screen or the run ends counts as the time waited so far
+                """,
             source: "this project (time to first image on screen)",
             matters: SmallestDifference(.absolute(16.667), "one 60 Hz frame"),
             field: { ReportNumber.milliseconds($0.imageWait.p50) }),
         Metric(
             "image_wait_p95_ms", unit: "ms", .lowerIsBetter, heading: "image wait p95 ms",
-            definition: "nearest-rank 95th percentile of the same waits", source: "this project (time to first image on screen)",
+            definition: "nearest-rank 95th percentile of the same waits",
+            source: "this project (time to first image on screen)",
             matters: SmallestDifference(.absolute(16.667), "one 60 Hz frame"),
             field: { ReportNumber.milliseconds($0.imageWait.p95) }),
     ]
 
     /// The README's table of these columns, one row per metric.
     package static var markdownTable: String {
-        var lines = ["| column | unit | better | definition | source | smallest difference that matters |", "|---|---|---|---|---|---|"]
+        var lines = [
+            "| column | unit | better | definition | source | smallest difference that matters |",
+            "|---|---|---|---|---|---|",
+        ]
         for metric in all {
-            let better = switch metric.direction {
-            case .lowerIsBetter: "lower"
-            case .higherIsBetter: "higher"
-            case .neutral: "—"
-            }
-            let matters = metric.isText ? "—" : "\(metric.smallestDifference.amount.text) (\(metric.smallestDifference.reason))"
-            lines.append("| `\(metric.name)` | \(metric.unit) | \(better) | \(metric.definition) | \(metric.source) | \(matters) |")
+            let better =
+                switch metric.direction {
+                case .lowerIsBetter: "lower"
+                case .higherIsBetter: "higher"
+                case .neutral: "—"
+                }
+            let matters =
+                metric.isText ? "—" : "\(metric.smallestDifference.amount.text) (\(metric.smallestDifference.reason))"
+            lines.append(
+                """
+                | `\(metric.name)` | \(metric.unit) | \(better) | \(metric.definition) | \(metric.source) | \
+                \(matters) |
+                """
+            )
         }
         return lines.joined(separator: "\n")
     }

@@ -150,7 +150,8 @@ package struct PairedBootstrap: Hashable, Sendable {
     /// (`resamplesNeeded`); never lowered.
     package func raised(forFamilyOf comparisons: Int, correction: MultipleComparisons) -> PairedBootstrap {
         let family = correction == .none ? 1 : comparisons
-        let needed = min(PairedBootstrap.resamplesNeeded(comparisons: family, alpha: alpha), PairedBootstrap.maximumResamples)
+        let needed = min(
+            PairedBootstrap.resamplesNeeded(comparisons: family, alpha: alpha), PairedBootstrap.maximumResamples)
         var raised = self
         raised.resamples = max(resamples, needed)
         return raised
@@ -196,7 +197,8 @@ package struct PairedBootstrap: Hashable, Sendable {
     /// by column (every column of one length, at least 1).
     func summaries(ofColumns sampleColumns: [[Double]], thresholds: [Double]) -> [BootstrapSummary] {
         let n = sampleColumns[0].count
-        return summaries(batchSums: sampleColumns.map { PairedBootstrap.batchSums($0) }, pairs: n, thresholds: thresholds)
+        return summaries(
+            batchSums: sampleColumns.map { PairedBootstrap.batchSums($0) }, pairs: n, thresholds: thresholds)
     }
 
     /// The batch a sample of `pairs` values puts value `i` in: the values
@@ -233,14 +235,18 @@ package struct PairedBootstrap: Hashable, Sendable {
         let moments = resampledMoments(flat: flat, counts: counts, columns: columns, centres: centres)
         return (0..<columns).map { c in
             if studentize,
-               let t = StudentizedResamples(means: moments.means[c], meanSquares: moments.meanSquares[c], sample: sampleColumns[c],
-                                            confidence: confidence) {
+                let t = StudentizedResamples(
+                    means: moments.means[c], meanSquares: moments.meanSquares[c], sample: sampleColumns[c],
+                    confidence: confidence)
+            {
                 return t.summary(confidence: confidence, threshold: thresholds[c])
             }
             let sorted = moments.means[c].sorted()
-            let resampled = studentize
+            let resampled =
+                studentize
                 ? ResampledMeans(sorted: sorted, sample: sampleColumns[c])
-                : ResampledMeans(sorted: sorted, batchSums: (0..<batches).map { flat[$0 * columns + c] }, counts: counts)
+                : ResampledMeans(
+                    sorted: sorted, batchSums: (0..<batches).map { flat[$0 * columns + c] }, counts: counts)
             return resampled.summary(confidence: confidence, threshold: thresholds[c])
         }
     }
@@ -251,23 +257,34 @@ package struct PairedBootstrap: Hashable, Sendable {
     /// values less their column's centre, for the studentized bootstrap's
     /// spread (centred first, so that the variance is not a difference of
     /// two large numbers).
-    func resampledMoments(flat: [Double], counts: [Int], columns: Int, centres: [Double]?)
-        -> (means: [[Double]], meanSquares: [[Double]]) {
+    func resampledMoments(
+        flat: [Double], counts: [Int], columns: Int, centres: [Double]?
+    )
+        -> (means: [[Double]], meanSquares: [[Double]])
+    {
         let batches = counts.count
         var means = Array(repeating: [Double](repeating: 0, count: resamples), count: columns)
-        var meanSquares = Array(repeating: [Double](repeating: 0, count: centres == nil ? 0 : resamples), count: columns)
+        var meanSquares = Array(
+            repeating: [Double](repeating: 0, count: centres == nil ? 0 : resamples), count: columns)
         var generator = Xoshiro256StarStar(seed: seed)
         var sums = [Double](repeating: 0, count: columns), squares = sums
         flat.withUnsafeBufferPointer { flat in
             for r in 0..<resamples {
-                for c in 0..<columns { sums[c] = 0; squares[c] = 0 }
+                for c in 0..<columns {
+                    sums[c] = 0
+                    squares[c] = 0
+                }
                 var count = 0
                 for _ in 0..<batches {
                     let batch = generator.nextIndex(below: batches)
                     count += counts[batch]
                     let base = batch * columns
                     for c in 0..<columns { sums[c] += flat[base + c] }
-                    if let centres { for c in 0..<columns { squares[c] += (flat[base + c] - centres[c]) * (flat[base + c] - centres[c]) } }
+                    if let centres {
+                        for c in 0..<columns {
+                            squares[c] += (flat[base + c] - centres[c]) * (flat[base + c] - centres[c])
+                        }
+                    }
                 }
                 for c in 0..<columns { means[c][r] = sums[c] / Double(count) }
                 if centres != nil { for c in 0..<columns { meanSquares[c][r] = squares[c] / Double(count) } }
@@ -297,8 +314,10 @@ package struct PairedBootstrap: Hashable, Sendable {
     /// for a column, for tests to read.
     func studentized(_ sample: [Double]) -> StudentizedResamples? {
         let counts = [Int](repeating: 1, count: sample.count)
-        let moments = resampledMoments(flat: sample, counts: counts, columns: 1, centres: [sample.reduce(0, +) / Double(sample.count)])
-        return StudentizedResamples(means: moments.means[0], meanSquares: moments.meanSquares[0], sample: sample, confidence: confidence)
+        let moments = resampledMoments(
+            flat: sample, counts: counts, columns: 1, centres: [sample.reduce(0, +) / Double(sample.count)])
+        return StudentizedResamples(
+            means: moments.means[0], meanSquares: moments.meanSquares[0], sample: sample, confidence: confidence)
     }
 
 }
@@ -444,7 +463,8 @@ struct ResampledMeans: ResampledStatistic {
         let jackknife = zip(batchSums, counts).map { (total - $0) / (pairs - Double($1)) }
         let centre = jackknife.reduce(0, +) / Double(jackknife.count)
         self.init(
-            sorted: sorted, mean: total / pairs, acceleration: ResampledMeans.acceleration(influence: jackknife.lazy.map { centre - $0 }),
+            sorted: sorted, mean: total / pairs,
+            acceleration: ResampledMeans.acceleration(influence: jackknife.lazy.map { centre - $0 }),
             method: .batchedBCa)
     }
 

@@ -11,9 +11,12 @@ extension PairedComparison {
 extension SeedComparison {
     /// Every (scenario, refresh rate)'s paired comparison as JSON.
     package var json: String {
-        JSONDocument.text(of: groups.map { group in
-            SeedGroupDocument(scenario: group.scenario, refreshHz: group.refreshHz, seeds: group.seeds, comparison: PairedDocument(group.comparison))
-        })
+        JSONDocument.text(
+            of: groups.map { group in
+                SeedGroupDocument(
+                    scenario: group.scenario, refreshHz: group.refreshHz, seeds: group.seeds,
+                    comparison: PairedDocument(group.comparison))
+            })
     }
 }
 
@@ -28,7 +31,8 @@ struct PairedDocument: Encodable {
         var smallestAdjustedPValue: Double
         var verdictUnreachable: Bool
         enum CodingKeys: String, CodingKey {
-            case resamples, requestedResamples = "requested_resamples", seed, confidence, smallestPValue = "smallest_p_value"
+            case resamples, requestedResamples = "requested_resamples", seed, confidence, smallestPValue =
+                "smallest_p_value"
             case smallestAdjustedPValue = "smallest_p_adjusted", verdictUnreachable = "verdict_unreachable"
         }
     }
@@ -47,7 +51,8 @@ struct PairedDocument: Encodable {
         var driftP95Run, driftMaxRun, hitchP95Run: String
         enum CodingKeys: String, CodingKey {
             case variant, runs, driftP50Pt = "drift_p50_pt", driftP95Pt = "drift_p95_pt", driftMaxPt = "drift_max_pt"
-            case hitchMeanMsPerS = "hitch_mean_ms_per_s", hitchP95MsPerS = "hitch_p95_ms_per_s", overrunFrames = "overrun_frames"
+            case hitchMeanMsPerS = "hitch_mean_ms_per_s", hitchP95MsPerS = "hitch_p95_ms_per_s", overrunFrames =
+                "overrun_frames"
             case violations, runsWithViolations = "runs_with_violations"
             case driftP95Run = "drift_p95_run", driftMaxRun = "drift_max_run", hitchP95Run = "hitch_p95_run"
         }
@@ -88,24 +93,31 @@ struct PairedDocument: Encodable {
         bootstrap = Bootstrap(
             resamples: comparison.bootstrap.resamples, requestedResamples: comparison.requestedResamples,
             seed: comparison.bootstrap.seed, confidence: comparison.bootstrap.confidence,
-            smallestPValue: comparison.bootstrap.smallestPValue, smallestAdjustedPValue: comparison.smallestAdjustedPValue,
+            smallestPValue: comparison.bootstrap.smallestPValue,
+            smallestAdjustedPValue: comparison.smallestAdjustedPValue,
             verdictUnreachable: comparison.verdictUnreachable)
         missingBaseline = comparison.missingBaseline
         correction = Correction(method: comparison.correction.description, comparisons: comparison.comparisons)
         population = comparison.population.rows.map { row in
             Population(
-                variant: row.variant, runs: row.runs, driftP50Pt: finite(row.driftP50), driftP95Pt: finite(row.driftP95),
-                driftMaxPt: finite(row.driftMax), hitchMeanMsPerS: finite(row.hitchMean), hitchP95MsPerS: finite(row.hitchP95),
-                overrunFrames: finite(row.overrunFrames), violations: finite(row.violations), runsWithViolations: row.runsWithViolations,
+                variant: row.variant, runs: row.runs, driftP50Pt: finite(row.driftP50),
+                driftP95Pt: finite(row.driftP95),
+                driftMaxPt: finite(row.driftMax), hitchMeanMsPerS: finite(row.hitchMean),
+                hitchP95MsPerS: finite(row.hitchP95),
+                overrunFrames: finite(row.overrunFrames), violations: finite(row.violations),
+                runsWithViolations: row.runsWithViolations,
                 driftP95Run: row.driftP95Run, driftMaxRun: row.driftMaxRun, hitchP95Run: row.hitchP95Run)
         }
         differences = comparison.differences.map { d in
             Difference(
-                metric: d.metric, direction: ComparisonDocument.name(of: d.direction), a: d.baseline, b: d.candidate, pairs: d.pairs,
+                metric: d.metric, direction: ComparisonDocument.name(of: d.direction), a: d.baseline, b: d.candidate,
+                pairs: d.pairs,
                 meanA: finite(d.baselineMean), meanB: finite(d.candidateMean), meanDifference: finite(d.meanDifference),
                 intervalLow: finite(d.interval?.lower), intervalHigh: finite(d.interval?.upper),
-                smallestDifference: finite(d.smallestDifference), pValue: finite(d.pValue), adjustedPValue: finite(d.adjustedPValue),
-                equivalencePValue: finite(d.equivalencePValue), adjustedEquivalencePValue: finite(d.adjustedEquivalencePValue),
+                smallestDifference: finite(d.smallestDifference), pValue: finite(d.pValue),
+                adjustedPValue: finite(d.adjustedPValue),
+                equivalencePValue: finite(d.equivalencePValue),
+                adjustedEquivalencePValue: finite(d.adjustedEquivalencePValue),
                 mattersPValue: finite(d.mattersPValue), adjustedMattersPValue: finite(d.adjustedMattersPValue),
                 intervalMethod: d.method?.rawValue, verdict: d.verdict.rawValue)
         }

@@ -65,7 +65,9 @@ package enum PairedVerdict: String, Hashable, Sendable, CaseIterable {
     /// difference lies within ±δ (`mattersShown`), that it lies at or
     /// beyond ±δ (`equivalenceShown`), that it is 0 (`differenceShown`).
     /// The first that holds decides, in that order.
-    package init(mean: Double, mattersShown: Bool, equivalenceShown: Bool, differenceShown: Bool, direction: MetricDirection) {
+    package init(
+        mean: Double, mattersShown: Bool, equivalenceShown: Bool, differenceShown: Bool, direction: MetricDirection
+    ) {
         if mattersShown, mean != 0 {
             let above = mean > 0
             switch direction {
@@ -242,21 +244,26 @@ package struct PairedComparison: Hashable, Sendable {
     /// A's mean. The verdicts of all differences are corrected together by
     /// `correction`.
     package init(
-        rows: [SummaryRow], metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap(),
+        rows: [SummaryRow], metrics: [String]? = nil, baseline: String? = nil,
+        bootstrap: PairedBootstrap = PairedBootstrap(),
         smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
     ) throws(StrategyComparisonError) {
         let plan = try Plan(
             rows: rows, metrics: metrics, pairing: baseline.map(VariantPairing.baseline) ?? .allPairs,
             smallestDifferences: smallestDifferences, requireBaseline: true)
-        self.init(plan: plan, bootstrap: bootstrap.raised(forFamilyOf: plan.tested, correction: correction), correction: correction)
+        self.init(
+            plan: plan, bootstrap: bootstrap.raised(forFamilyOf: plan.tested, correction: correction),
+            correction: correction)
         self.requestedResamples = bootstrap.resamples
-        PairedComparison.decide(&differences, comparisons: &comparisons, correction: correction, bootstrap: self.bootstrap)
+        PairedComparison.decide(
+            &differences, comparisons: &comparisons, correction: correction, bootstrap: self.bootstrap)
     }
 
     /// Compares the variants of every row of `summary` (see
     /// `init(rows:metrics:baseline:bootstrap:)`); errors name the file.
     package init(
-        summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap(),
+        summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil,
+        bootstrap: PairedBootstrap = PairedBootstrap(),
         smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
     ) throws(StrategyComparisonError) {
         do {
@@ -308,33 +315,40 @@ package struct PairedComparison: Hashable, Sendable {
                 let key = PairKey(row)
                 if let first = runs[variant]?[key] {
                     throw StrategyComparisonError(
-                        problem: "two runs of variant \(variant) for \(key), on lines \(first.line) and \(row.line); each run must be in the results once")
+                        problem:
+                            """
+                            two runs of variant \(variant) for \(key), on lines \(first.line) and \(row.line); \
+                            each run must be in the results once
+                            """
+                    )
                 }
                 runs[variant, default: [:]][key] = row
                 order[variant, default: []].append(key)
             }
-            let (variantPairs, missingBaseline) = try Plan.variantPairs(variants, pairing: pairing, requireBaseline: requireBaseline)
+            let (variantPairs, missingBaseline) = try Plan.variantPairs(
+                variants, pairing: pairing, requireBaseline: requireBaseline)
 
             var values: [[PairedSample]] = []
             var thresholds: [Double] = []
             for metric in chosen {
                 let amount = smallestDifferences.override(for: metric)?.amount ?? SmallestDifference.of(metric)
-                values.append(variantPairs.map { a, b in
-                    var baselineValues: [Double] = [], candidateValues: [Double] = []
-                    for key in order[a] ?? [] {
-                        guard let rowB = runs[b]?[key],
-                              let x = runs[a]?[key]?.value(of: metric).flatMap(SummaryFile.parseNumber), x.isFinite,
-                              let y = rowB.value(of: metric).flatMap(SummaryFile.parseNumber), y.isFinite
-                        else { continue }
-                        baselineValues.append(x)
-                        candidateValues.append(y)
-                    }
-                    let sample = PairedSample(count: baselineValues.count) { visit in
-                        for i in baselineValues.indices { visit(baselineValues[i], candidateValues[i]) }
-                    }
-                    thresholds.append(Tolerance(amount: amount).limit(baseline: sample.baselineMean))
-                    return sample
-                })
+                values.append(
+                    variantPairs.map { a, b in
+                        var baselineValues: [Double] = [], candidateValues: [Double] = []
+                        for key in order[a] ?? [] {
+                            guard let rowB = runs[b]?[key],
+                                let x = runs[a]?[key]?.value(of: metric).flatMap(SummaryFile.parseNumber), x.isFinite,
+                                let y = rowB.value(of: metric).flatMap(SummaryFile.parseNumber), y.isFinite
+                            else { continue }
+                            baselineValues.append(x)
+                            candidateValues.append(y)
+                        }
+                        let sample = PairedSample(count: baselineValues.count) { visit in
+                            for i in baselineValues.indices { visit(baselineValues[i], candidateValues[i]) }
+                        }
+                        thresholds.append(Tolerance(amount: amount).limit(baseline: sample.baselineMean))
+                        return sample
+                    })
             }
             self.variants = variants
             self.metrics = chosen
@@ -352,7 +366,8 @@ extension PairedComparison.Plan {
     /// `defaultMetrics` in `available`.
     /// Columns compared as text (`trace_digest`) are neither offered nor
     /// compared.
-    static func chosenMetrics(_ metrics: [String]?, available all: [String]) throws(StrategyComparisonError) -> [String] {
+    static func chosenMetrics(_ metrics: [String]?, available all: [String]) throws(StrategyComparisonError) -> [String]
+    {
         let available = all.filter(Metric.isComparable)
         let known = Set(available)
         var chosen: [String] = []
@@ -360,7 +375,8 @@ extension PairedComparison.Plan {
             if let refusal = StrategyComparisonError.hash(metric, available: available) { throw refusal }
             guard known.contains(metric) else {
                 throw StrategyComparisonError(
-                    problem: "the results have no metric \"\(metric)\"; choose from: \(available.joined(separator: ", "))")
+                    problem:
+                        "the results have no metric \"\(metric)\"; choose from: \(available.joined(separator: ", "))")
             }
             chosen.append(metric)
         }
@@ -377,7 +393,8 @@ extension PairedComparison.Plan {
         case let .baseline(baseline) where !variants.contains(baseline):
             guard !requireBaseline else {
                 throw StrategyComparisonError(
-                    problem: "the results have no variant \"\(baseline)\"; choose from: \(variants.joined(separator: ", "))")
+                    problem:
+                        "the results have no variant \"\(baseline)\"; choose from: \(variants.joined(separator: ", "))")
             }
             return ([], baseline)
         case let .baseline(baseline):
@@ -403,15 +420,16 @@ extension PairedComparison {
                 let values = plan.values[m][p]
                 let index = m * plan.variantPairs.count + p
                 let summary = summaries[index]
-                differences.append(Difference(
-                    metric: metric, direction: direction, baseline: a, candidate: b, pairs: values.pairs,
-                    baselineMean: values.baselineMean, candidateMean: values.candidateMean,
-                    meanDifference: values.meanDifference, interval: summary?.interval, method: summary?.method,
-                    smallestDifference: plan.thresholds[index],
-                    pValue: summary?.pValue ?? .nan, adjustedPValue: .nan,
-                    equivalencePValue: summary?.equivalencePValue ?? .nan, adjustedEquivalencePValue: .nan,
-                    mattersPValue: summary?.mattersPValue ?? .nan, adjustedMattersPValue: .nan,
-                    verdict: .tooFewPairs))
+                differences.append(
+                    Difference(
+                        metric: metric, direction: direction, baseline: a, candidate: b, pairs: values.pairs,
+                        baselineMean: values.baselineMean, candidateMean: values.candidateMean,
+                        meanDifference: values.meanDifference, interval: summary?.interval, method: summary?.method,
+                        smallestDifference: plan.thresholds[index],
+                        pValue: summary?.pValue ?? .nan, adjustedPValue: .nan,
+                        equivalencePValue: summary?.equivalencePValue ?? .nan, adjustedEquivalencePValue: .nan,
+                        mattersPValue: summary?.mattersPValue ?? .nan, adjustedMattersPValue: .nan,
+                        verdict: .tooFewPairs))
             }
         }
         self.variants = plan.variants
@@ -430,7 +448,8 @@ extension PairedComparison {
     /// differences with an interval). Each of the three tests is corrected
     /// over the family on its own.
     static func decide(
-        _ differences: inout [Difference], comparisons: inout Int, correction: MultipleComparisons, bootstrap: PairedBootstrap
+        _ differences: inout [Difference], comparisons: inout Int, correction: MultipleComparisons,
+        bootstrap: PairedBootstrap
     ) {
         let tested = differences.indices.filter { differences[$0].interval != nil }
         let alpha = bootstrap.alpha
@@ -449,8 +468,8 @@ extension PairedComparison {
         comparisons = tested.count
     }
 
-    /// The smallest corrected p-value a comparison of this family can show: the bootstrap's 2/(B + 1), times the family's size under
-    /// Holm.
+    /// The smallest corrected p-value a comparison of this family can show:
+    /// the bootstrap's 2/(B + 1), times the family's size under Holm.
     package var smallestAdjustedPValue: Double {
         min(1, bootstrap.smallestPValue * Double(correction == .none ? 1 : max(comparisons, 1)))
     }
@@ -471,7 +490,9 @@ extension PairedComparison {
     /// tests beside it), `nil` for a sample with fewer than `minimumPairs`
     /// values. Samples of one size are bootstrapped together, which gives
     /// each the summary it would get alone.
-    static func summaries(_ samples: [PairedSample], thresholds: [Double], bootstrap: PairedBootstrap) -> [BootstrapSummary?] {
+    static func summaries(
+        _ samples: [PairedSample], thresholds: [Double], bootstrap: PairedBootstrap
+    ) -> [BootstrapSummary?] {
         var result: [BootstrapSummary?] = Array(repeating: nil, count: samples.count)
         var sizes: [Int] = []
         var bySize: [Int: [Int]] = [:]
@@ -482,7 +503,8 @@ extension PairedComparison {
         for size in sizes {
             let members = bySize[size]!
             let found = bootstrap.summaries(
-                batchSums: members.map { samples[$0].batchSums }, pairs: size, thresholds: members.map { thresholds[$0] })
+                batchSums: members.map { samples[$0].batchSums }, pairs: size,
+                thresholds: members.map { thresholds[$0] })
             for (member, summary) in zip(members, found) { result[member] = summary }
         }
         return result

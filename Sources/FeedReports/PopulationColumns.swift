@@ -51,7 +51,9 @@ struct PopulationColumns {
             do {
                 chunk = try handle.read(upToCount: 1 << 22) ?? Data()
             } catch {
-                throw SummaryFileError(kind: .unreadable, file: file, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
+                throw SummaryFileError(
+                    kind: .unreadable, file: file, line: nil,
+                    problem: "cannot read the file (\(error.localizedDescription))")
             }
             if chunk.isEmpty { break }
             pending.append(contentsOf: chunk)
@@ -105,13 +107,16 @@ struct PopulationColumns {
             guard let header else { return try readHeader(fields.map { String(decoding: $0, as: UTF8.self) }) }
             if fields.allSatisfy(\.isEmpty) { return }
             if fields.count > header.count, fields[header.count...].contains(where: { !$0.isEmpty }) {
-                throw SummaryFileError(kind: .badRow, file: file, line: lineNumber,
-                                       problem: "the row has \(fields.count) fields but the header has \(header.count) columns")
+                throw SummaryFileError(
+                    kind: .badRow, file: file, line: lineNumber,
+                    problem: "the row has \(fields.count) fields but the header has \(header.count) columns")
             }
             func field(_ i: Int) -> ArraySlice<UInt8> { i < fields.count ? fields[i] : [] }
             func text(_ i: Int) -> String { String(decoding: field(i), as: UTF8.self) }
             let scenario = text(positions.scenario), variant = text(positions.variant)
-            for (name, value) in [("scenario", scenario), ("variant", variant), ("refresh_hz", text(positions.refreshHz))] where value.isEmpty {
+            for (name, value) in [
+                ("scenario", scenario), ("variant", variant), ("refresh_hz", text(positions.refreshHz)),
+            ] where value.isEmpty {
                 throw bad("the \(name) field is empty")
             }
             guard let refreshHz = Int(text(positions.refreshHz)), refreshHz > 0 else {
@@ -141,12 +146,14 @@ struct PopulationColumns {
                 variantIndex[variant] = v
                 columns.variants.append(variant)
                 columns.order.append([])
-                columns.values.append(Array(repeating: Array(repeating: .nan, count: columns.keys.count), count: kept.count))
+                columns.values.append(
+                    Array(repeating: Array(repeating: .nan, count: columns.keys.count), count: kept.count))
                 present.append(Array(repeating: false, count: columns.keys.count))
             }
             if present[v][Int(k)] {
-                throw SummaryFileError(kind: .duplicateKey, file: file, line: lineNumber,
-                                       problem: "duplicate row for \(scenario) / \(variant) @ \(refreshHz) Hz, seed \(seed)")
+                throw SummaryFileError(
+                    kind: .duplicateKey, file: file, line: lineNumber,
+                    problem: "duplicate row for \(scenario) / \(variant) @ \(refreshHz) Hz, seed \(seed)")
             }
             present[v][Int(k)] = true
             columns.order[v].append(k)
@@ -167,7 +174,8 @@ struct PopulationColumns {
             var position: [String: Int] = [:]
             for (i, column) in fields.enumerated() {
                 guard position[column] == nil else {
-                    throw SummaryFileError(kind: .badHeader, file: file, line: 1, problem: "the header repeats the column \"\(column)\"")
+                    throw SummaryFileError(
+                        kind: .badHeader, file: file, line: 1, problem: "the header repeats the column \"\(column)\"")
                 }
                 position[column] = i
             }
@@ -175,13 +183,21 @@ struct PopulationColumns {
             guard missing.isEmpty else {
                 throw SummaryFileError(
                     kind: .badHeader, file: file, line: 1,
-                    problem: "missing required column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); is this a file written by feedsim?")
+                    problem:
+                        """
+                        missing required column\(missing.count == 1 ? "" : "s") \
+                        \(missing.joined(separator: ", ")); is this a file written by feedsim?
+                        """
+                )
             }
             header = fields
-            positions = (position["scenario"]!, position["variant"]!, position["refresh_hz"]!, position[SummaryFile.seedColumn]!)
+            positions = (
+                position["scenario"]!, position["variant"]!, position["refresh_hz"]!, position[SummaryFile.seedColumn]!
+            )
             columns.available = fields.filter { !SummaryFile.keyColumns.contains($0) && $0 != SummaryFile.seedColumn }
             var keptNames: [String] = []
-            for column in wanted + PopulationTable.populationColumns where position[column] != nil && !keptNames.contains(column) {
+            for column in wanted + PopulationTable.populationColumns
+            where position[column] != nil && !keptNames.contains(column) {
                 keptNames.append(column)
             }
             kept = keptNames.map { ($0, position[$0]!) }
@@ -191,8 +207,9 @@ struct PopulationColumns {
 
         func finished() throws(SummaryFileError) -> PopulationColumns {
             guard header != nil else {
-                throw SummaryFileError(kind: .badHeader, file: file, line: 1,
-                                       problem: "the file is empty; expected a header line starting with scenario,variant,refresh_hz")
+                throw SummaryFileError(
+                    kind: .badHeader, file: file, line: 1,
+                    problem: "the file is empty; expected a header line starting with scenario,variant,refresh_hz")
             }
             return columns
         }
@@ -257,7 +274,9 @@ struct PopulationColumns {
             }
             index += 1
         }
-        guard digits > 0, !point || digitsAfterPoint > 0 else { return SummaryFile.parseNumber(String(decoding: bytes, as: UTF8.self)) }
+        guard digits > 0, !point || digitsAfterPoint > 0 else {
+            return SummaryFile.parseNumber(String(decoding: bytes, as: UTF8.self))
+        }
         return Double(String(decoding: bytes, as: UTF8.self))
     }
 
@@ -291,16 +310,19 @@ extension PairedComparison.Plan {
         for metric in chosen {
             let c = columns.columns.firstIndex(of: metric)!
             let amount = smallestDifferences.override(for: metric)?.amount ?? SmallestDifference.of(metric)
-            values.append(variantPairs.map { a, b in
-                let va = index[a]!, vb = index[b]!
-                let x = columns.values[va][c], y = columns.values[vb][c]
-                let count = columns.order[va].count { x[Int($0)].isFinite && y[Int($0)].isFinite }
-                let sample = PairedSample(count: count) { visit in
-                    for k in columns.order[va] where x[Int(k)].isFinite && y[Int(k)].isFinite { visit(x[Int(k)], y[Int(k)]) }
-                }
-                thresholds.append(Tolerance(amount: amount).limit(baseline: sample.baselineMean))
-                return sample
-            })
+            values.append(
+                variantPairs.map { a, b in
+                    let va = index[a]!, vb = index[b]!
+                    let x = columns.values[va][c], y = columns.values[vb][c]
+                    let count = columns.order[va].count { x[Int($0)].isFinite && y[Int($0)].isFinite }
+                    let sample = PairedSample(count: count) { visit in
+                        for k in columns.order[va] where x[Int(k)].isFinite && y[Int(k)].isFinite {
+                            visit(x[Int(k)], y[Int(k)])
+                        }
+                    }
+                    thresholds.append(Tolerance(amount: amount).limit(baseline: sample.baselineMean))
+                    return sample
+                })
         }
         self.variants = columns.variants
         self.metrics = chosen
@@ -322,13 +344,17 @@ extension PairedComparison {
     ) throws(StrategyComparisonError) {
         let plan: Plan
         do {
-            plan = try Plan(columns: columns, metrics: metrics, pairing: pairing, smallestDifferences: smallestDifferences)
+            plan = try Plan(
+                columns: columns, metrics: metrics, pairing: pairing, smallestDifferences: smallestDifferences)
         } catch {
             throw StrategyComparisonError(problem: "\(columns.file): \(error.problem)")
         }
-        self.init(plan: plan, bootstrap: bootstrap.raised(forFamilyOf: plan.tested, correction: correction), correction: correction)
+        self.init(
+            plan: plan, bootstrap: bootstrap.raised(forFamilyOf: plan.tested, correction: correction),
+            correction: correction)
         self.requestedResamples = bootstrap.resamples
-        PairedComparison.decide(&differences, comparisons: &comparisons, correction: correction, bootstrap: self.bootstrap)
+        PairedComparison.decide(
+            &differences, comparisons: &comparisons, correction: correction, bootstrap: self.bootstrap)
     }
 
     /// Compares the variants of the explore results in `url`, read a line
@@ -340,10 +366,12 @@ extension PairedComparison {
     ///   results, `StrategyComparisonError` when a metric or the baseline
     ///   is not in it.
     package static func streaming(
-        url: URL, file: String, metrics: [String]?, pairing: VariantPairing, bootstrap: PairedBootstrap = PairedBootstrap(),
+        url: URL, file: String, metrics: [String]?, pairing: VariantPairing,
+        bootstrap: PairedBootstrap = PairedBootstrap(),
         smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
     ) throws -> PairedComparison {
-        let columns = try PopulationColumns.read(url: url, file: file, wanted: metrics ?? PairedComparison.defaultMetrics)
+        let columns = try PopulationColumns.read(
+            url: url, file: file, wanted: metrics ?? PairedComparison.defaultMetrics)
         return try PairedComparison(
             columns: columns, metrics: metrics, pairing: pairing, bootstrap: bootstrap,
             smallestDifferences: smallestDifferences, correction: correction)

@@ -22,7 +22,8 @@ package struct PopulationTable: Hashable, Sendable {
     /// The columns a file of explore results must have to be read as a
     /// population (explore.csv leaves out summary.csv's allocation counts):
     /// the key columns, the seed, the table's metrics and `violations`.
-    package static let exploreColumns = SummaryFile.keyColumns + [SummaryFile.seedColumn]
+    package static let exploreColumns =
+        SummaryFile.keyColumns + [SummaryFile.seedColumn]
         + [driftColumn, hitchColumn, overrunColumn, violationsColumn]
     /// The columns the table reads.
     static let populationColumns = [driftColumn, hitchColumn, overrunColumn, violationsColumn]

@@ -68,7 +68,8 @@ package struct Provenance: Codable, Equatable, Sendable {
         swiftVersion = try container.decode(String.self, forKey: .swiftVersion)
         os = try container.decode(String.self, forKey: .os)
         architecture = try container.decode(String.self, forKey: .architecture)
-        allocationCounting = try container.decodeIfPresent(String.self, forKey: .allocationCounting) ?? Self.countedByJemalloc
+        allocationCounting =
+            try container.decodeIfPresent(String.self, forKey: .allocationCounting) ?? Self.countedByJemalloc
     }
 
     /// `allocation_counting` of a build that counts.
@@ -128,7 +129,14 @@ package struct Provenance: Codable, Equatable, Sendable {
         do {
             return try JSONDecoder().decode(Provenance.self, from: data)
         } catch {
-            throw ProvenanceError(file: url.path, reason: "expected an object with the string fields feedsim_version, build_configuration, swift_version, os and architecture (and allocation_counting)")
+            throw ProvenanceError(
+                file: url.path,
+                reason:
+                    """
+                    expected an object with the string fields feedsim_version, build_configuration, \
+                    swift_version, os and architecture (and allocation_counting)
+                    """
+            )
         }
     }
 
@@ -217,8 +225,14 @@ package struct ProvenanceComparison: Equatable, Sendable {
     /// engine's.
     package init(baseline: Provenance?, current: Provenance?, allowBuildMismatch: Bool) {
         guard let baseline, let current else {
-            let missing = [baseline == nil ? "the baseline" : nil, current == nil ? "the current results" : nil].compactMap { $0 }
-            notes = ["provenance: \(missing.joined(separator: " and ")) record\(missing.count == 1 ? "s" : "") no \(Provenance.fileName); the builds cannot be compared"]
+            let missing = [baseline == nil ? "the baseline" : nil, current == nil ? "the current results" : nil]
+                .compactMap { $0 }
+            notes = [
+                """
+                provenance: \(missing.joined(separator: " and ")) record\(missing.count == 1 ? "s" : "") no \
+                \(Provenance.fileName); the builds cannot be compared
+                """
+            ]
             refusal = nil
             return
         }
@@ -232,10 +246,21 @@ package struct ProvenanceComparison: Equatable, Sendable {
         if baseline.buildConfiguration != current.buildConfiguration {
             let columns = Self.buildDependentColumns.joined(separator: " and ")
             if allowBuildMismatch {
-                notes.append("provenance: comparing \(columns) of a \(current.buildConfiguration) build with a \(baseline.buildConfiguration) baseline, as --allow-build-mismatch asks")
+                notes.append(
+                    """
+                    provenance: comparing \(columns) of a \(current.buildConfiguration) build with a \
+                    \(baseline.buildConfiguration) baseline, as --allow-build-mismatch asks
+                    """
+                )
                 refusal = nil
             } else {
-                refusal = "the current results come from a \(current.buildConfiguration) build and the baseline from a \(baseline.buildConfiguration) build: their \(columns) differ without any change in the engine. Run the suite with a \(baseline.buildConfiguration) build (`swift build -c \(baseline.buildConfiguration)`), or pass --allow-build-mismatch to compare them anyway."
+                refusal =
+                    """
+                    the current results come from a \(current.buildConfiguration) build and the baseline from a \
+                    \(baseline.buildConfiguration) build: their \(columns) differ without any change in the \
+                    engine. Run the suite with a \(baseline.buildConfiguration) build (`swift build -c \
+                    \(baseline.buildConfiguration)`), or pass --allow-build-mismatch to compare them anyway.
+                    """
             }
         } else {
             refusal = nil

@@ -26,7 +26,8 @@ package struct RunOrder: Codable, Sendable, Equatable {
     package var devices: String?
 
     package init(
-        file: String, scenarioText: String? = nil, refreshHz: Int, seed: UInt64, variant: String, frames: Bool, trace: Bool,
+        file: String, scenarioText: String? = nil, refreshHz: Int, seed: UInt64, variant: String, frames: Bool,
+        trace: Bool,
         devices: String? = nil
     ) {
         self.file = file
@@ -61,14 +62,17 @@ package struct RunOrder: Codable, Sendable, Equatable {
     /// in `devices` or beside `file`, as the command looked them up.
     func load(_ text: Data) throws(ScenarioError) -> LoadedScenario {
         var loaded = try ScenarioLoader.load(
-            data: text, file: file, deviceDirectories: ScenarioLoader.deviceDirectories(for: URL(fileURLWithPath: file), devices: devices))
+            data: text, file: file,
+            deviceDirectories: ScenarioLoader.deviceDirectories(for: URL(fileURLWithPath: file), devices: devices))
         loaded.devicesFolder = devices
         return loaded
     }
 
     /// The request for this order on `loaded`, its scenario.
     package func request(on loaded: LoadedScenario) -> RunRequest {
-        RunRequest(loaded: loaded, refreshHz: refreshHz, seed: seed, variant: variant, recordFrames: frames, recordTimeline: trace)
+        RunRequest(
+            loaded: loaded, refreshHz: refreshHz, seed: seed, variant: variant, recordFrames: frames,
+            recordTimeline: trace)
     }
 
     /// The order as one line of JSON, newline included.

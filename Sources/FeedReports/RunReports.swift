@@ -67,31 +67,33 @@ package enum RunReports {
 
     /// The run's frames.csv rows.
     package static func frameRows(_ r: RunResult) -> [[String]] {
-            r.frames.map { frame in [
-                    r.scenario, r.variant, String(r.refreshHz), String(frame.frame),
-                    ReportNumber.milliseconds(frame.time), ReportNumber.milliseconds(frame.work),
-                    ReportNumber.milliseconds(frame.budget), frame.isOverrun ? "1" : "0", String(frame.dropped),
-                    ReportNumber.fixed(frame.contentOffset, 2),
-                    frame.visible.isEmpty ? "-1" : String(frame.visible.lowerBound),
-                    frame.visible.isEmpty ? "-1" : String(frame.visible.upperBound - 1),
-                    r.allocations == nil ? "" : String(frame.allocations),
-                    ReportNumber.milliseconds(frame.work), ReportNumber.milliseconds(frame.render),
-                    ReportNumber.milliseconds(frame.presented), frame.hitchType.rawValue,
-                ]
-            }
+        r.frames.map { frame in
+            [
+                r.scenario, r.variant, String(r.refreshHz), String(frame.frame),
+                ReportNumber.milliseconds(frame.time), ReportNumber.milliseconds(frame.work),
+                ReportNumber.milliseconds(frame.budget), frame.isOverrun ? "1" : "0", String(frame.dropped),
+                ReportNumber.fixed(frame.contentOffset, 2),
+                frame.visible.isEmpty ? "-1" : String(frame.visible.lowerBound),
+                frame.visible.isEmpty ? "-1" : String(frame.visible.upperBound - 1),
+                r.allocations == nil ? "" : String(frame.allocations),
+                ReportNumber.milliseconds(frame.work), ReportNumber.milliseconds(frame.render),
+                ReportNumber.milliseconds(frame.presented), frame.hitchType.rawValue,
+            ]
+        }
     }
 
     /// The run's drift.csv rows.
     package static func driftRows(_ r: RunResult) -> [[String]] {
-            r.drift.map { event in [
-                    r.scenario, r.variant, String(r.refreshHz), ReportNumber.milliseconds(event.time), event.cause,
-                    String(event.anchorID),
-                    ReportNumber.fixed(event.beforeY, 2),
-                    event.afterY.map { ReportNumber.fixed($0, 2) } ?? "",
-                    event.drift.map { ReportNumber.fixed($0, 2) } ?? "lost",
-                    ReportNumber.fixed(event.clampedBy, 2),
-                ]
-            }
+        r.drift.map { event in
+            [
+                r.scenario, r.variant, String(r.refreshHz), ReportNumber.milliseconds(event.time), event.cause,
+                String(event.anchorID),
+                ReportNumber.fixed(event.beforeY, 2),
+                event.afterY.map { ReportNumber.fixed($0, 2) } ?? "",
+                event.drift.map { ReportNumber.fixed($0, 2) } ?? "lost",
+                ReportNumber.fixed(event.clampedBy, 2),
+            ]
+        }
     }
 }
 

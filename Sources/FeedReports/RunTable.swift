@@ -12,7 +12,8 @@ package enum RunTable {
         let keyCount = SummaryFile.keyColumns.count
         let metrics = shown.dropFirst(keyCount).compactMap { Metric.named($0.column) }
         let rows = results.map { r in
-            [r.scenario, r.variant, String(r.refreshHz)] + (seeded ? [String(r.seed)] : []) + metrics.map { $0.value(of: r) }
+            [r.scenario, r.variant, String(r.refreshHz)] + (seeded ? [String(r.seed)] : [])
+                + metrics.map { $0.value(of: r) }
         }
         let headings = shown.map(\.heading)
         let header = seeded ? Array(headings.prefix(keyCount)) + ["seed"] + headings.dropFirst(keyCount) : headings

@@ -190,24 +190,49 @@ package struct FrameWorkPlot {
         typealias P = FrameWorkPlot
         let n = SVGPlot.n
         let scale = workScale
-        let left = P.marginLeft, top = P.marginTop, right = P.marginLeft + P.plotWidth, bottom = P.marginTop + P.plotHeight
-        var out = "<svg class=\"frame-plot\" viewBox=\"0 0 \(n(P.width)) \(n(P.height))\" width=\"\(n(P.width))\" height=\"\(n(P.height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\">\n"
+        let left = P.marginLeft, top = P.marginTop, right = P.marginLeft + P.plotWidth,
+            bottom = P.marginTop + P.plotHeight
+        var out =
+            """
+            <svg class=\"frame-plot\" viewBox=\"0 0 \(n(P.width)) \(n(P.height))\" width=\"\(n(P.width))\" \
+            height=\"\(n(P.height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\">\n
+            """
         out += "<title>\(HTMLText.escape(title))</title>\n"
-        out += "<rect class=\"plot-area\" x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(P.plotWidth))\" height=\"\(n(P.plotHeight))\" fill=\"#fbfbfd\" stroke=\"#d2d2d7\"/>\n"
+        out +=
+            """
+            <rect class=\"plot-area\" x=\"\(n(left))\" y=\"\(n(top))\" width=\"\(n(P.plotWidth))\" \
+            height=\"\(n(P.plotHeight))\" fill=\"#fbfbfd\" stroke=\"#d2d2d7\"/>\n
+            """
 
         for tick in scale.ticks {
             let ty = y(tick, scale)
             out += "<line x1=\"\(n(left))\" y1=\"\(n(ty))\" x2=\"\(n(right))\" y2=\"\(n(ty))\" stroke=\"#e5e5ea\"/>"
-            out += "<text x=\"\(n(left - 6))\" y=\"\(n(ty + 4))\" text-anchor=\"end\" font-size=\"11\" fill=\"#555\">\(ReportNumber.fixed(tick, scale.decimals))</text>\n"
+            out +=
+                """
+                <text x=\"\(n(left - 6))\" y=\"\(n(ty + 4))\" text-anchor=\"end\" font-size=\"11\" \
+                fill=\"#555\">\(ReportNumber.fixed(tick, scale.decimals))</text>\n
+                """
         }
         let seconds = AxisScale.covering(axisEndMs / 1000, ticks: 10)
         for tick in seconds.ticks where tick * 1000 <= axisEndMs + 1e-6 {
             let tx = x(tick * 1000)
             out += "<line x1=\"\(n(tx))\" y1=\"\(n(bottom))\" x2=\"\(n(tx))\" y2=\"\(n(bottom + 4))\" stroke=\"#555\"/>"
-            out += "<text x=\"\(n(tx))\" y=\"\(n(bottom + 16))\" text-anchor=\"middle\" font-size=\"11\" fill=\"#555\">\(ReportNumber.fixed(tick, seconds.decimals))</text>\n"
+            out +=
+                """
+                <text x=\"\(n(tx))\" y=\"\(n(bottom + 16))\" text-anchor=\"middle\" font-size=\"11\" \
+                fill=\"#555\">\(ReportNumber.fixed(tick, seconds.decimals))</text>\n
+                """
         }
-        out += "<text x=\"\(n((left + right) / 2))\" y=\"\(n(P.height - 4))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#333\">time (s)</text>\n"
-        out += "<text x=\"14\" y=\"\(n((top + bottom) / 2))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#333\" transform=\"rotate(-90 14 \(n((top + bottom) / 2)))\">work (ms)</text>\n"
+        out +=
+            """
+            <text x=\"\(n((left + right) / 2))\" y=\"\(n(P.height - 4))\" text-anchor=\"middle\" font-size=\"12\" \
+            fill=\"#333\">time (s)</text>\n
+            """
+        out +=
+            """
+            <text x=\"14\" y=\"\(n((top + bottom) / 2))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#333\" \
+            transform=\"rotate(-90 14 \(n((top + bottom) / 2)))\">work (ms)</text>\n
+            """
 
         out += driftMarks(top: top, bottom: bottom)
 
@@ -224,22 +249,46 @@ package struct FrameWorkPlot {
         }
         for segment in segments {
             if segment.count == 1 {
-                out += "<circle class=\"work\" cx=\"\(n(segment[0].x))\" cy=\"\(n(segment[0].y))\" r=\"1.5\" fill=\"#0072B2\"/>\n"
+                out +=
+                    """
+                    <circle class=\"work\" cx=\"\(n(segment[0].x))\" cy=\"\(n(segment[0].y))\" r=\"1.5\" \
+                    fill=\"#0072B2\"/>\n
+                    """
             } else {
                 let points = segment.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
-                out += "<polyline class=\"work\" fill=\"none\" stroke=\"#0072B2\" stroke-width=\"1.2\" stroke-linejoin=\"round\" points=\"\(points)\"/>\n"
+                out +=
+                    """
+                    <polyline class=\"work\" fill=\"none\" stroke=\"#0072B2\" stroke-width=\"1.2\" \
+                    stroke-linejoin=\"round\" points=\"\(points)\"/>\n
+                    """
             }
         }
 
         if budgetMs > 0 {
             let by = y(budgetMs, scale)
-            out += "<line class=\"budget\" x1=\"\(n(left))\" y1=\"\(n(by))\" x2=\"\(n(right))\" y2=\"\(n(by))\" stroke=\"#1d1d1f\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\"/>"
-            out += "<text x=\"\(n(right - 4))\" y=\"\(n(by - 5))\" text-anchor=\"end\" font-size=\"11\" fill=\"#1d1d1f\">budget \(ReportNumber.fixed(budgetMs, 3)) ms</text>\n"
+            out +=
+                """
+                <line class=\"budget\" x1=\"\(n(left))\" y1=\"\(n(by))\" x2=\"\(n(right))\" y2=\"\(n(by))\" \
+                stroke=\"#1d1d1f\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\"/>
+                """
+            out +=
+                """
+                <text x=\"\(n(right - 4))\" y=\"\(n(by - 5))\" text-anchor=\"end\" font-size=\"11\" \
+                fill=\"#1d1d1f\">budget \(ReportNumber.fixed(budgetMs, 3)) ms</text>\n
+                """
         }
 
         for frame in overrunColumns() {
-            out += "<circle class=\"overrun\" cx=\"\(n(x(frame.timeMs)))\" cy=\"\(n(y(frame.workMs, scale)))\" r=\"3\" fill=\"#D62728\">"
-            out += "<title>overrun: \(ReportNumber.fixed(frame.workMs, 3)) ms at \(ReportNumber.fixed(frame.timeMs / 1000, 3)) s</title></circle>\n"
+            out +=
+                """
+                <circle class=\"overrun\" cx=\"\(n(x(frame.timeMs)))\" cy=\"\(n(y(frame.workMs, scale)))\" \
+                r=\"3\" fill=\"#D62728\">
+                """
+            out +=
+                """
+                <title>overrun: \(ReportNumber.fixed(frame.workMs, 3)) ms at \
+                \(ReportNumber.fixed(frame.timeMs / 1000, 3)) s</title></circle>\n
+                """
         }
         out += "</svg>"
         return out
@@ -255,12 +304,19 @@ package struct FrameWorkPlot {
         var rowEnds = Array(repeating: -Double.infinity, count: FrameWorkPlot.labelRows)
         for record in drift {
             let dx = x(record.timeMs)
-            let amount = record.driftPt.map { ($0 >= 0 ? "+" : "") + ReportNumber.fixed($0, 1) + " pt" } ?? "anchor lost"
+            let amount =
+                record.driftPt.map { ($0 >= 0 ? "+" : "") + ReportNumber.fixed($0, 1) + " pt" } ?? "anchor lost"
             let detail = "\(record.cause) at \(ReportNumber.fixed(record.timeMs / 1000, 3)) s: \(amount)"
-            let style = record.isEvent
+            let style =
+                record.isEvent
                 ? "stroke=\"#7B3FB5\" stroke-width=\"1.5\""
                 : "stroke=\"#aeaeb2\" stroke-width=\"1\" stroke-dasharray=\"2 3\""
-            out += "<line class=\"\(record.isEvent ? "drift drift-event" : "drift")\" x1=\"\(n(dx))\" y1=\"\(n(top))\" x2=\"\(n(dx))\" y2=\"\(n(bottom))\" \(style)><title>\(HTMLText.escape(detail))</title></line>\n"
+            out +=
+                """
+                <line class=\"\(record.isEvent ? "drift drift-event" : "drift")\" x1=\"\(n(dx))\" \
+                y1=\"\(n(top))\" x2=\"\(n(dx))\" y2=\"\(n(bottom))\" \
+                \(style)><title>\(HTMLText.escape(detail))</title></line>\n
+                """
             guard record.isEvent else { continue }
             let label = "\(record.cause) \(amount)"
             let labelWidth = Double(label.count) * FrameWorkPlot.labelCharacterWidth
@@ -268,8 +324,16 @@ package struct FrameWorkPlot {
             guard let row = rowEnds.indices.first(where: { rowEnds[$0] + 4 <= start }) else { continue }
             rowEnds[row] = start + labelWidth
             let ly = top - 6 - Double(FrameWorkPlot.labelRows - 1 - row) * 13
-            out += "<line x1=\"\(n(dx))\" y1=\"\(n(ly + 2))\" x2=\"\(n(dx))\" y2=\"\(n(top))\" stroke=\"#7B3FB5\" stroke-width=\"0.8\"/>"
-            out += "<text class=\"drift-label\" x=\"\(n(start + 2))\" y=\"\(n(ly))\" font-size=\"10\" fill=\"#7B3FB5\">\(HTMLText.escape(label))</text>\n"
+            out +=
+                """
+                <line x1=\"\(n(dx))\" y1=\"\(n(ly + 2))\" x2=\"\(n(dx))\" y2=\"\(n(top))\" stroke=\"#7B3FB5\" \
+                stroke-width=\"0.8\"/>
+                """
+            out +=
+                """
+                <text class=\"drift-label\" x=\"\(n(start + 2))\" y=\"\(n(ly))\" font-size=\"10\" \
+                fill=\"#7B3FB5\">\(HTMLText.escape(label))</text>\n
+                """
         }
         return out
     }
@@ -319,16 +383,41 @@ struct GroupedBarChart {
         let scale = AxisScale.covering(max(values.max() ?? 0, 0))
         func y(_ value: Double) -> Double { bottom - plotHeight * min(max(value / scale.maximum, 0), 1) }
 
-        var out = "<svg class=\"bar-chart\" viewBox=\"0 0 \(n(G.width)) \(n(G.height))\" width=\"\(n(G.width))\" height=\"\(n(G.height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\">\n"
+        var out =
+            """
+            <svg class=\"bar-chart\" viewBox=\"0 0 \(n(G.width)) \(n(G.height))\" width=\"\(n(G.width))\" \
+            height=\"\(n(G.height))\" role=\"img\" aria-label=\"\(HTMLText.escape(title))\">\n
+            """
         out += "<title>\(HTMLText.escape(title))</title>\n"
-        out += "<text x=\"\(n(left))\" y=\"18\" font-size=\"13\" font-weight=\"600\" fill=\"#1d1d1f\">\(HTMLText.escape(title))</text>\n"
+        out +=
+            """
+            <text x=\"\(n(left))\" y=\"18\" font-size=\"13\" font-weight=\"600\" \
+            fill=\"#1d1d1f\">\(HTMLText.escape(title))</text>\n
+            """
         for tick in scale.ticks {
-            out += "<line x1=\"\(n(left))\" y1=\"\(n(y(tick)))\" x2=\"\(n(left + plotWidth))\" y2=\"\(n(y(tick)))\" stroke=\"#e5e5ea\"/>"
-            out += "<text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"11\" fill=\"#555\">\(ReportNumber.fixed(tick, scale.decimals))</text>\n"
+            out +=
+                """
+                <line x1=\"\(n(left))\" y1=\"\(n(y(tick)))\" x2=\"\(n(left + plotWidth))\" y2=\"\(n(y(tick)))\" \
+                stroke=\"#e5e5ea\"/>
+                """
+            out +=
+                """
+                <text x=\"\(n(left - 6))\" y=\"\(n(y(tick) + 4))\" text-anchor=\"end\" font-size=\"11\" \
+                fill=\"#555\">\(ReportNumber.fixed(tick, scale.decimals))</text>\n
+                """
         }
         for reference in references where reference.value <= scale.maximum {
-            out += "<line class=\"reference\" x1=\"\(n(left))\" y1=\"\(n(y(reference.value)))\" x2=\"\(n(left + plotWidth))\" y2=\"\(n(y(reference.value)))\" stroke=\"#8e8e93\" stroke-dasharray=\"4 3\"/>"
-            out += "<text x=\"\(n(left + plotWidth - 2))\" y=\"\(n(y(reference.value) - 3))\" text-anchor=\"end\" font-size=\"10\" fill=\"#6e6e73\">\(HTMLText.escape(reference.label))</text>\n"
+            out +=
+                """
+                <line class=\"reference\" x1=\"\(n(left))\" y1=\"\(n(y(reference.value)))\" \
+                x2=\"\(n(left + plotWidth))\" y2=\"\(n(y(reference.value)))\" stroke=\"#8e8e93\" \
+                stroke-dasharray=\"4 3\"/>
+                """
+            out +=
+                """
+                <text x=\"\(n(left + plotWidth - 2))\" y=\"\(n(y(reference.value) - 3))\" text-anchor=\"end\" \
+                font-size=\"10\" fill=\"#6e6e73\">\(HTMLText.escape(reference.label))</text>\n
+                """
         }
         let groupWidth = plotWidth / Double(max(groups.count, 1))
         let barWidth = min(G.maximumBarWidth, groupWidth * G.groupFill / Double(max(series.count, 1)))
@@ -339,13 +428,29 @@ struct GroupedBarChart {
                 let bx = barsStart + Double(s) * barWidth
                 guard g < item.values.count, let value = item.values[g] else { continue }
                 let height = value.number.isFinite ? bottom - y(value.number) : 0
-                out += "<rect x=\"\(n(bx + 1))\" y=\"\(n(bottom - height))\" width=\"\(n(max(barWidth - 2, 1)))\" height=\"\(n(height))\" fill=\"\(item.color)\">"
+                out +=
+                    """
+                    <rect x=\"\(n(bx + 1))\" y=\"\(n(bottom - height))\" width=\"\(n(max(barWidth - 2, 1)))\" \
+                    height=\"\(n(height))\" fill=\"\(item.color)\">
+                    """
                 out += "<title>\(HTMLText.escape("\(item.name), \(group): \(value.text)"))</title></rect>"
-                out += "<text x=\"\(n(bx + barWidth / 2))\" y=\"\(n(bottom - height - 3))\" text-anchor=\"middle\" font-size=\"9\" fill=\"#333\">\(HTMLText.escape(value.text))</text>\n"
+                out +=
+                    """
+                    <text x=\"\(n(bx + barWidth / 2))\" y=\"\(n(bottom - height - 3))\" text-anchor=\"middle\" \
+                    font-size=\"9\" fill=\"#333\">\(HTMLText.escape(value.text))</text>\n
+                    """
             }
-            out += "<text x=\"\(n(groupStart + groupWidth / 2))\" y=\"\(n(bottom + 18))\" text-anchor=\"middle\" font-size=\"12\" fill=\"#333\">\(HTMLText.escape(group))</text>\n"
+            out +=
+                """
+                <text x=\"\(n(groupStart + groupWidth / 2))\" y=\"\(n(bottom + 18))\" text-anchor=\"middle\" \
+                font-size=\"12\" fill=\"#333\">\(HTMLText.escape(group))</text>\n
+                """
         }
-        out += "<line x1=\"\(n(left))\" y1=\"\(n(bottom))\" x2=\"\(n(left + plotWidth))\" y2=\"\(n(bottom))\" stroke=\"#8e8e93\"/>\n"
+        out +=
+            """
+            <line x1=\"\(n(left))\" y1=\"\(n(bottom))\" x2=\"\(n(left + plotWidth))\" y2=\"\(n(bottom))\" \
+            stroke=\"#8e8e93\"/>\n
+            """
         out += "</svg>"
         return out
     }

@@ -39,7 +39,8 @@ package struct SeedComparison: Hashable, Sendable {
     /// Every difference of every group is one family: the correction
     /// covers them all, and the resamples are raised to what it needs.
     package init(
-        summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil, bootstrap: PairedBootstrap = PairedBootstrap(),
+        summary: SummaryFile, metrics: [String]? = nil, baseline: String? = nil,
+        bootstrap: PairedBootstrap = PairedBootstrap(),
         smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
     ) throws(StrategyComparisonError) {
         try self.init(
@@ -50,21 +51,24 @@ package struct SeedComparison: Hashable, Sendable {
     /// Compares the variants of each (scenario, refresh_hz) of `summary`,
     /// the pairs of variants chosen by `pairing` within each group.
     package init(
-        summary: SummaryFile, metrics: [String]? = nil, pairing: VariantPairing, bootstrap: PairedBootstrap = PairedBootstrap(),
+        summary: SummaryFile, metrics: [String]? = nil, pairing: VariantPairing,
+        bootstrap: PairedBootstrap = PairedBootstrap(),
         smallestDifferences: ToleranceSet = ToleranceSet(), correction: MultipleComparisons = .default
     ) throws(StrategyComparisonError) {
         if case let .baseline(baseline) = pairing, !summary.rows.contains(where: { $0.key.variant == baseline }) {
             var variants: [String] = []
             for row in summary.rows where !variants.contains(row.key.variant) { variants.append(row.key.variant) }
             throw StrategyComparisonError(
-                problem: "\(summary.file) has no variant \"\(baseline)\"; choose from: \(variants.joined(separator: ", "))")
+                problem:
+                    "\(summary.file) has no variant \"\(baseline)\"; choose from: \(variants.joined(separator: ", "))")
         }
         let available = summary.metricColumns.filter(Metric.isComparable)
         for metric in metrics ?? [] {
             if let refusal = StrategyComparisonError.hash(metric, available: available) { throw refusal }
             guard available.contains(metric) else {
                 throw StrategyComparisonError(
-                    problem: "\(summary.file) has no metric \"\(metric)\"; choose from: " + available.joined(separator: ", "))
+                    problem: "\(summary.file) has no metric \"\(metric)\"; choose from: "
+                        + available.joined(separator: ", "))
             }
         }
         struct ScenarioRate: Hashable {
@@ -81,9 +85,11 @@ package struct SeedComparison: Hashable, Sendable {
         var plans: [PairedComparison.Plan] = []
         for group in order {
             do {
-                plans.append(try PairedComparison.Plan(
-                    rows: rows[group]!, metrics: metrics, pairing: pairing, smallestDifferences: smallestDifferences,
-                    requireBaseline: false))
+                plans.append(
+                    try PairedComparison.Plan(
+                        rows: rows[group]!, metrics: metrics, pairing: pairing,
+                        smallestDifferences: smallestDifferences,
+                        requireBaseline: false))
             } catch {
                 throw StrategyComparisonError(
                     problem: "\(summary.file), \(group.scenario) @ \(group.refreshHz) Hz: \(error.problem)")
@@ -96,9 +102,10 @@ package struct SeedComparison: Hashable, Sendable {
         for (group, plan) in zip(order, plans) {
             var comparison = PairedComparison(plan: plan, bootstrap: raised, correction: correction)
             comparison.requestedResamples = bootstrap.resamples
-            groups.append(Group(
-                scenario: group.scenario, refreshHz: group.refreshHz, seeds: Set(rows[group]!.map(\.seed)).count,
-                comparison: comparison))
+            groups.append(
+                Group(
+                    scenario: group.scenario, refreshHz: group.refreshHz, seeds: Set(rows[group]!.map(\.seed)).count,
+                    comparison: comparison))
         }
         var family = groups.flatMap(\.comparison.differences)
         var comparisons = 0
@@ -132,22 +139,25 @@ package struct SeedComparison: Hashable, Sendable {
         let lacking = groupsWithoutBaseline
         guard let baseline, !lacking.isEmpty else { return nil }
         return "baseline \"\(baseline)\" is not a variant of \(lacking.count) of \(groups.count) scenario groups, "
-            + "which have no differences: " + lacking.map { "\($0.scenario) @ \($0.refreshHz) Hz" }.joined(separator: ", ")
+            + "which have no differences: "
+            + lacking.map { "\($0.scenario) @ \($0.refreshHz) Hz" }.joined(separator: ", ")
     }
 
     /// Each group's population and differences as terminal text, a blank
     /// line between groups; ends with a line break.
     package var terminalText: String {
-        (missingBaselineNote.map { $0 + "\n\n" } ?? "") + groups.map { group in
-            "== \(SeedComparison.title(group)) ==\n" + group.comparison.terminalText
-        }.joined(separator: "\n")
+        (missingBaselineNote.map { $0 + "\n\n" } ?? "")
+            + groups.map { group in
+                "== \(SeedComparison.title(group)) ==\n" + group.comparison.terminalText
+            }.joined(separator: "\n")
     }
 
     /// A Markdown section per group; ends with a line break.
     package var markdown: String {
-        (missingBaselineNote.map { $0 + "\n\n" } ?? "") + groups.map { group in
-            "### \(StrategyComparison.markdownEscaped(SeedComparison.title(group)))\n\n" + group.comparison.markdown
-        }.joined(separator: "\n")
+        (missingBaselineNote.map { $0 + "\n\n" } ?? "")
+            + groups.map { group in
+                "### \(StrategyComparison.markdownEscaped(SeedComparison.title(group)))\n\n" + group.comparison.markdown
+            }.joined(separator: "\n")
     }
 
     /// The differences of every group as CSV: `scenario, refresh_hz, seeds`

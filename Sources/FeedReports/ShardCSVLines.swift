@@ -25,7 +25,9 @@ struct CSVLines {
         bytes = [UInt8](data)
         let newline = UInt8(ascii: "\n")
         guard bytes.isEmpty || bytes.last == newline else {
-            throw ShardMergeError.file(file, line: bytes.count(where: { $0 == newline }) + 1, "the last line has no line break; the file was cut short")
+            throw ShardMergeError.file(
+                file, line: bytes.count(where: { $0 == newline }) + 1,
+                "the last line has no line break; the file was cut short")
         }
         guard bytes.starts(with: CSVLines.header(columns)) else {
             throw ShardMergeError.file(file, line: 1, "the header is not the one `feedsim run` writes")
@@ -33,7 +35,9 @@ struct CSVLines {
         // Every row takes at least one byte: any other count is damage, and
         // the sums below cannot overflow.
         if let bad = sizes.first(where: { $0.rows < 0 || $0.rows > bytes.count }) {
-            throw ShardMergeError.file(file, line: nil, "its \(ShardManifest.fileName) gives \(bad.key) \(bad.rows) rows, which the file cannot hold")
+            throw ShardMergeError.file(
+                file, line: nil,
+                "its \(ShardManifest.fileName) gives \(bad.key) \(bad.rows) rows, which the file cannot hold")
         }
         var reader = CSVReader(bytes)
         var records: [(line: Int, key: [String], seed: String, bytes: Range<Int>)] = []
@@ -41,7 +45,9 @@ struct CSVLines {
             _ = try reader.next()
             while let record = try reader.next() {
                 guard record.fields.count == columns.count else {
-                    throw ShardMergeError.file(file, line: record.line, "the row has \(record.fields.count) fields but the header has \(columns.count) columns")
+                    throw ShardMergeError.file(
+                        file, line: record.line,
+                        "the row has \(record.fields.count) fields but the header has \(columns.count) columns")
                 }
                 records.append((record.line, Array(record.fields.prefix(3)), record.fields[seedColumn], record.bytes))
             }
@@ -57,15 +63,19 @@ struct CSVLines {
             // The line where the file and its manifest part: the first row
             // too many, or the end of a file with too few.
             let line = records.count > expected ? records[expected].line : bytes.count(where: { $0 == newline }) + 1
-            throw ShardMergeError.file(file, line: line, "the file has \(records.count) rows but its \(ShardManifest.fileName) accounts for \(expected)")
+            throw ShardMergeError.file(
+                file, line: line,
+                "the file has \(records.count) rows but its \(ShardManifest.fileName) accounts for \(expected)")
         }
         var row = 0
         for (block, (key, rows)) in sizes.enumerated() {
             let fields = [key.scenario, key.variant, String(key.refreshHz)]
             let seed = seeds?[block].map { String($0) }
-            for record in records[row..<(row + rows)] where record.key != fields || (seed != nil && record.seed != seed) {
+            for record in records[row..<(row + rows)] where record.key != fields || (seed != nil && record.seed != seed)
+            {
                 let run = seed.map { "\(key), seed \($0)" } ?? "\(key)"
-                throw ShardMergeError.file(file, line: record.line, "the row is not one of \(run) as its \(ShardManifest.fileName) says")
+                throw ShardMergeError.file(
+                    file, line: record.line, "the row is not one of \(run) as its \(ShardManifest.fileName) says")
             }
             let end = row + rows < records.count ? records[row + rows].bytes.lowerBound : bytes.count
             blocks.append((row < records.count ? records[row].bytes.lowerBound : bytes.count)..<end)

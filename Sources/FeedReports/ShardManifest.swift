@@ -41,7 +41,8 @@ package struct ShardManifest: Codable, Sendable, Equatable {
 
         /// A request from its parts.
         package init(
-            index: Int, scenario: String, variant: String, refreshHz: Int, driftRows: Int, frameRows: Int, seed: UInt64? = nil
+            index: Int, scenario: String, variant: String, refreshHz: Int, driftRows: Int, frameRows: Int,
+            seed: UInt64? = nil
         ) {
             self.index = index
             self.scenario = scenario
@@ -196,10 +197,16 @@ package struct ShardManifest: Codable, Sendable, Equatable {
         do {
             manifest = try JSONDecoder().decode(ShardManifest.self, from: data)
         } catch {
-            throw ShardMergeError("\(ScenarioError(file: file, decodingError: error)); is it a shard.json written by `feedsim run --shard`?")
+            throw ShardMergeError(
+                """
+                \(ScenarioError(file: file, decodingError: error)); is it a shard.json written by `feedsim run \
+                --shard`?
+                """
+            )
         }
         guard manifest.format == currentFormat else {
-            throw ShardMergeError("\(file) has manifest format \(manifest.format); this feedsim reads format \(currentFormat)")
+            throw ShardMergeError(
+                "\(file) has manifest format \(manifest.format); this feedsim reads format \(currentFormat)")
         }
         return manifest
     }

@@ -62,24 +62,33 @@ package enum ShardMerge {
         let seeded = first.manifest.inputs.seeds != nil
         let traced = first.traces != nil
         guard n >= 1, total >= 0 else {
-            throw ShardMergeError("\(first.folder)/\(ShardManifest.fileName) says \(total) requests in \(n) parts; expected at least 1 part")
+            throw ShardMergeError(
+                """
+                \(first.folder)/\(ShardManifest.fileName) says \(total) requests in \(n) parts; expected at least \
+                1 part
+                """
+            )
         }
         var byShard: [Int: String] = [:]
         for part in parts {
             let m = part.manifest
             func differs(_ what: String, _ mine: String, _ theirs: String) -> ShardMergeError {
-                ShardMergeError("\(part.folder) is not a part of the same suite as \(first.folder): \(what) \(mine) vs \(theirs)")
+                ShardMergeError(
+                    "\(part.folder) is not a part of the same suite as \(first.folder): \(what) \(mine) vs \(theirs)")
             }
             guard m.shardCount == n else { throw differs("shard count", "\(m.shardCount)", "\(n)") }
             guard m.totalRequests == total else { throw differs("total requests", "\(m.totalRequests)", "\(total)") }
             guard m.inputsHash == hash, m.inputs.hash == hash else {
-                throw differs("inputs hash (scenario files, device profiles, --seed, --seeds, --frames)", m.inputsHash, hash)
+                throw differs(
+                    "inputs hash (scenario files, device profiles, --seed, --seeds, --frames)", m.inputsHash, hash)
             }
             guard m.inputs.frames == frames else {
                 throw differs("--frames", m.inputs.frames ? "given" : "not given", frames ? "given" : "not given")
             }
             guard (part.traces != nil) == traced else {
-                throw differs("--trace (a traces folder)", part.traces != nil ? "given" : "not given", traced ? "given" : "not given")
+                throw differs(
+                    "--trace (a traces folder)", part.traces != nil ? "given" : "not given",
+                    traced ? "given" : "not given")
             }
             guard (1...n).contains(m.shard) else {
                 throw ShardMergeError("\(part.folder) claims to be part \(m.shard) of \(n)")
@@ -90,7 +99,12 @@ package enum ShardMerge {
             byShard[m.shard] = part.folder
         }
         if let missing = (1...n).first(where: { byShard[$0] == nil }) {
-            throw ShardMergeError("part \(missing)/\(n) is missing; give the folders of all \(n) parts (have: \(byShard.keys.sorted().map { "\($0)/\(n)" }.joined(separator: ", ")))")
+            throw ShardMergeError(
+                """
+                part \(missing)/\(n) is missing; give the folders of all \(n) parts (have: \
+                \(byShard.keys.sorted().map { "\($0)/\(n)" }.joined(separator: ", ")))
+                """
+            )
         }
 
         // Checked before `owner` is sized by `total`, which a damaged
@@ -106,10 +120,16 @@ package enum ShardMerge {
                     throw ShardMergeError("\(part.folder) lists request \(request.index), outside 0..<\(total)")
                 }
                 guard ShardManifest.selects(index: request.index, shard: part.manifest.shard, shardCount: n) else {
-                    throw ShardMergeError("\(part.folder) lists request \(request.index), which part \(part.manifest.shard)/\(n) does not run")
+                    throw ShardMergeError(
+                        """
+                        \(part.folder) lists request \(request.index), which part \(part.manifest.shard)/\(n) \
+                        does not run
+                        """
+                    )
                 }
                 if let other = owner[request.index] {
-                    throw ShardMergeError("request \(request.index) is in both \(parts[other].folder) and \(part.folder)")
+                    throw ShardMergeError(
+                        "request \(request.index) is in both \(parts[other].folder) and \(part.folder)")
                 }
                 owner[request.index] = p
             }
@@ -156,21 +176,29 @@ package enum ShardMerge {
             }
             let seeded = part.manifest.inputs.seeds != nil
             if seeded, let unseeded = requests.first(where: { $0.seed == nil }) {
-                throw ShardMergeError("\(part.folder)/\(ShardManifest.fileName) was run with --seeds but gives request \(unseeded.index) no seed")
+                throw ShardMergeError(
+                    """
+                    \(part.folder)/\(ShardManifest.fileName) was run with --seeds but gives request \
+                    \(unseeded.index) no seed
+                    """
+                )
             }
             // summary.csv has its seed in the fourth column; drift.csv and
             // frames.csv, under --seeds, in the last.
-            summary = try CSVLines(part.summary, file: "\(part.folder)/summary.csv", columns: RunReports.summaryColumns,
-                                   blocks: requests.map { ($0.key, 1) }, seeds: seeded ? requests.map(\.seed) : nil, seedColumn: 3)
+            summary = try CSVLines(
+                part.summary, file: "\(part.folder)/summary.csv", columns: RunReports.summaryColumns,
+                blocks: requests.map { ($0.key, 1) }, seeds: seeded ? requests.map(\.seed) : nil, seedColumn: 3)
             let driftColumns = RunReports.driftColumns(seeded: seeded)
-            drift = try CSVLines(part.drift, file: "\(part.folder)/drift.csv", columns: driftColumns,
-                                 blocks: requests.map { ($0.key, $0.driftRows) }, seeds: seeded ? requests.map(\.seed) : nil,
-                                 seedColumn: driftColumns.count - 1)
+            drift = try CSVLines(
+                part.drift, file: "\(part.folder)/drift.csv", columns: driftColumns,
+                blocks: requests.map { ($0.key, $0.driftRows) }, seeds: seeded ? requests.map(\.seed) : nil,
+                seedColumn: driftColumns.count - 1)
             if let data = part.frames {
                 let frameColumns = RunReports.frameColumns(seeded: seeded)
-                frames = try CSVLines(data, file: "\(part.folder)/frames.csv", columns: frameColumns,
-                                      blocks: requests.map { ($0.key, $0.frameRows) }, seeds: seeded ? requests.map(\.seed) : nil,
-                                      seedColumn: frameColumns.count - 1)
+                frames = try CSVLines(
+                    data, file: "\(part.folder)/frames.csv", columns: frameColumns,
+                    blocks: requests.map { ($0.key, $0.frameRows) }, seeds: seeded ? requests.map(\.seed) : nil,
+                    seedColumn: frameColumns.count - 1)
             }
         }
     }

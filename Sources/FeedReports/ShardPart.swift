@@ -18,7 +18,9 @@ package struct ShardPart: Sendable {
     package var traces: [TraceFile]?
 
     /// A part from its parts.
-    package init(folder: String, manifest: ShardManifest, summary: Data, drift: Data, frames: Data?, traces: [TraceFile]? = nil) {
+    package init(
+        folder: String, manifest: ShardManifest, summary: Data, drift: Data, frames: Data?, traces: [TraceFile]? = nil
+    ) {
         self.folder = folder
         self.manifest = manifest
         self.summary = summary
@@ -47,7 +49,8 @@ package struct ShardPart: Sendable {
         }
         let manifestFile = base.appendingPathComponent(ShardManifest.fileName).path
         guard let manifestData = try read(ShardManifest.fileName) else {
-            throw ShardMergeError("\(folder) has no \(ShardManifest.fileName); give the --out folders of `feedsim run --shard K/N`")
+            throw ShardMergeError(
+                "\(folder) has no \(ShardManifest.fileName); give the --out folders of `feedsim run --shard K/N`")
         }
         let manifest = try ShardManifest.decode(manifestData, file: manifestFile)
         guard let summary = try read("summary.csv") else {
@@ -62,20 +65,30 @@ package struct ShardPart: Sendable {
         }
         var traces: [TraceFile]?
         var tracesIsFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: base.appendingPathComponent(ChromeTrace.folder).path, isDirectory: &tracesIsFolder) {
-            guard tracesIsFolder.boolValue else { throw ShardMergeError("\(folder)/\(ChromeTrace.folder) is a file, expected a folder") }
+        if FileManager.default.fileExists(
+            atPath: base.appendingPathComponent(ChromeTrace.folder).path, isDirectory: &tracesIsFolder)
+        {
+            guard tracesIsFolder.boolValue else {
+                throw ShardMergeError("\(folder)/\(ChromeTrace.folder) is a file, expected a folder")
+            }
             var files: [TraceFile] = []
             for request in manifest.requests {
                 let name = ChromeTrace.fileName(for: request.key, seed: request.seed)
                 guard let data = try read("\(ChromeTrace.folder)/\(name)") else {
-                    throw ShardMergeError("\(folder) has a \(ChromeTrace.folder) folder but no \(ChromeTrace.folder)/\(name); its --trace run did not finish")
+                    throw ShardMergeError(
+                        """
+                        \(folder) has a \(ChromeTrace.folder) folder but no \(ChromeTrace.folder)/\(name); its \
+                        --trace run did not finish
+                        """
+                    )
                 }
                 files.append(TraceFile(name: name, data: data))
             }
             traces = files
         }
-        return ShardPart(folder: folder, manifest: manifest, summary: summary, drift: drift,
-                         frames: manifest.inputs.frames ? frames : nil, traces: traces)
+        return ShardPart(
+            folder: folder, manifest: manifest, summary: summary, drift: drift,
+            frames: manifest.inputs.frames ? frames : nil, traces: traces)
     }
 }
 

@@ -68,7 +68,9 @@ package struct StrategyComparison: Hashable, Sendable {
     ///   the summary.
     /// - Complexity: O(*r* · *m*) for *r* runs and *m* metrics, plus the
     ///   cost of `SummaryRow.value(of:)`.
-    package init(summary: SummaryFile, metrics: [String] = StrategyComparison.defaultMetrics) throws(StrategyComparisonError) {
+    package init(
+        summary: SummaryFile, metrics: [String] = StrategyComparison.defaultMetrics
+    ) throws(StrategyComparisonError) {
         let available = summary.metricColumns.filter(Metric.isComparable)
         var chosen: [String] = []
         for metric in metrics where !chosen.contains(metric) {
@@ -94,7 +96,8 @@ package struct StrategyComparison: Hashable, Sendable {
             let direction = SummaryMetrics.direction(of: metric)
             let rows = groups.map { group -> Row in
                 let texts = variants.map { variant in
-                    summary.row(for: SummaryKey(scenario: group.scenario, variant: variant, refreshHz: group.refreshHz))?
+                    summary.row(
+                        for: SummaryKey(scenario: group.scenario, variant: variant, refreshHz: group.refreshHz))?
                         .value(of: metric)
                 }
                 let best = StrategyComparison.best(texts, direction: direction)
@@ -134,7 +137,8 @@ package struct StrategyComparison: Hashable, Sendable {
     /// line between metrics; ends with a line break.
     package var terminalText: String {
         tables.map { table in
-            let title = "\(table.metric) (\(table.direction.rawValue)\(table.direction == .neutral ? "" : ", * = best"))"
+            let title =
+                "\(table.metric) (\(table.direction.rawValue)\(table.direction == .neutral ? "" : ", * = best"))"
             let rows = table.rows.map { row in
                 [row.scenario, String(row.refreshHz)]
                     + row.cells.map { cell in cell.map { $0.value + ($0.isBest ? "*" : " ") } ?? "- " }
@@ -196,17 +200,18 @@ package struct StrategyComparison: Hashable, Sendable {
     /// text as written, null where the variant has no run) and its best
     /// variants.
     package var json: String {
-        JSONDocument.text(of: ComparisonDocument(
-            variants: variants,
-            metrics: tables.map { table in
-                ComparisonDocument.Table(
-                    metric: table.metric, direction: ComparisonDocument.name(of: table.direction),
-                    rows: table.rows.map { row in
-                        ComparisonDocument.Row(
-                            scenario: row.scenario, refreshHz: row.refreshHz,
-                            values: row.cells.map { $0?.value }, bestVariants: bestVariants(in: row))
-                    })
-            }))
+        JSONDocument.text(
+            of: ComparisonDocument(
+                variants: variants,
+                metrics: tables.map { table in
+                    ComparisonDocument.Table(
+                        metric: table.metric, direction: ComparisonDocument.name(of: table.direction),
+                        rows: table.rows.map { row in
+                            ComparisonDocument.Row(
+                                scenario: row.scenario, refreshHz: row.refreshHz,
+                                values: row.cells.map { $0?.value }, bestVariants: bestVariants(in: row))
+                        })
+                }))
     }
 
     static func markdownEscaped(_ text: String) -> String {
@@ -232,8 +237,12 @@ package struct StrategyComparisonError: Error, Equatable, Sendable, CustomString
     static func hash(_ metric: String, available: [String]) -> StrategyComparisonError? {
         guard SummaryMetrics.isText(metric) else { return nil }
         return StrategyComparisonError(
-            problem: "\(metric) is a hash of the run's events, not a quantity to compare (feedsim check compares it exactly); "
-                + "choose from: \(available.joined(separator: ", "))")
+            problem:
+                """
+                \(metric) is a hash of the run's events, not a quantity to compare (feedsim check compares it \
+                exactly);\u{20}
+                """
+                    + "choose from: \(available.joined(separator: ", "))")
     }
 }
 

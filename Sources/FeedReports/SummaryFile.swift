@@ -1,6 +1,6 @@
-import Foundation
 import CSVCodec
 import FeedScenario
+import Foundation
 
 /// What identifies one run in `summary.csv`: the scenario, the variant and
 /// the refresh rate. Keys order by scenario, then variant, then refresh rate
@@ -134,7 +134,8 @@ package struct SummaryFile: Sendable {
     /// A column that is neither key nor metric.
     package static let seedColumn = "seed"
     /// Columns whose values are text, not numbers.
-    package static let textColumns: Set<String> = Set(["scenario", "variant"] + Metric.all.filter(\.isText).map(\.name))
+    package static let textColumns: Set<String> = Set(
+        ["scenario", "variant"] + Metric.all.filter(\.isText).map(\.name))
     /// Numeric columns a build that cannot count allocations leaves empty
     /// (`AllocationMeter.unavailableReason`).
     package static let mayBeEmptyColumns: Set<String> = Set(ProvenanceComparison.buildDependentColumns)
@@ -184,14 +185,16 @@ package struct SummaryFile: Sendable {
             throw SummaryFileError(kind: .missingFile, file: name, line: nil, problem: "no such file")
         }
         guard !isDirectory.boolValue else {
-            throw SummaryFileError(kind: .unreadable, file: name, line: nil, problem: "is a folder, expected a CSV file")
+            throw SummaryFileError(
+                kind: .unreadable, file: name, line: nil, problem: "is a folder, expected a CSV file")
         }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw SummaryFileError(kind: .unreadable, file: name, line: nil,
-                                   problem: "cannot read the file (\(error.localizedDescription))")
+            throw SummaryFileError(
+                kind: .unreadable, file: name, line: nil,
+                problem: "cannot read the file (\(error.localizedDescription))")
         }
         return try SummaryFile(data: data, file: name, requiredColumns: requiredColumns)
     }
@@ -200,7 +203,9 @@ package struct SummaryFile: Sendable {
     ///
     /// The bytes must be UTF-8 without a byte-order mark, as `feedsim run`
     /// writes them; the first line that is not is named.
-    package init(data: Data, file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(SummaryFileError) {
+    package init(
+        data: Data, file: String, requiredColumns: [String] = RunReports.summaryColumns
+    ) throws(SummaryFileError) {
         try SummaryFile.checkText(data, file: file)
         try self.init(utf8: [UInt8](data), file: file, requiredColumns: requiredColumns)
     }
@@ -209,8 +214,9 @@ package struct SummaryFile: Sendable {
     /// UTF-8 text without a byte-order mark.
     static func checkText(_ data: Data, file: String) throws(SummaryFileError) {
         if data.starts(with: [0xEF, 0xBB, 0xBF]) {
-            throw SummaryFileError(kind: .badHeader, file: file, line: 1,
-                                   problem: "the file starts with a byte-order mark; expected plain UTF-8 as `feedsim run` writes")
+            throw SummaryFileError(
+                kind: .badHeader, file: file, line: 1,
+                problem: "the file starts with a byte-order mark; expected plain UTF-8 as `feedsim run` writes")
         }
         if String(validating: data, as: UTF8.self) != nil { return }
         var line = 1
@@ -224,7 +230,9 @@ package struct SummaryFile: Sendable {
     }
 
     /// Parses CSV `text`; `file` names it in messages.
-    package init(text: String, file: String, requiredColumns: [String] = RunReports.summaryColumns) throws(SummaryFileError) {
+    package init(
+        text: String, file: String, requiredColumns: [String] = RunReports.summaryColumns
+    ) throws(SummaryFileError) {
         try self.init(utf8: Array(text.utf8), file: file, requiredColumns: requiredColumns)
     }
 
@@ -236,29 +244,40 @@ package struct SummaryFile: Sendable {
             do {
                 return try reader.next()
             } catch {
-                throw SummaryFileError(kind: .unreadable, file: file, line: error.line, problem: "not valid CSV: \(error.problem)")
+                throw SummaryFileError(
+                    kind: .unreadable, file: file, line: error.line, problem: "not valid CSV: \(error.problem)")
             }
         }
         guard let headerRecord = try next(), !headerRecord.isBlank else {
-            throw SummaryFileError(kind: .badHeader, file: file, line: 1,
-                                   problem: "the file is empty; expected a header line starting with scenario,variant,refresh_hz")
+            throw SummaryFileError(
+                kind: .badHeader, file: file, line: 1,
+                problem: "the file is empty; expected a header line starting with scenario,variant,refresh_hz")
         }
         let header = headerRecord.fields
         var seen: Set<String> = []
         for column in header {
             guard seen.insert(column).inserted else {
-                throw SummaryFileError(kind: .badHeader, file: file, line: 1, problem: "the header repeats the column \"\(column)\"")
+                throw SummaryFileError(
+                    kind: .badHeader, file: file, line: 1, problem: "the header repeats the column \"\(column)\"")
             }
         }
         // The key columns and the seed identify a row in any file.
-        let needed = SummaryFile.keyColumns + [SummaryFile.seedColumn]
+        let needed =
+            SummaryFile.keyColumns + [SummaryFile.seedColumn]
             + requiredColumns.filter { !SummaryFile.keyColumns.contains($0) && $0 != SummaryFile.seedColumn }
         let missing = needed.filter { !seen.contains($0) }
         guard missing.isEmpty else {
-            let source = requiredColumns == RunReports.summaryColumns ? "a summary.csv written by `feedsim run`" : "a file written by feedsim"
+            let source =
+                requiredColumns == RunReports.summaryColumns
+                ? "a summary.csv written by `feedsim run`" : "a file written by feedsim"
             throw SummaryFileError(
                 kind: .badHeader, file: file, line: 1,
-                problem: "missing required column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); is this \(source)?")
+                problem:
+                    """
+                    missing required column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); \
+                    is this \(source)?
+                    """
+            )
         }
         self.columns = header
 
@@ -273,19 +292,25 @@ package struct SummaryFile: Sendable {
             let fields = record.fields, line = record.line
             if fields.allSatisfy(\.isEmpty) { continue }
             if let extra = fields.indices.last(where: { $0 >= header.count && !fields[$0].isEmpty }) {
-                throw SummaryFileError(kind: .badRow, file: file, line: line,
-                                       problem: "the row has \(extra + 1) fields but the header has \(header.count) columns")
+                throw SummaryFileError(
+                    kind: .badRow, file: file, line: line,
+                    problem: "the row has \(extra + 1) fields but the header has \(header.count) columns")
             }
             var row = try SummaryFile.row(
                 fields, header: header, position: position, numericColumns: numericColumns,
                 file: file, line: line)
             // One copy of each variant's name for all its rows: a name of
             // more than 15 bytes is otherwise a heap block per row.
-            if let name = variantNames[row.key.variant] { row.key.variant = name } else { variantNames[row.key.variant] = row.key.variant }
+            if let name = variantNames[row.key.variant] {
+                row.key.variant = name
+            } else {
+                variantNames[row.key.variant] = row.key.variant
+            }
             let run = SummaryRunID(key: row.key, seed: row.seed)
             if let first = runs[run] {
-                throw SummaryFileError(kind: .duplicateKey, file: file, line: line,
-                                       problem: "duplicate row for \(row.key); the first is on line \(rows[first].line)")
+                throw SummaryFileError(
+                    kind: .duplicateKey, file: file, line: line,
+                    problem: "duplicate row for \(row.key); the first is on line \(rows[first].line)")
             }
             runs[run] = rows.count
             if index[row.key] == nil { index[row.key] = rows.count } else { isMultiSeed = true }
@@ -297,7 +322,8 @@ package struct SummaryFile: Sendable {
     }
 
     private static func row(
-        _ fields: [String], header: [String], position: [String: Int], numericColumns: Set<String>, file: String, line: Int
+        _ fields: [String], header: [String], position: [String: Int], numericColumns: Set<String>, file: String,
+        line: Int
     ) throws(SummaryFileError) -> SummaryRow {
         func field(_ column: String) -> String {
             let i = position[column]!
@@ -329,9 +355,11 @@ package struct SummaryFile: Sendable {
                     throw bad("trace_digest is \"\(value)\", expected \(traceDigestLength) hex digits")
                 }
             } else if required, !textColumns.contains(column), parseNumber(value) == nil,
-                      !(value.isEmpty && mayBeEmptyColumns.contains(column)) {
-                throw bad("\(column) is \"\(value)\", expected a number"
-                    + (mayBeEmptyColumns.contains(column) ? ", or empty where allocations were not counted" : ""))
+                !(value.isEmpty && mayBeEmptyColumns.contains(column))
+            {
+                throw bad(
+                    "\(column) is \"\(value)\", expected a number"
+                        + (mayBeEmptyColumns.contains(column) ? ", or empty where allocations were not counted" : ""))
             }
             metrics.append(SummaryField(name: column, value: value))
         }

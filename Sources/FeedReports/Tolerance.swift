@@ -167,7 +167,8 @@ package struct ToleranceSet: Sendable, Equatable {
         } catch let error as ToleranceError {
             throw error
         } catch {
-            throw ToleranceError(source: name, problem: "cannot read the file as UTF-8 text (\(error.localizedDescription))")
+            throw ToleranceError(
+                source: name, problem: "cannot read the file as UTF-8 text (\(error.localizedDescription))")
         }
     }
 
@@ -182,7 +183,9 @@ package struct ToleranceSet: Sendable, Equatable {
             let source = "\(file):\(i + 1)"
             let (metric, tolerance) = try parseAssignment(content, source: source)
             if let earlier = firstLine[metric] {
-                throw ToleranceError(source: source, problem: "\(metric) already has a tolerance on line \(earlier); keep one of the two lines")
+                throw ToleranceError(
+                    source: source,
+                    problem: "\(metric) already has a tolerance on line \(earlier); keep one of the two lines")
             }
             firstLine[metric] = i + 1
             set.set(tolerance, for: metric)
@@ -214,12 +217,18 @@ package struct ToleranceSet: Sendable, Equatable {
         if SummaryMetrics.isText(metric), tolerance.amount != .absolute(0) {
             throw ToleranceError(
                 source: source,
-                problem: "\(metric) is compared as text, so it takes no amount; write `\(metric) = strict` to fail on any change")
+                problem:
+                    """
+                    \(metric) is compared as text, so it takes no amount; write `\(metric) = strict` to fail on \
+                    any change
+                    """
+            )
         }
         return (metric, tolerance)
     }
 
-    private static func parseValue(_ value: String, metric: String, source: String) throws(ToleranceError) -> Tolerance {
+    private static func parseValue(_ value: String, metric: String, source: String) throws(ToleranceError) -> Tolerance
+    {
         let notATolerance = ToleranceError(
             source: source,
             problem: "\"\(value)\" is not a tolerance; use a non-negative number (`\(metric) = 0.5`), "
@@ -235,7 +244,9 @@ package struct ToleranceSet: Sendable, Equatable {
             var number = words[0]
             let isPercent = number.hasSuffix("%")
             if isPercent { number.removeLast() }
-            guard !number.hasPrefix("-"), !number.hasPrefix("+"), SummaryFile.isDecimal(number), let amount = Double(number) else {
+            guard !number.hasPrefix("-"), !number.hasPrefix("+"), SummaryFile.isDecimal(number),
+                let amount = Double(number)
+            else {
                 throw notATolerance
             }
             return Tolerance(amount: isPercent ? .relative(percent: amount) : .absolute(amount), isStrict: isStrict)

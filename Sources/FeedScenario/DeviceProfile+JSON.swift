@@ -20,7 +20,9 @@ extension DeviceProfile {
         lines.append("  \"costs_ns\": {")
         let fields = CostTable.fields
         for (i, field) in fields.enumerated() {
-            lines.append("    \"\(field.key.rawValue)\": \(json(costs[keyPath: field.path]))" + (i + 1 < fields.count ? "," : ""))
+            lines.append(
+                "    \"\(field.key.rawValue)\": \(json(costs[keyPath: field.path]))" + (i + 1 < fields.count ? "," : "")
+            )
         }
         lines.append("  }")
         lines.append("}")
@@ -35,7 +37,8 @@ extension CostTable {
         (.item_layout, \.itemLayout), (.height_update, \.heightUpdate), (.offset_query, \.offsetQuery),
         (.diff_element, \.diffElement), (.change_apply, \.changeApply), (.view_model_create, \.viewModelCreate),
         (.decode_per_megapixel, \.decodePerMegapixel),
-        (.configure_per_text_character, \.configurePerTextCharacter), (.configure_per_media_item, \.configurePerMediaItem),
+        (.configure_per_text_character, \.configurePerTextCharacter),
+        (.configure_per_media_item, \.configurePerMediaItem),
         (.measure_per_text_character, \.measurePerTextCharacter), (.measure_per_media_item, \.measurePerMediaItem),
         (.measure_per_thread_row, \.measurePerThreadRow),
         (.render_base, \.renderBase), (.render_per_layer, \.renderPerLayer), (.render_per_image, \.renderPerImage),

@@ -159,7 +159,8 @@ extension DeviceProfile: Decodable {
             guard costJitterSigma.value <= DeviceProfile.maximumJitterSigma else {
                 throw DecodingFailure(
                     codingPath: c.codingPath + [Keys.cost_jitter_sigma, Rated.Keys.value],
-                    expected: "expected a value in 0...\(DeviceProfile.maximumJitterSigma), found \(costJitterSigma.value)")
+                    expected:
+                        "expected a value in 0...\(DeviceProfile.maximumJitterSigma), found \(costJitterSigma.value)")
             }
         }
         adaptiveRefresh = try c.decodeIfPresent(Bool.self, forKey: .adaptive_refresh) ?? false
@@ -195,7 +196,9 @@ extension CostTable: Decodable {
         changeApply = try c.decode(Rated.self, forKey: .change_apply)
         viewModelCreate = try c.decode(Rated.self, forKey: .view_model_create)
         decodePerMegapixel = try c.decode(Rated.self, forKey: .decode_per_megapixel)
-        func optional(_ key: Keys) throws -> Rated { try c.decodeIfPresent(Rated.self, forKey: key) ?? CostTable.notModelled }
+        func optional(_ key: Keys) throws -> Rated {
+            try c.decodeIfPresent(Rated.self, forKey: key) ?? CostTable.notModelled
+        }
         configurePerTextCharacter = try optional(.configure_per_text_character)
         configurePerMediaItem = try optional(.configure_per_media_item)
         measurePerTextCharacter = try optional(.measure_per_text_character)

@@ -228,7 +228,9 @@ private struct _Scanner {
     mutating func number() throws {
         func digits() throws(Malformed) {
             let start = position
-            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                position += 1
+            }
             guard position > start else { throw Malformed() }
         }
         if peek(UInt8(ascii: "-")) { position += 1 }
@@ -286,7 +288,8 @@ private struct _Scanner {
             var scalar = try hexQuad()
             if (0xD800..<0xDC00).contains(scalar) {
                 // A high surrogate must be followed by `\u` and a low one.
-                guard peek(UInt8(ascii: "\\")), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u") else {
+                guard peek(UInt8(ascii: "\\")), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u")
+                else {
                     throw Malformed()
                 }
                 position += 2

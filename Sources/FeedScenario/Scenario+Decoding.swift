@@ -55,7 +55,8 @@ extension Scenario: Decodable {
         durationNs = Int64((seconds * nanosecondsPerSecond).rounded())
         feed = try c.decode(FeedSettings.self, forKey: .feed)
         server = try c.decodeIfPresent(ServerSettings.self, forKey: .server) ?? ServerSettings.defaults
-        engine = c.contains(.engine)
+        engine =
+            c.contains(.engine)
             ? try EngineSettings.decode(from: c.superDecoder(forKey: .engine), base: .defaults, named: false).settings
             : .defaults
         variants = []
@@ -66,12 +67,16 @@ extension Scenario: Decodable {
                 let name = decoded.name ?? ""
                 if variants.contains(where: { $0.name == name }) {
                     throw DecodingFailure(
-                        codingPath: c.codingPath + [Keys.variants, AnyCodingKey(intValue: variants.count), EngineSettings.Keys.name],
+                        codingPath: c.codingPath + [
+                            Keys.variants, AnyCodingKey(intValue: variants.count), EngineSettings.Keys.name,
+                        ],
                         expected: "expected a name no other variant uses, found \"\(name)\" twice")
                 }
                 variants.append(EngineVariant(name: name, engine: decoded.settings, network: decoded.network))
             }
-            guard !variants.isEmpty else { throw c.failure(.variants, "expected at least one variant, or no `variants` field") }
+            guard !variants.isEmpty else {
+                throw c.failure(.variants, "expected at least one variant, or no `variants` field")
+            }
         }
         let written = try c.decodeIfPresent([ScriptStep].self, forKey: .script) ?? []
         // Both totals are checked before anything is expanded: a few lines of
@@ -83,14 +88,24 @@ extension Scenario: Decodable {
             guard steps <= ScriptStep.maximumExpandedSteps else {
                 throw DecodingFailure(
                     codingPath: c.codingPath + [Keys.script, AnyCodingKey(intValue: i)],
-                    expected: "expected at most \(ScriptStep.maximumExpandedSteps) steps in the script counting every repetition, found \(steps) by this step")
+                    expected:
+                        """
+                        expected at most \(ScriptStep.maximumExpandedSteps) steps in the script counting every \
+                        repetition, found \(steps) by this step
+                        """
+                )
             }
             if case let .newPosts(count, _) = step.action {
                 posts += count * step.repeatCount
                 guard posts <= maximumPostCount else {
                     throw DecodingFailure(
                         codingPath: c.codingPath + [Keys.script, AnyCodingKey(intValue: i), ScriptStep.Keys.count],
-                        expected: "expected at most \(maximumPostCount) posts over the run (feed.post_count and every new_posts count times its repetitions), found \(posts) by this step")
+                        expected:
+                            """
+                            expected at most \(maximumPostCount) posts over the run (feed.post_count and every \
+                            new_posts count times its repetitions), found \(posts) by this step
+                            """
+                    )
                 }
             }
         }
@@ -105,7 +120,12 @@ extension Scenario: Decodable {
             let key = step.repeatCount > 1 ? ScriptStep.Keys.repeat : ScriptStep.Keys.at_ms
             throw DecodingFailure(
                 codingPath: c.codingPath + [Keys.script, AnyCodingKey(intValue: i), key],
-                expected: "expected every repetition before the end of the run (\(seconds) s), found one at \(Double(step.lastNs) / nanosecondsPerMillisecond) ms")
+                expected:
+                    """
+                    expected every repetition before the end of the run (\(seconds) s), found one at \
+                    \(Double(step.lastNs) / nanosecondsPerMillisecond) ms
+                    """
+            )
         }
         for i in written.indices.dropFirst() where written[i].atNs < written[i - 1].atNs {
             throw DecodingFailure(
@@ -113,7 +133,13 @@ extension Scenario: Decodable {
                 expected: "expected steps in time order; this one starts before the step above it")
         }
         guard durationNs <= limits.maxSimulatedNs else {
-            throw c.failure(.duration_s, "expected at most limits.max_simulated_s (\(Double(limits.maxSimulatedNs) / nanosecondsPerSecond) s), found \(seconds) s")
+            throw c.failure(
+                .duration_s,
+                """
+                expected at most limits.max_simulated_s (\(Double(limits.maxSimulatedNs) / nanosecondsPerSecond) \
+                s), found \(seconds) s
+                """
+            )
         }
     }
 }
@@ -148,12 +174,22 @@ extension FeedSettings: Decodable {
         } else {
             textLength = FeedSettings.defaultTextLength
         }
-        mediaFraction = try c.decode(Double.self, forKey: .media_fraction, per: FeedSettings.schema, default: FeedSettings.defaultMediaFraction)
-        replyFraction = try c.decode(Double.self, forKey: .reply_fraction, per: FeedSettings.schema, default: FeedSettings.defaults.replyFraction)
-        repostFraction = try c.decode(Double.self, forKey: .repost_fraction, per: FeedSettings.schema, default: FeedSettings.defaults.repostFraction)
-        pageSize = try c.decode(Int.self, forKey: .page_size, per: FeedSettings.schema, default: FeedSettings.defaults.pageSize)
-        loadMoreThreshold = try c.decode(Int.self, forKey: .load_more_threshold, per: FeedSettings.schema, default: FeedSettings.defaults.loadMoreThreshold)
-        mediaSizeKnownFraction = try c.decode(Double.self, forKey: .media_size_known_fraction, per: FeedSettings.schema, default: FeedSettings.defaults.mediaSizeKnownFraction)
+        mediaFraction = try c.decode(
+            Double.self, forKey: .media_fraction, per: FeedSettings.schema, default: FeedSettings.defaultMediaFraction)
+        replyFraction = try c.decode(
+            Double.self, forKey: .reply_fraction, per: FeedSettings.schema, default: FeedSettings.defaults.replyFraction
+        )
+        repostFraction = try c.decode(
+            Double.self, forKey: .repost_fraction, per: FeedSettings.schema,
+            default: FeedSettings.defaults.repostFraction)
+        pageSize = try c.decode(
+            Int.self, forKey: .page_size, per: FeedSettings.schema, default: FeedSettings.defaults.pageSize)
+        loadMoreThreshold = try c.decode(
+            Int.self, forKey: .load_more_threshold, per: FeedSettings.schema,
+            default: FeedSettings.defaults.loadMoreThreshold)
+        mediaSizeKnownFraction = try c.decode(
+            Double.self, forKey: .media_size_known_fraction, per: FeedSettings.schema,
+            default: FeedSettings.defaults.mediaSizeKnownFraction)
         itemHeight = try FeedSettings.decodeItemHeight(c)
         if c.contains(.from) {
             imported = ImportedFeedSource(
@@ -172,7 +208,9 @@ extension FeedSettings: Decodable {
         if (try? c.decode(Double.self, forKey: .item_height_pt)) != nil {
             return .fixed(try c.decode(Double.self, forKey: .item_height_pt, per: FeedSettings.schema))
         }
-        guard let r = try? c.superDecoder(forKey: .item_height_pt), (try? r.container(keyedBy: AnyCodingKey.self)) != nil else {
+        guard let r = try? c.superDecoder(forKey: .item_height_pt),
+            (try? r.container(keyedBy: AnyCodingKey.self)) != nil
+        else {
             throw c.failure(.item_height_pt, "expected a number of points or an object {min, max}")
         }
         try r.rejectUnknownKeys(RangeKeys.self)
@@ -200,13 +238,26 @@ extension MemorySettings: Decodable {
         let c = try decoder.container(keyedBy: Keys.self)
         let d = MemorySettings.defaults
         let megabyte = Double(1 << 20)
-        limitBytes = Int64(try c.decode(Double.self, forKey: .limit_mb, per: MemorySettings.schema, default: Double(d.limitBytes) / megabyte) * megabyte)
-        baselineBytes = Int64(try c.decode(Double.self, forKey: .baseline_mb, per: MemorySettings.schema, default: Double(d.baselineBytes) / megabyte) * megabyte)
-        bytesPerPost = Int64(try c.decode(Double.self, forKey: .per_post_kb, per: MemorySettings.schema, default: Double(d.bytesPerPost) / 1024) * 1024)
-        warningFraction = try c.decode(Double.self, forKey: .warning_fraction, per: MemorySettings.schema, default: d.warningFraction)
-        criticalFraction = try c.decode(Double.self, forKey: .critical_fraction, per: MemorySettings.schema, default: d.criticalFraction)
+        limitBytes = Int64(
+            try c.decode(
+                Double.self, forKey: .limit_mb, per: MemorySettings.schema, default: Double(d.limitBytes) / megabyte)
+                * megabyte)
+        baselineBytes = Int64(
+            try c.decode(
+                Double.self, forKey: .baseline_mb, per: MemorySettings.schema,
+                default: Double(d.baselineBytes) / megabyte) * megabyte)
+        bytesPerPost = Int64(
+            try c.decode(
+                Double.self, forKey: .per_post_kb, per: MemorySettings.schema, default: Double(d.bytesPerPost) / 1024)
+                * 1024)
+        warningFraction = try c.decode(
+            Double.self, forKey: .warning_fraction, per: MemorySettings.schema, default: d.warningFraction)
+        criticalFraction = try c.decode(
+            Double.self, forKey: .critical_fraction, per: MemorySettings.schema, default: d.criticalFraction)
         guard criticalFraction >= warningFraction else {
-            throw c.failure(.critical_fraction, "expected at least warning_fraction (\(warningFraction)), found \(criticalFraction)")
+            throw c.failure(
+                .critical_fraction, "expected at least warning_fraction (\(warningFraction)), found \(criticalFraction)"
+            )
         }
         guard baselineBytes < limitBytes else {
             throw c.failure(.baseline_mb, "expected less than limit_mb, found \(Double(baselineBytes) / megabyte)")
@@ -223,13 +274,27 @@ extension LifecycleSettings: Decodable {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let d = LifecycleSettings.defaults
-        keepUnderNs = Int64(try c.decode(Double.self, forKey: .keep_under_s, per: LifecycleSettings.schema, default: Double(d.keepUnderNs) / nanosecondsPerSecond) * nanosecondsPerSecond)
-        checkUnderNs = Int64(try c.decode(Double.self, forKey: .check_under_s, per: LifecycleSettings.schema, default: Double(d.checkUnderNs) / nanosecondsPerSecond) * nanosecondsPerSecond)
+        keepUnderNs = Int64(
+            try c.decode(
+                Double.self, forKey: .keep_under_s, per: LifecycleSettings.schema,
+                default: Double(d.keepUnderNs) / nanosecondsPerSecond) * nanosecondsPerSecond)
+        checkUnderNs = Int64(
+            try c.decode(
+                Double.self, forKey: .check_under_s, per: LifecycleSettings.schema,
+                default: Double(d.checkUnderNs) / nanosecondsPerSecond) * nanosecondsPerSecond)
         guard checkUnderNs >= keepUnderNs else {
-            throw c.failure(.check_under_s, "expected at least keep_under_s, found \(Double(checkUnderNs) / nanosecondsPerSecond) s")
+            throw c.failure(
+                .check_under_s, "expected at least keep_under_s, found \(Double(checkUnderNs) / nanosecondsPerSecond) s"
+            )
         }
-        restoreMaxAgeNs = Int64(try c.decode(Double.self, forKey: .restore_max_age_s, per: LifecycleSettings.schema, default: Double(d.restoreMaxAgeNs) / nanosecondsPerSecond) * nanosecondsPerSecond)
-        coldStartNs = Int64(try c.decode(Double.self, forKey: .cold_start_ms, per: LifecycleSettings.schema, default: Double(d.coldStartNs) / nanosecondsPerMillisecond) * nanosecondsPerMillisecond)
+        restoreMaxAgeNs = Int64(
+            try c.decode(
+                Double.self, forKey: .restore_max_age_s, per: LifecycleSettings.schema,
+                default: Double(d.restoreMaxAgeNs) / nanosecondsPerSecond) * nanosecondsPerSecond)
+        coldStartNs = Int64(
+            try c.decode(
+                Double.self, forKey: .cold_start_ms, per: LifecycleSettings.schema,
+                default: Double(d.coldStartNs) / nanosecondsPerMillisecond) * nanosecondsPerMillisecond)
     }
 }
 
@@ -253,14 +318,22 @@ extension NetworkSettings: Decodable {
             throw c.failure(.profile, "expected one of \(names), found \"\(profile)\"")
         }
         latency = c.contains(.latency) ? try LatencyDistribution.decode(from: c.superDecoder(forKey: .latency)) : nil
-        jitterMs = c.contains(.jitter_ms) ? try c.decode(Double.self, forKey: .jitter_ms, per: NetworkSettings.schema) : nil
-        downlinkKbps = c.contains(.downlink_kbps) ? try c.decode(Int.self, forKey: .downlink_kbps, per: NetworkSettings.schema) : nil
-        uplinkKbps = c.contains(.uplink_kbps) ? try c.decode(Int.self, forKey: .uplink_kbps, per: NetworkSettings.schema) : nil
-        lossRate = c.contains(.loss_rate) ? try c.decode(Double.self, forKey: .loss_rate, per: NetworkSettings.schema) : nil
-        timeoutMs = c.contains(.timeout_ms) ? try c.decode(Double.self, forKey: .timeout_ms, per: NetworkSettings.schema) : nil
+        jitterMs =
+            c.contains(.jitter_ms) ? try c.decode(Double.self, forKey: .jitter_ms, per: NetworkSettings.schema) : nil
+        downlinkKbps =
+            c.contains(.downlink_kbps)
+            ? try c.decode(Int.self, forKey: .downlink_kbps, per: NetworkSettings.schema) : nil
+        uplinkKbps =
+            c.contains(.uplink_kbps) ? try c.decode(Int.self, forKey: .uplink_kbps, per: NetworkSettings.schema) : nil
+        lossRate =
+            c.contains(.loss_rate) ? try c.decode(Double.self, forKey: .loss_rate, per: NetworkSettings.schema) : nil
+        timeoutMs =
+            c.contains(.timeout_ms) ? try c.decode(Double.self, forKey: .timeout_ms, per: NetworkSettings.schema) : nil
         maxRetries = try c.decode(Int.self, forKey: .max_retries, per: NetworkSettings.schema, default: d.maxRetries)
-        backoffBaseMs = try c.decode(Double.self, forKey: .backoff_ms, per: NetworkSettings.schema, default: d.backoffBaseMs)
-        backoffMultiplier = try c.decode(Double.self, forKey: .backoff_multiplier, per: NetworkSettings.schema, default: d.backoffMultiplier)
+        backoffBaseMs = try c.decode(
+            Double.self, forKey: .backoff_ms, per: NetworkSettings.schema, default: d.backoffBaseMs)
+        backoffMultiplier = try c.decode(
+            Double.self, forKey: .backoff_multiplier, per: NetworkSettings.schema, default: d.backoffMultiplier)
         from = c.contains(.from) ? try c.decode(String.self, forKey: .from) : nil
         if let from, from.isEmpty { throw c.failure(.from, "expected the path of a NETWORK.json, found \"\"") }
         imported = nil
@@ -273,8 +346,11 @@ extension NetworkSettings: Decodable {
                 let w = try window.container(keyedBy: WindowKeys.self)
                 let from = try w.decode(Double.self, forKey: .from_s, per: NetworkSettings.offlineWindowSchema)
                 let to = try w.decode(Double.self, forKey: .to_s, per: NetworkSettings.offlineWindowSchema)
-                guard to > from else { throw w.failure(.to_s, "expected a time after from_s (\(from) s), found \(to) s") }
-                offlineWindows.append(Int64((from * nanosecondsPerSecond).rounded())..<Int64((to * nanosecondsPerSecond).rounded()))
+                guard to > from else {
+                    throw w.failure(.to_s, "expected a time after from_s (\(from) s), found \(to) s")
+                }
+                offlineWindows.append(
+                    Int64((from * nanosecondsPerSecond).rounded())..<Int64((to * nanosecondsPerSecond).rounded()))
             }
         }
     }
@@ -296,7 +372,13 @@ extension LatencyDistribution {
         let fields = LatencyDistribution.schema.branch(kind.rawValue)
         let allowed = fields.fields.compactMap { Keys(rawValue: $0.name) }
         for key in Keys.allCases where key != .distribution && c.contains(key) && !allowed.contains(key) {
-            throw c.failure(key, "unknown field `\(key.rawValue)` for a \(kind.rawValue) distribution; expected: \(allowed.map(\.rawValue).joined(separator: ", "))")
+            throw c.failure(
+                key,
+                """
+                unknown field `\(key.rawValue)` for a \(kind.rawValue) distribution; expected: \
+                \(allowed.map(\.rawValue).joined(separator: ", "))
+                """
+            )
         }
         switch kind {
         case .constant:
@@ -330,9 +412,12 @@ extension ServerSettings: Decodable {
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
-        let latencyMs = try c.decode(Double.self, forKey: .latency_ms, per: ServerSettings.schema, default: ServerSettings.defaultLatencyMs)
+        let latencyMs = try c.decode(
+            Double.self, forKey: .latency_ms, per: ServerSettings.schema, default: ServerSettings.defaultLatencyMs)
         latencyNs = Int64((latencyMs * nanosecondsPerMillisecond).rounded())
-        likeFailureRate = try c.decode(Double.self, forKey: .like_failure_rate, per: ServerSettings.schema, default: ServerSettings.defaults.likeFailureRate)
+        likeFailureRate = try c.decode(
+            Double.self, forKey: .like_failure_rate, per: ServerSettings.schema,
+            default: ServerSettings.defaults.likeFailureRate)
     }
 }
 
@@ -363,12 +448,14 @@ extension EngineSettings {
         } else if c.contains(.name) {
             throw c.failure(.name, "unknown field `name`; only a variant has a name")
         } else if c.contains(.network) {
-            throw c.failure(.network, "unknown field `network` in engine; the network is set at the top level or per variant")
+            throw c.failure(
+                .network, "unknown field `network` in engine; the network is set at the top level or per variant")
         }
         let network = named && c.contains(.network) ? try c.decode(NetworkSettings.self, forKey: .network) : nil
         var s = base
         s.estimatedItemHeightPt = try c.decode(
-            Double.self, forKey: .estimated_item_height_pt, per: EngineSettings.schema, default: base.estimatedItemHeightPt)
+            Double.self, forKey: .estimated_item_height_pt, per: EngineSettings.schema,
+            default: base.estimatedItemHeightPt)
         s.host = try c.decode(FeedHost.self, forKey: .host, default: base.host)
         s.positionStrategy = try c.decodePart(forKey: .position_strategy, default: base.positionStrategy)
         if !s.positionStrategy.hosts.contains(s.host) {
@@ -387,33 +474,48 @@ extension EngineSettings {
         }
         s.diffAlgorithm = try c.decode(DiffAlgorithm.self, forKey: .diff_algorithm, default: base.diffAlgorithm)
         let debounceMs = try c.decode(
-            Double.self, forKey: .debounce_ms, per: EngineSettings.schema, default: Double(base.debounceNs) / nanosecondsPerMillisecond)
+            Double.self, forKey: .debounce_ms, per: EngineSettings.schema,
+            default: Double(base.debounceNs) / nanosecondsPerMillisecond)
         s.debounceNs = Int64((debounceMs * nanosecondsPerMillisecond).rounded())
-        s.viewModelCacheCount = try c.decode(Int.self, forKey: .viewmodel_cache_count, per: EngineSettings.schema, default: base.viewModelCacheCount)
+        s.viewModelCacheCount = try c.decode(
+            Int.self, forKey: .viewmodel_cache_count, per: EngineSettings.schema, default: base.viewModelCacheCount)
         s.viewModelCacheCostBytes = try c.decode(
-            Int.self, forKey: .viewmodel_cache_cost_bytes, per: EngineSettings.schema, default: base.viewModelCacheCostBytes)
+            Int.self, forKey: .viewmodel_cache_cost_bytes, per: EngineSettings.schema,
+            default: base.viewModelCacheCostBytes)
         s.newPostsPolicy = try c.decode(NewPostsPolicy.self, forKey: .new_posts_policy, default: base.newPostsPolicy)
         s.hideReplies = try c.decodeIfPresent(Bool.self, forKey: .hide_replies) ?? base.hideReplies
         s.hideReposts = try c.decodeIfPresent(Bool.self, forKey: .hide_reposts) ?? base.hideReposts
-        s.refreshTriggerPt = try c.decode(Double.self, forKey: .refresh_trigger_pt, per: EngineSettings.schema, default: base.refreshTriggerPt)
-        s.memoryWarningPolicy = try c.decode(MemoryWarningPolicy.self, forKey: .memory_warning_policy, default: base.memoryWarningPolicy)
+        s.refreshTriggerPt = try c.decode(
+            Double.self, forKey: .refresh_trigger_pt, per: EngineSettings.schema, default: base.refreshTriggerPt)
+        s.memoryWarningPolicy = try c.decode(
+            MemoryWarningPolicy.self, forKey: .memory_warning_policy, default: base.memoryWarningPolicy)
         s.imageDecode = try c.decode(ImageDecodeSetting.self, forKey: .image_decode, default: base.imageDecode)
         let megabyte = Double(1 << 20)
-        s.imageMemoryCacheBytes = Int(try c.decode(
-            Double.self, forKey: .image_memory_cache_mb, per: EngineSettings.schema, default: Double(base.imageMemoryCacheBytes) / megabyte) * megabyte)
-        s.imageDiskCacheBytes = Int(try c.decode(
-            Double.self, forKey: .image_disk_cache_mb, per: EngineSettings.schema, default: Double(base.imageDiskCacheBytes) / megabyte) * megabyte)
-        s.imagePrefetchWindow = try c.decode(Int.self, forKey: .image_prefetch_window, per: EngineSettings.schema, default: base.imagePrefetchWindow)
+        s.imageMemoryCacheBytes = Int(
+            try c.decode(
+                Double.self, forKey: .image_memory_cache_mb, per: EngineSettings.schema,
+                default: Double(base.imageMemoryCacheBytes) / megabyte) * megabyte)
+        s.imageDiskCacheBytes = Int(
+            try c.decode(
+                Double.self, forKey: .image_disk_cache_mb, per: EngineSettings.schema,
+                default: Double(base.imageDiskCacheBytes) / megabyte) * megabyte)
+        s.imagePrefetchWindow = try c.decode(
+            Int.self, forKey: .image_prefetch_window, per: EngineSettings.schema, default: base.imagePrefetchWindow)
         s.imagePrefetch = try c.decodePart(forKey: .image_prefetch, default: base.imagePrefetch)
         s.pagePrefetch = try c.decodePart(forKey: .page_prefetch, default: base.pagePrefetch)
         if c.contains(.load_more_threshold) {
-            s.loadMoreThreshold = try c.decode(Int.self, forKey: .load_more_threshold, per: EngineSettings.schema, default: 0)
+            s.loadMoreThreshold = try c.decode(
+                Int.self, forKey: .load_more_threshold, per: EngineSettings.schema, default: 0)
         }
         s.rowRetention = try c.decode(RowRetention.self, forKey: .row_retention, default: base.rowRetention)
-        s.rowKeptUpdates = try c.decode(Int.self, forKey: .row_kept_updates, per: EngineSettings.schema, default: base.rowKeptUpdates)
-        s.rowViewBytes = try c.decode(Int.self, forKey: .row_view_kb, per: EngineSettings.schema, default: base.rowViewBytes >> 10) << 10
+        s.rowKeptUpdates = try c.decode(
+            Int.self, forKey: .row_kept_updates, per: EngineSettings.schema, default: base.rowKeptUpdates)
+        s.rowViewBytes =
+            try c.decode(Int.self, forKey: .row_view_kb, per: EngineSettings.schema, default: base.rowViewBytes >> 10)
+            << 10
         s.spareTimePrefetchRows = try c.decode(
-            Int.self, forKey: .spare_time_prefetch_rows, per: EngineSettings.schema, default: base.spareTimePrefetchRows)
+            Int.self, forKey: .spare_time_prefetch_rows, per: EngineSettings.schema, default: base.spareTimePrefetchRows
+        )
         s.rowObservation = try c.decode(RowObservation.self, forKey: .row_observation, default: base.rowObservation)
         return (name, s, network)
     }
@@ -431,7 +533,8 @@ extension RunLimits: Decodable {
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
-        maxEvents = try c.decode(Int.self, forKey: .max_events, per: RunLimits.schema, default: RunLimits.defaultMaxEvents)
+        maxEvents = try c.decode(
+            Int.self, forKey: .max_events, per: RunLimits.schema, default: RunLimits.defaultMaxEvents)
         let seconds = try c.decode(
             Double.self, forKey: .max_simulated_s, per: RunLimits.schema, default: RunLimits.defaultMaxSimulatedSeconds)
         maxSimulatedNs = Int64((seconds * nanosecondsPerSecond).rounded())
@@ -525,12 +628,17 @@ extension ScriptStep: Decodable {
             let animated = try c.decodeIfPresent(Bool.self, forKey: .animated) ?? false
             switch (c.contains(.offset_pt), c.contains(.post_index)) {
             case (true, false):
-                guard !c.contains(.into_post_pt) else { throw c.failure(.into_post_pt, "expected `into_post_pt` only with `post_index`") }
-                action = .scrollTo(target: .offset(try c.decode(Double.self, forKey: .offset_pt, per: fields)), animated: animated)
+                guard !c.contains(.into_post_pt) else {
+                    throw c.failure(.into_post_pt, "expected `into_post_pt` only with `post_index`")
+                }
+                action = .scrollTo(
+                    target: .offset(try c.decode(Double.self, forKey: .offset_pt, per: fields)), animated: animated)
             case (false, true):
                 let index = try c.decode(Int.self, forKey: .post_index, per: fields)
                 let into = try c.decode(Double.self, forKey: .into_post_pt, per: fields, default: 0)
-                action = .scrollTo(target: into == 0 ? .post(index: index) : .intoPost(index: index, pointsIn: into), animated: animated)
+                action = .scrollTo(
+                    target: into == 0 ? .post(index: index) : .intoPost(index: index, pointsIn: into),
+                    animated: animated)
             default:
                 throw c.failure(.offset_pt, "expected exactly one of `offset_pt` and `post_index`")
             }
@@ -539,8 +647,12 @@ extension ScriptStep: Decodable {
             let durationMs = try c.decode(Double.self, forKey: .duration_ms, per: fields)
             let holdMs = try c.decode(Double.self, forKey: .hold_ms, per: fields)
             let durationNs = Int64((durationMs * nanosecondsPerMillisecond).rounded())
-            guard durationNs >= 1 else { throw c.failure(.duration_ms, "expected at least 1 ns, found \(durationMs) ms") }
-            action = .pull(distancePt: distance, durationNs: durationNs, holdNs: Int64((holdMs * nanosecondsPerMillisecond).rounded()))
+            guard durationNs >= 1 else {
+                throw c.failure(.duration_ms, "expected at least 1 ns, found \(durationMs) ms")
+            }
+            action = .pull(
+                distancePt: distance, durationNs: durationNs,
+                holdNs: Int64((holdMs * nanosecondsPerMillisecond).rounded()))
         case .remove_posts:
             let count = try c.decode(Int.self, forKey: .count, per: fields)
             let place = try c.decode(RemovalPlace.self, forKey: .where)
@@ -561,10 +673,22 @@ extension ScriptStep: Decodable {
             repeatEveryNs = Int64((everyMs * nanosecondsPerMillisecond).rounded())
             guard repeatEveryNs >= 1 else { throw rc.failure(.every_ms, "expected at least 1 ns, found \(everyMs) ms") }
             if case let .drag(trajectory, _, _) = action, let last = trajectory.last, last.timeNs > repeatEveryNs {
-                throw rc.failure(.every_ms, "expected at least the drag's own length (\(Double(last.timeNs) / nanosecondsPerMillisecond) ms), found \(everyMs) ms")
+                throw rc.failure(
+                    .every_ms,
+                    """
+                    expected at least the drag's own length (\(Double(last.timeNs) / nanosecondsPerMillisecond) \
+                    ms), found \(everyMs) ms
+                    """
+                )
             }
             if case let .pull(_, duration, hold) = action, duration + hold > repeatEveryNs {
-                throw rc.failure(.every_ms, "expected at least the pull's own length (\(Double(duration + hold) / nanosecondsPerMillisecond) ms), found \(everyMs) ms")
+                throw rc.failure(
+                    .every_ms,
+                    """
+                    expected at least the pull's own length \
+                    (\(Double(duration + hold) / nanosecondsPerMillisecond) ms), found \(everyMs) ms
+                    """
+                )
             }
             // Once is no repetition: the step reads back from the file it writes.
             if repeatCount == 1 { repeatEveryNs = 0 }
@@ -576,7 +700,8 @@ extension ScriptStep: Decodable {
     private static func decodeTrajectory(_ c: KeyedDecodingContainer<Keys>) throws -> [TrajectoryPoint] {
         if c.contains(.trajectory) {
             if c.contains(.distance_pt) || c.contains(.duration_ms) {
-                throw c.failure(.trajectory, "expected either `trajectory` or `distance_pt` with `duration_ms`, not both")
+                throw c.failure(
+                    .trajectory, "expected either `trajectory` or `distance_pt` with `duration_ms`, not both")
             }
             var list = try c.nestedUnkeyedContainer(forKey: .trajectory)
             var points: [TrajectoryPoint] = []
@@ -587,12 +712,21 @@ extension ScriptStep: Decodable {
                 let p = try pointDecoder.container(keyedBy: PointKeys.self)
                 let tMs = try p.decode(Double.self, forKey: .t_ms, per: ScriptStep.trajectoryPointSchema)
                 let dy = try p.decode(Double.self, forKey: .dy_pt, per: ScriptStep.trajectoryPointSchema)
-                let point = TrajectoryPoint(timeNs: Int64((tMs * nanosecondsPerMillisecond).rounded()), displacementPt: dy)
+                let point = TrajectoryPoint(
+                    timeNs: Int64((tMs * nanosecondsPerMillisecond).rounded()), displacementPt: dy)
                 if index == 0, point.timeNs != 0 || dy != 0 {
-                    throw p.failure(point.timeNs != 0 ? .t_ms : .dy_pt, "expected the first point at t_ms 0 and dy_pt 0 (the touch-down)")
+                    throw p.failure(
+                        point.timeNs != 0 ? .t_ms : .dy_pt,
+                        "expected the first point at t_ms 0 and dy_pt 0 (the touch-down)")
                 }
                 if let last = points.last, point.timeNs <= last.timeNs {
-                    throw p.failure(.t_ms, "expected times that increase, found \(tMs) ms after \(Double(last.timeNs) / nanosecondsPerMillisecond) ms")
+                    throw p.failure(
+                        .t_ms,
+                        """
+                        expected times that increase, found \(tMs) ms after \
+                        \(Double(last.timeNs) / nanosecondsPerMillisecond) ms
+                        """
+                    )
                 }
                 points.append(point)
             }
@@ -608,7 +742,8 @@ extension ScriptStep: Decodable {
         }
         return [
             TrajectoryPoint(timeNs: 0, displacementPt: 0),
-            TrajectoryPoint(timeNs: Int64((durationMs * nanosecondsPerMillisecond).rounded()), displacementPt: distance),
+            TrajectoryPoint(
+                timeNs: Int64((durationMs * nanosecondsPerMillisecond).rounded()), displacementPt: distance),
         ]
     }
 }

@@ -17,7 +17,9 @@ extension Scenario {
             (K.description.rawValue, .string(description)),
             (K.device.rawValue, .string(device)),
         ]
-        if !refreshRatesHz.isEmpty { members.append((K.refresh_rates_hz.rawValue, .array(refreshRatesHz.map { .int($0) }))) }
+        if !refreshRatesHz.isEmpty {
+            members.append((K.refresh_rates_hz.rawValue, .array(refreshRatesHz.map { .int($0) })))
+        }
         if seed != Scenario.defaultSeed { members.append((K.seed.rawValue, .unsigned(seed))) }
         members.append((K.duration_s.rawValue, .number(seconds(durationNs))))
         members.append((K.feed.rawValue, feed.fileJSON))
@@ -26,12 +28,21 @@ extension Scenario {
         let engineMembers = engine.fileMembers(over: .defaults)
         if !engineMembers.isEmpty { members.append((K.engine.rawValue, .object(engineMembers))) }
         if !variants.isEmpty {
-            members.append((K.variants.rawValue, .array(variants.map { variant in
-                var fields: [(String, OrderedJSON)] = [(EngineSettings.Keys.name.rawValue, .string(variant.name))]
-                fields += variant.engine.fileMembers(over: engine)
-                if let network = variant.network { fields.append((EngineSettings.Keys.network.rawValue, network.fileJSON)) }
-                return .object(fields)
-            })))
+            members.append(
+                (
+                    K.variants.rawValue,
+                    .array(
+                        variants.map { variant in
+                            var fields: [(String, OrderedJSON)] = [
+                                (EngineSettings.Keys.name.rawValue, .string(variant.name))
+                            ]
+                            fields += variant.engine.fileMembers(over: engine)
+                            if let network = variant.network {
+                                fields.append((EngineSettings.Keys.network.rawValue, network.fileJSON))
+                            }
+                            return .object(fields)
+                        })
+                ))
         }
         if memory != .defaults { members.append((K.memory.rawValue, memory.fileJSON)) }
         if lifecycle != .defaults { members.append((K.lifecycle.rawValue, lifecycle.fileJSON)) }
@@ -54,15 +65,24 @@ extension FeedSettings {
         let d = FeedSettings.defaults
         var members: [(String, OrderedJSON)] = [(K.post_count.rawValue, .int(postCount))]
         if textLength != FeedSettings.defaultTextLength {
-            members.append((K.text_length.rawValue, .object([
-                (RangeKeys.min.rawValue, .int(textLength.lowerBound)), (RangeKeys.max.rawValue, .int(textLength.upperBound)),
-            ])))
+            members.append(
+                (
+                    K.text_length.rawValue,
+                    .object([
+                        (RangeKeys.min.rawValue, .int(textLength.lowerBound)),
+                        (RangeKeys.max.rawValue, .int(textLength.upperBound)),
+                    ])
+                ))
         }
-        if mediaFraction != FeedSettings.defaultMediaFraction { members.append((K.media_fraction.rawValue, .number(mediaFraction))) }
+        if mediaFraction != FeedSettings.defaultMediaFraction {
+            members.append((K.media_fraction.rawValue, .number(mediaFraction)))
+        }
         if replyFraction != d.replyFraction { members.append((K.reply_fraction.rawValue, .number(replyFraction))) }
         if repostFraction != d.repostFraction { members.append((K.repost_fraction.rawValue, .number(repostFraction))) }
         if pageSize != d.pageSize { members.append((K.page_size.rawValue, .int(pageSize))) }
-        if loadMoreThreshold != d.loadMoreThreshold { members.append((K.load_more_threshold.rawValue, .int(loadMoreThreshold))) }
+        if loadMoreThreshold != d.loadMoreThreshold {
+            members.append((K.load_more_threshold.rawValue, .int(loadMoreThreshold)))
+        }
         if mediaSizeKnownFraction != d.mediaSizeKnownFraction {
             members.append((K.media_size_known_fraction.rawValue, .number(mediaSizeKnownFraction)))
         }
@@ -70,9 +90,14 @@ extension FeedSettings {
         case .content: break
         case let .fixed(height): members.append((K.item_height_pt.rawValue, .number(height)))
         case let .uniform(range):
-            members.append((K.item_height_pt.rawValue, .object([
-                (RangeKeys.min.rawValue, .number(range.lowerBound)), (RangeKeys.max.rawValue, .number(range.upperBound)),
-            ])))
+            members.append(
+                (
+                    K.item_height_pt.rawValue,
+                    .object([
+                        (RangeKeys.min.rawValue, .number(range.lowerBound)),
+                        (RangeKeys.max.rawValue, .number(range.upperBound)),
+                    ])
+                ))
         }
         if let imported {
             members.append((K.from.rawValue, .string(imported.resolvedPath ?? imported.path)))
@@ -99,29 +124,43 @@ extension EngineSettings {
         func add(_ key: K, _ value: OrderedJSON, if differs: Bool) {
             if differs { members.append((key.rawValue, value)) }
         }
-        add(.estimated_item_height_pt, .number(estimatedItemHeightPt), if: estimatedItemHeightPt != base.estimatedItemHeightPt)
+        add(
+            .estimated_item_height_pt, .number(estimatedItemHeightPt),
+            if: estimatedItemHeightPt != base.estimatedItemHeightPt)
         add(.host, .string(host.rawValue), if: host != base.host)
         add(.position_strategy, .string(positionStrategy.name), if: positionStrategy != base.positionStrategy)
         add(.diff_algorithm, .string(diffAlgorithm.rawValue), if: diffAlgorithm != base.diffAlgorithm)
         add(.debounce_ms, .number(milliseconds(debounceNs)), if: debounceNs != base.debounceNs)
         add(.viewmodel_cache_count, .int(viewModelCacheCount), if: viewModelCacheCount != base.viewModelCacheCount)
-        add(.viewmodel_cache_cost_bytes, .int(viewModelCacheCostBytes), if: viewModelCacheCostBytes != base.viewModelCacheCostBytes)
+        add(
+            .viewmodel_cache_cost_bytes, .int(viewModelCacheCostBytes),
+            if: viewModelCacheCostBytes != base.viewModelCacheCostBytes)
         add(.new_posts_policy, .string(newPostsPolicy.rawValue), if: newPostsPolicy != base.newPostsPolicy)
         add(.hide_replies, .bool(hideReplies), if: hideReplies != base.hideReplies)
         add(.hide_reposts, .bool(hideReposts), if: hideReposts != base.hideReposts)
         add(.refresh_trigger_pt, .number(refreshTriggerPt), if: refreshTriggerPt != base.refreshTriggerPt)
-        add(.memory_warning_policy, .string(memoryWarningPolicy.rawValue), if: memoryWarningPolicy != base.memoryWarningPolicy)
+        add(
+            .memory_warning_policy, .string(memoryWarningPolicy.rawValue),
+            if: memoryWarningPolicy != base.memoryWarningPolicy)
         add(.image_decode, .string(imageDecode.rawValue), if: imageDecode != base.imageDecode)
-        add(.image_memory_cache_mb, .number(Double(imageMemoryCacheBytes) / megabyte), if: imageMemoryCacheBytes != base.imageMemoryCacheBytes)
-        add(.image_disk_cache_mb, .number(Double(imageDiskCacheBytes) / megabyte), if: imageDiskCacheBytes != base.imageDiskCacheBytes)
+        add(
+            .image_memory_cache_mb, .number(Double(imageMemoryCacheBytes) / megabyte),
+            if: imageMemoryCacheBytes != base.imageMemoryCacheBytes)
+        add(
+            .image_disk_cache_mb, .number(Double(imageDiskCacheBytes) / megabyte),
+            if: imageDiskCacheBytes != base.imageDiskCacheBytes)
         add(.image_prefetch_window, .int(imagePrefetchWindow), if: imagePrefetchWindow != base.imagePrefetchWindow)
         add(.image_prefetch, .string(imagePrefetch.name), if: imagePrefetch != base.imagePrefetch)
         add(.page_prefetch, .string(pagePrefetch.name), if: pagePrefetch != base.pagePrefetch)
-        if let loadMoreThreshold { add(.load_more_threshold, .int(loadMoreThreshold), if: loadMoreThreshold != base.loadMoreThreshold) }
+        if let loadMoreThreshold {
+            add(.load_more_threshold, .int(loadMoreThreshold), if: loadMoreThreshold != base.loadMoreThreshold)
+        }
         add(.row_retention, .string(rowRetention.rawValue), if: rowRetention != base.rowRetention)
         add(.row_kept_updates, .int(rowKeptUpdates), if: rowKeptUpdates != base.rowKeptUpdates)
         add(.row_view_kb, .int(rowViewBytes >> 10), if: rowViewBytes != base.rowViewBytes)
-        add(.spare_time_prefetch_rows, .int(spareTimePrefetchRows), if: spareTimePrefetchRows != base.spareTimePrefetchRows)
+        add(
+            .spare_time_prefetch_rows, .int(spareTimePrefetchRows),
+            if: spareTimePrefetchRows != base.spareTimePrefetchRows)
         add(.row_observation, .string(rowObservation.rawValue), if: rowObservation != base.rowObservation)
         return members
     }
@@ -140,11 +179,21 @@ extension NetworkSettings {
         if let timeoutMs { members.append((K.timeout_ms.rawValue, .number(timeoutMs))) }
         if maxRetries != d.maxRetries { members.append((K.max_retries.rawValue, .int(maxRetries))) }
         if backoffBaseMs != d.backoffBaseMs { members.append((K.backoff_ms.rawValue, .number(backoffBaseMs))) }
-        if backoffMultiplier != d.backoffMultiplier { members.append((K.backoff_multiplier.rawValue, .number(backoffMultiplier))) }
+        if backoffMultiplier != d.backoffMultiplier {
+            members.append((K.backoff_multiplier.rawValue, .number(backoffMultiplier)))
+        }
         if !offlineWindows.isEmpty {
-            members.append((K.offline.rawValue, .array(offlineWindows.map { window in
-                .object([(WindowKeys.from_s.rawValue, .number(seconds(window.lowerBound))), (WindowKeys.to_s.rawValue, .number(seconds(window.upperBound)))])
-            })))
+            members.append(
+                (
+                    K.offline.rawValue,
+                    .array(
+                        offlineWindows.map { window in
+                            .object([
+                                (WindowKeys.from_s.rawValue, .number(seconds(window.lowerBound))),
+                                (WindowKeys.to_s.rawValue, .number(seconds(window.upperBound))),
+                            ])
+                        })
+                ))
         }
         if let from { members.append((K.from.rawValue, .string(from))) }
         return .object(members)
@@ -156,11 +205,28 @@ extension LatencyDistribution {
         typealias K = Keys
         let distribution = K.distribution.rawValue
         return switch self {
-        case let .constant(ms): .object([(distribution, .string(Kind.constant.rawValue)), (K.ms.rawValue, .number(ms))])
-        case let .uniform(low, high): .object([(distribution, .string(Kind.uniform.rawValue)), (K.min_ms.rawValue, .number(low)), (K.max_ms.rawValue, .number(high))])
-        case let .normal(mean, sd): .object([(distribution, .string(Kind.normal.rawValue)), (K.mean_ms.rawValue, .number(mean)), (K.std_dev_ms.rawValue, .number(sd))])
-        case let .lognormal(median, sigma): .object([(distribution, .string(Kind.lognormal.rawValue)), (K.median_ms.rawValue, .number(median)), (K.sigma.rawValue, .number(sigma))])
-        case let .pareto(scale, shape): .object([(distribution, .string(Kind.pareto.rawValue)), (K.scale_ms.rawValue, .number(scale)), (K.shape.rawValue, .number(shape))])
+        case let .constant(ms):
+            .object([(distribution, .string(Kind.constant.rawValue)), (K.ms.rawValue, .number(ms))])
+        case let .uniform(low, high):
+            .object([
+                (distribution, .string(Kind.uniform.rawValue)), (K.min_ms.rawValue, .number(low)),
+                (K.max_ms.rawValue, .number(high)),
+            ])
+        case let .normal(mean, sd):
+            .object([
+                (distribution, .string(Kind.normal.rawValue)), (K.mean_ms.rawValue, .number(mean)),
+                (K.std_dev_ms.rawValue, .number(sd)),
+            ])
+        case let .lognormal(median, sigma):
+            .object([
+                (distribution, .string(Kind.lognormal.rawValue)), (K.median_ms.rawValue, .number(median)),
+                (K.sigma.rawValue, .number(sigma)),
+            ])
+        case let .pareto(scale, shape):
+            .object([
+                (distribution, .string(Kind.pareto.rawValue)), (K.scale_ms.rawValue, .number(scale)),
+                (K.shape.rawValue, .number(shape)),
+            ])
         }
     }
 }
@@ -214,9 +280,17 @@ extension ScriptStep {
                 members.append((K.distance_pt.rawValue, .number(trajectory[1].displacementPt)))
                 members.append((K.duration_ms.rawValue, .number(milliseconds(trajectory[1].timeNs))))
             } else {
-                members.append((K.trajectory.rawValue, .array(trajectory.map { point in
-                    .object([(PointKeys.t_ms.rawValue, .number(milliseconds(point.timeNs))), (PointKeys.dy_pt.rawValue, .number(point.displacementPt))])
-                })))
+                members.append(
+                    (
+                        K.trajectory.rawValue,
+                        .array(
+                            trajectory.map { point in
+                                .object([
+                                    (PointKeys.t_ms.rawValue, .number(milliseconds(point.timeNs))),
+                                    (PointKeys.dy_pt.rawValue, .number(point.displacementPt)),
+                                ])
+                            })
+                    ))
             }
             members.append((K.release.rawValue, .string(release.rawValue)))
             members.append((K.deceleration.rawValue, .string(deceleration.rawValue)))
@@ -252,9 +326,14 @@ extension ScriptStep {
             members.append((K.relaunch_after_s.rawValue, .number(seconds(relaunchAfter))))
         }
         if repeatCount > 1 {
-            members.append((K.repeat.rawValue, .object([
-                (RepeatKeys.count.rawValue, .int(repeatCount)), (RepeatKeys.every_ms.rawValue, .number(milliseconds(repeatEveryNs))),
-            ])))
+            members.append(
+                (
+                    K.repeat.rawValue,
+                    .object([
+                        (RepeatKeys.count.rawValue, .int(repeatCount)),
+                        (RepeatKeys.every_ms.rawValue, .number(milliseconds(repeatEveryNs))),
+                    ])
+                ))
         }
         return .object(members)
     }

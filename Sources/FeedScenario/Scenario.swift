@@ -79,7 +79,8 @@ package struct FeedSettings: Sendable, Equatable {
 
     package init(
         postCount: Int, textLength: ClosedRange<Int> = defaultTextLength, mediaFraction: Double = defaultMediaFraction,
-        replyFraction: Double = 0, repostFraction: Double = 0, pageSize: Int = 0, loadMoreThreshold: Int = FeedEngineConfiguration.defaultLoadMoreThreshold
+        replyFraction: Double = 0, repostFraction: Double = 0, pageSize: Int = 0,
+        loadMoreThreshold: Int = FeedEngineConfiguration.defaultLoadMoreThreshold
     ) {
         self.postCount = postCount
         self.textLength = textLength
@@ -197,7 +198,8 @@ package struct EngineSettings: Sendable, Equatable {
     /// The row view settings the engine gets: `nil` in a host that reuses
     /// its cells.
     package var rowViews: RowViewSettings? {
-        host.keepsRowViews ? RowViewSettings(policy: rowRetention, keptUpdates: rowKeptUpdates, rowViewBytes: rowViewBytes) : nil
+        host.keepsRowViews
+            ? RowViewSettings(policy: rowRetention, keptUpdates: rowKeptUpdates, rowViewBytes: rowViewBytes) : nil
     }
 
     package init(estimatedItemHeightPt: Double = FeedEngineConfiguration.defaultEstimatedItemHeight) {
@@ -364,7 +366,8 @@ package struct MemorySettings: Sendable, Equatable {
     package var criticalFraction: Double
 
     package init(
-        limitBytes: Int64 = MemorySettings.defaultLimitBytes, baselineBytes: Int64 = 150 << 20, bytesPerPost: Int64 = 4 << 10,
+        limitBytes: Int64 = MemorySettings.defaultLimitBytes, baselineBytes: Int64 = 150 << 20,
+        bytesPerPost: Int64 = 4 << 10,
         warningFraction: Double = 0.8, criticalFraction: Double = 0.9
     ) {
         self.limitBytes = limitBytes
@@ -435,7 +438,8 @@ package struct NetworkSettings: Sendable, Equatable {
     package var imported: ImportedNetwork?
 
     package init(
-        profile: String = "wifi", latency: LatencyDistribution? = nil, jitterMs: Double? = nil, downlinkKbps: Int? = nil,
+        profile: String = "wifi", latency: LatencyDistribution? = nil, jitterMs: Double? = nil,
+        downlinkKbps: Int? = nil,
         uplinkKbps: Int? = nil, lossRate: Double? = nil, timeoutMs: Double? = nil, maxRetries: Int = 2,
         backoffBaseMs: Double = 500, backoffMultiplier: Double = 2, offlineWindows: [Range<Int64>] = [],
         from: String? = nil, imported: ImportedNetwork? = nil

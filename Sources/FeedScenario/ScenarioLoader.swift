@@ -31,21 +31,30 @@ package enum ScenarioLoader {
 
     /// Decodes a scenario from `data`; `file` names it in errors. The device
     /// profile is looked up in `devices/` beside the file or in a folder above.
-    package static func load(data: Data, file: String, deviceDirectories: [URL]) throws(ScenarioError) -> LoadedScenario {
+    package static func load(data: Data, file: String, deviceDirectories: [URL]) throws(ScenarioError) -> LoadedScenario
+    {
         var scenario = try readImportedFeed(try decode(Scenario.self, from: data, file: file), file: file)
         try resolveImportedNetworks(in: &scenario, file: file)
-        guard let deviceURL = deviceDirectories
-            .map({ $0.appendingPathComponent("\(scenario.device).json") })
-            .first(where: { FileManager.default.fileExists(atPath: $0.path) })
+        guard
+            let deviceURL =
+                deviceDirectories
+                .map({ $0.appendingPathComponent("\(scenario.device).json") })
+                .first(where: { FileManager.default.fileExists(atPath: $0.path) })
         else {
-            throw ScenarioError(file: file, path: "$.device", expected: missingDevice(scenario.device, searched: deviceDirectories))
+            throw ScenarioError(
+                file: file, path: "$.device", expected: missingDevice(scenario.device, searched: deviceDirectories))
         }
         let deviceFile = deviceURL.relativePath
         let device = try decode(DeviceProfile.self, from: try read(deviceURL, file: deviceFile), file: deviceFile)
         for (i, rate) in scenario.refreshRatesHz.enumerated() where !device.supportedRefreshRates.contains(rate) {
             throw ScenarioError(
                 file: file, path: "$.refresh_rates_hz[\(i)]",
-                expected: "expected a rate \(scenario.device) supports (\(device.supportedRefreshRates.map(String.init).joined(separator: ", ")) Hz), found \(rate)")
+                expected:
+                    """
+                    expected a rate \(scenario.device) supports \
+                    (\(device.supportedRefreshRates.map(String.init).joined(separator: ", ")) Hz), found \(rate)
+                    """
+            )
         }
         let loaded = LoadedScenario(file: file, scenario: scenario, device: device)
         // Every vsync is an event, so a run whose vsyncs alone pass the event
@@ -55,7 +64,13 @@ package enum ScenarioLoader {
             guard vsyncs <= Int64(scenario.limits.maxEvents) else {
                 throw ScenarioError(
                     file: file, path: "$.duration_s",
-                    expected: "expected a run whose vsyncs fit in limits.max_events (\(scenario.limits.maxEvents)), found \(Double(scenario.durationNs) / 1e9) s at \(rate) Hz, \(vsyncs) vsyncs; raise limits.max_events or shorten the run")
+                    expected:
+                        """
+                        expected a run whose vsyncs fit in limits.max_events (\(scenario.limits.maxEvents)), \
+                        found \(Double(scenario.durationNs) / 1e9) s at \(rate) Hz, \(vsyncs) vsyncs; raise \
+                        limits.max_events or shorten the run
+                        """
+                )
             }
         }
         return loaded
@@ -65,7 +80,9 @@ package enum ScenarioLoader {
     /// from `devices` when given, else from `devices/` beside the file or
     /// in a folder above it.
     package static func load(url: URL, file: String, devices: String? = nil) throws(ScenarioError) -> LoadedScenario {
-        var loaded = try load(data: try read(url, file: file), file: file, deviceDirectories: deviceDirectories(for: url, devices: devices))
+        var loaded = try load(
+            data: try read(url, file: file), file: file,
+            deviceDirectories: deviceDirectories(for: url, devices: devices))
         loaded.devicesFolder = devices
         return loaded
     }
@@ -116,7 +133,10 @@ package enum ScenarioLoader {
         let known = availableDevices(in: searched)
         let there = known.isEmpty ? "no device profiles there" : "profiles there: \(known.joined(separator: ", "))"
         return "expected the name of a device profile, found \"\(name)\": no \(name).json in "
-            + "\(searched.map(\.path).joined(separator: ", ")) (\(there)); put \(name).json in a devices/ folder beside the "
+            + """
+            \(searched.map(\.path).joined(separator: ", ")) (\(there)); put \(name).json in a devices/ folder \
+            beside the\u{20}
+            """
             + "scenario or in a folder above it, or name the folder that holds it with --devices DIR "
             + "(the bundled profiles are in scenarios/devices)"
     }
@@ -133,8 +153,8 @@ package enum ScenarioLoader {
         while let relative = enumerator.nextObject() as? String {
             let components = relative.split(separator: "/")
             guard relative.hasSuffix(".json"),
-                  !components.dropLast().contains(where: { $0 == "devices" || $0.hasPrefix(".") }),
-                  !ignoredNames.contains(String(components.last ?? ""))
+                !components.dropLast().contains(where: { $0 == "devices" || $0.hasPrefix(".") }),
+                !ignoredNames.contains(String(components.last ?? ""))
             else { continue }
             found.append(relative)
         }
@@ -159,10 +179,12 @@ package enum ScenarioLoader {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ScenarioError(file: file, path: "$", expected: "expected a readable file (\(error.localizedDescription))")
+            throw ScenarioError(
+                file: file, path: "$", expected: "expected a readable file (\(error.localizedDescription))")
         }
         guard data.count <= maximumFileBytes else {
-            throw ScenarioError(file: file, path: "$", expected: "expected at most \(maximumFileBytes) bytes, found \(data.count)")
+            throw ScenarioError(
+                file: file, path: "$", expected: "expected at most \(maximumFileBytes) bytes, found \(data.count)")
         }
         return data
     }

@@ -90,7 +90,8 @@ extension ScriptAction.Kind {
     /// termination, going to the background) need no screen.
     package var needsForeground: Bool {
         switch self {
-        case .drag, .fling, .tap_new_posts, .scroll_to_top, .scroll_to, .pull, .like, .rotate, .text_size, .refresh: true
+        case .drag, .fling, .tap_new_posts, .scroll_to_top, .scroll_to, .pull, .like, .rotate, .text_size, .refresh:
+            true
         case .new_posts, .content_updates, .remove_posts, .background, .terminate, .memory_warning: false
         }
     }
@@ -101,8 +102,9 @@ extension ScriptAction.Kind {
     package var movesReader: Bool {
         switch self {
         case .drag, .fling, .pull, .tap_new_posts, .scroll_to_top, .scroll_to: true
-        case .refresh, .new_posts, .like, .content_updates, .rotate, .text_size, .background, .terminate, .memory_warning,
-             .remove_posts:
+        case .refresh, .new_posts, .like, .content_updates, .rotate, .text_size, .background, .terminate,
+            .memory_warning,
+            .remove_posts:
             false
         }
     }
@@ -113,8 +115,9 @@ extension ScriptAction.Kind {
     package var startsPan: Bool {
         switch self {
         case .drag, .fling, .pull: true
-        case .refresh, .new_posts, .tap_new_posts, .scroll_to_top, .like, .content_updates, .rotate, .text_size, .background,
-             .terminate, .memory_warning, .scroll_to, .remove_posts:
+        case .refresh, .new_posts, .tap_new_posts, .scroll_to_top, .like, .content_updates, .rotate, .text_size,
+            .background,
+            .terminate, .memory_warning, .scroll_to, .remove_posts:
             false
         }
     }
@@ -124,8 +127,9 @@ extension ScriptAction.Kind {
     package var takesAppOffScreen: Bool {
         switch self {
         case .background, .terminate: true
-        case .drag, .fling, .refresh, .new_posts, .tap_new_posts, .scroll_to_top, .like, .content_updates, .rotate, .text_size,
-             .memory_warning, .scroll_to, .pull, .remove_posts:
+        case .drag, .fling, .refresh, .new_posts, .tap_new_posts, .scroll_to_top, .like, .content_updates, .rotate,
+            .text_size,
+            .memory_warning, .scroll_to, .pull, .remove_posts:
             false
         }
     }
@@ -137,8 +141,9 @@ extension ScriptAction.Kind {
     package var onlyMovesContent: Bool {
         switch self {
         case .drag, .fling, .scroll_to, .scroll_to_top: true
-        case .refresh, .new_posts, .tap_new_posts, .like, .content_updates, .rotate, .text_size, .background, .terminate,
-             .memory_warning, .pull, .remove_posts:
+        case .refresh, .new_posts, .tap_new_posts, .like, .content_updates, .rotate, .text_size, .background,
+            .terminate,
+            .memory_warning, .pull, .remove_posts:
             false
         }
     }

@@ -113,7 +113,9 @@ extension KeyedDecodingContainer {
     }
 
     /// Decodes an optional number at `key` per the schema's table, or returns `defaultValue`.
-    func decode(_ type: Double.Type, forKey key: Key, per object: ObjectSchema, default defaultValue: Double) throws -> Double {
+    func decode(
+        _ type: Double.Type, forKey key: Key, per object: ObjectSchema, default defaultValue: Double
+    ) throws -> Double {
         guard contains(key) else { return defaultValue }
         return try decode(Double.self, forKey: key, per: object)
     }

@@ -40,7 +40,9 @@ extension FeedSim {
                 """
         )
 
-        @Argument(help: ArgumentHelp("The measured trace (CSV, or an xctrace export with --from xctrace).", valueName: "trace"))
+        @Argument(
+            help: ArgumentHelp(
+                "The measured trace (CSV, or an xctrace export with --from xctrace).", valueName: "trace"))
         var trace: String
 
         @Option(help: ArgumentHelp("The base device profile.", valueName: "base.json"))
@@ -49,37 +51,52 @@ extension FeedSim {
         @Option(help: ArgumentHelp("Where to write the fitted profile.", valueName: "fitted.json"))
         var out: String
 
-        @Option(help: ArgumentHelp("The trace's format: csv, or xctrace (an os-signpost-interval table export).", valueName: "format"))
+        @Option(
+            help: ArgumentHelp(
+                "The trace's format: csv, or xctrace (an os-signpost-interval table export).", valueName: "format"))
         var from: TraceFormat = .csv
 
-        @Option(help: ArgumentHelp("With --from xctrace, the name of the per-frame signpost interval.", valueName: "name"))
+        @Option(
+            help: ArgumentHelp("With --from xctrace, the name of the per-frame signpost interval.", valueName: "name"))
         var signpost = XctraceExport.defaultSignpost
 
-        @Option(help: ArgumentHelp("With --from xctrace, read only intervals of this os_log subsystem.", valueName: "id"))
+        @Option(
+            help: ArgumentHelp("With --from xctrace, read only intervals of this os_log subsystem.", valueName: "id"))
         var subsystem: String?
 
         @Option(help: ArgumentHelp("The fit: huber (robust, the default) or least-squares.", valueName: "method"))
         var fit: Calibration.FitMethod = .huber
 
-        @Option(help: ArgumentHelp(
-            "Hold back every Kth frame (the Kth, 2Kth, …) to check the fit; at least \(Calibration.minimumHoldOutEvery).",
-            valueName: "K"))
+        @Option(
+            help: ArgumentHelp(
+                """
+                Hold back every Kth frame (the Kth, 2Kth, …) to check the fit; at least \
+                \(Calibration.minimumHoldOutEvery).
+                """,
+                valueName: "K"))
         var holdOutEvery = Calibration.defaultHoldOutEvery
 
-        @Option(help: ArgumentHelp("The fitted profile's name (default: the output file's name without .json).", valueName: "name"))
+        @Option(
+            help: ArgumentHelp(
+                "The fitted profile's name (default: the output file's name without .json).", valueName: "name"))
         var name: String?
 
         @Option(help: ArgumentHelp("Also write an HTML page of the fit.", valueName: "report.html"))
         var report: String?
 
-        @Option(help: ArgumentHelp(
-            "Run this scenario on the fitted and the base profile and compare frame-time percentiles with the trace's.",
-            valueName: "scenario.json"))
+        @Option(
+            help: ArgumentHelp(
+                """
+                Run this scenario on the fitted and the base profile and compare frame-time percentiles with the \
+                trace's.
+                """,
+                valueName: "scenario.json"))
         var check: String?
 
         func validate() throws {
             guard holdOutEvery >= Calibration.minimumHoldOutEvery else {
-                throw ValidationError("--hold-out-every must be at least \(Calibration.minimumHoldOutEvery), found \(holdOutEvery)")
+                throw ValidationError(
+                    "--hold-out-every must be at least \(Calibration.minimumHoldOutEvery), found \(holdOutEvery)")
             }
             for path in [trace, device] + (check.map { [$0] } ?? []) {
                 var isDirectory: ObjCBool = false
@@ -111,9 +128,11 @@ extension FeedSim {
                     // Read as it streams: an export is tens of megabytes a
                     // minute of recording, and only its frames are kept.
                     try checkReadable(trace)
-                    measured = try XctraceExport.trace(url: URL(fileURLWithPath: trace), file: trace, signpost: signpost, subsystem: subsystem)
+                    measured = try XctraceExport.trace(
+                        url: URL(fileURLWithPath: trace), file: trace, signpost: signpost, subsystem: subsystem)
                 }
-                calibration = try Calibration(trace: measured, base: base.costs, holdOutEvery: holdOutEvery, method: fit)
+                calibration = try Calibration(
+                    trace: measured, base: base.costs, holdOutEvery: holdOutEvery, method: fit)
             } catch let error as CalibrationError {
                 throw CommandFailure.invalidInput("invalid trace: \(error)")
             }
@@ -148,7 +167,8 @@ extension FeedSim {
             }
             if let report {
                 let page = CalibrationReport(
-                    calibration: calibration, trace: traceName, baseName: base.name, fittedName: fittedName, check: checked)
+                    calibration: calibration, trace: traceName, baseName: base.name, fittedName: fittedName,
+                    check: checked)
                 do {
                     try AtomicFile.write(page.html, to: URL(fileURLWithPath: report))
                 } catch {
@@ -163,7 +183,8 @@ extension FeedSim {
         private func checkReadable(_ path: String) throws {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-               let handle = FileHandle(forReadingAtPath: path) {
+                let handle = FileHandle(forReadingAtPath: path)
+            {
                 try? handle.close()
                 return
             }
@@ -188,7 +209,10 @@ extension FeedSim {
                     + "held back \(calibration.heldBackFrames) (every \(ordinal(calibration.holdOutEvery)) frame)",
                 "fit: \(calibration.method.title)"
                     + (calibration.method == .huber
-                        ? ", residual scale \(Calibration.format(calibration.scaleMs, 3)) ms (MAD), \(calibration.iterations) reweighting steps"
+                        ? """
+                        , residual scale \(Calibration.format(calibration.scaleMs, 3)) ms (MAD), \
+                        \(calibration.iterations) reweighting steps
+                        """
                             + (calibration.converged ? "" : " (did not settle: the costs may be off)")
                         : ", residual σ \(Calibration.format(calibration.scaleMs, 3)) ms"),
                 "",
@@ -197,16 +221,24 @@ extension FeedSim {
                 let change: String
                 switch fit.outcome {
                 case .fitted:
-                    change = fit.base > 0 ? signed(Calibration.format((fit.fitted / fit.base - 1) * 100, 1)) + "%" : "new"
+                    change =
+                        fit.base > 0 ? signed(Calibration.format((fit.fitted / fit.base - 1) * 100, 1)) + "%" : "new"
                 case .notInTrace: change = "kept: not in trace"
                 case .allZero: change = "kept: all zeros"
                 case .dependent: change = "kept: not separable"
                 }
-                let interval = fit.interval.map { "\(number(Calibration.rounded($0.lowerBound)))–\(number(Calibration.rounded($0.upperBound)))" } ?? ""
+                let interval =
+                    fit.interval.map {
+                        "\(number(Calibration.rounded($0.lowerBound)))–\(number(Calibration.rounded($0.upperBound)))"
+                    } ?? ""
                 let width = fit.relativeHalfWidth.map { "±" + Calibration.format($0 * 100, 1) + "%" } ?? ""
-                return [fit.term.key, fit.term.traceColumn, number(fit.base), number(fit.fitted), change, interval, width]
+                return [
+                    fit.term.key, fit.term.traceColumn, number(fit.base), number(fit.fitted), change, interval, width,
+                ]
             }
-            lines.append(TextGrid.render(header: ["term", "column", "base_ns", "fitted_ns", "change", "95%_interval_ns", "±"], rows: rows))
+            lines.append(
+                TextGrid.render(
+                    header: ["term", "column", "base_ns", "fitted_ns", "change", "95%_interval_ns", "±"], rows: rows))
             lines.append("")
             let groups: [(Calibration.Outcome, String)] = [
                 (.notInTrace, "not in the trace, kept from \(baseName)"),
@@ -223,27 +255,48 @@ extension FeedSim {
             }
             let weak = calibration.terms.filter { $0.unidentified != nil }
             if !weak.isEmpty {
-                lines.append("not identified by this trace (fitted, but wider than ±\(Calibration.format(Calibration.identificationLimit * 100, 0))% at 95%):")
+                lines.append(
+                    """
+                    not identified by this trace (fitted, but wider than \
+                    ±\(Calibration.format(Calibration.identificationLimit * 100, 0))% at 95%):
+                    """
+                )
                 for fit in weak { lines.append("  \(fit.term.key): \(fit.unidentified!)") }
             }
             lines.append("R² \(Calibration.format(calibration.rSquared, 4)) on \(calibration.fitFrames) fitted frames")
             lines.append(
-                "held back \(calibration.heldBackFrames) frames: R² \(Calibration.format(calibration.heldBackRSquared, 4)), "
+                """
+                held back \(calibration.heldBackFrames) frames: R² \
+                \(Calibration.format(calibration.heldBackRSquared, 4)),\u{20}
+                """
                     + "absolute error median \(Calibration.format(calibration.heldBackMedianErrorMs, 3)) ms, "
                     + "p90 \(Calibration.format(calibration.heldBackP90ErrorMs, 3)) ms")
             if calibration.method == .huber {
                 let down = calibration.downWeighted
                 let share = Double(down.count) / Double(max(calibration.fitFrames, 1)) * 100
                 lines.append(
-                    "down-weighted \(down.count) of \(calibration.fitFrames) fitted frames (\(Calibration.format(share, 1))%): "
-                        + "residual beyond \(Calibration.format(RobustFit.huberThreshold, 3)) × \(Calibration.format(calibration.scaleMs, 3)) ms")
+                    """
+                    down-weighted \(down.count) of \(calibration.fitFrames) fitted frames \
+                    (\(Calibration.format(share, 1))%):\u{20}
+                    """
+                        + """
+                        residual beyond \(Calibration.format(RobustFit.huberThreshold, 3)) × \
+                        \(Calibration.format(calibration.scaleMs, 3)) ms
+                        """
+                )
                 if !down.isEmpty {
                     lines.append("most down-weighted:")
                     let worst = down.prefix(Calibration.worstFramesListed).map { frame -> [String] in
-                        ["\(frame.line)", Calibration.format(frame.measuredMs, 3), Calibration.format(frame.predictedMs, 3),
-                         signed(Calibration.format(frame.measuredMs - frame.predictedMs, 3)), Calibration.format(frame.weight, 3)]
+                        [
+                            "\(frame.line)", Calibration.format(frame.measuredMs, 3),
+                            Calibration.format(frame.predictedMs, 3),
+                            signed(Calibration.format(frame.measuredMs - frame.predictedMs, 3)),
+                            Calibration.format(frame.weight, 3),
+                        ]
                     }
-                    lines.append(TextGrid.render(header: ["line", "measured_ms", "predicted_ms", "residual_ms", "weight"], rows: worst))
+                    lines.append(
+                        TextGrid.render(
+                            header: ["line", "measured_ms", "predicted_ms", "residual_ms", "weight"], rows: worst))
                 }
             }
             return lines.joined(separator: "\n")
@@ -253,19 +306,26 @@ extension FeedSim {
         /// scenario's on the fitted and the base profile.
         static func checkReport(_ check: CalibrationCheck, fittedName: String, baseName: String) -> String {
             func row(_ label: String, _ values: CalibrationCheck.Percentiles, frames: Int) -> [String] {
-                [label, "\(frames)"] + values.all.enumerated().map { i, value in
-                    let reference = check.trace.all[i]
-                    let change = reference > 0 ? " (" + signed(Calibration.format((value / reference - 1) * 100, 1)) + "%)" : ""
-                    return Calibration.format(value, 3) + (label == "trace" ? "" : change)
-                }
+                [label, "\(frames)"]
+                    + values.all.enumerated().map { i, value in
+                        let reference = check.trace.all[i]
+                        let change =
+                            reference > 0
+                            ? " (" + signed(Calibration.format((value / reference - 1) * 100, 1)) + "%)" : ""
+                        return Calibration.format(value, 3) + (label == "trace" ? "" : change)
+                    }
             }
             let rows = [
                 row("trace", check.trace, frames: check.traceFrames),
                 row("\(fittedName) (fitted)", check.fitted, frames: check.fittedFrames),
                 row("\(baseName) (base)", check.base, frames: check.baseFrames),
             ]
-            return "check: \(check.scenario), \(check.runs) run\(check.runs == 1 ? "" : "s") per profile; frame time ms (change against the trace)\n"
-                + TextGrid.render(header: ["", "frames", "p50", "p90", "p99"], rows: rows)
+            return
+                """
+                check: \(check.scenario), \(check.runs) run\(check.runs == 1 ? "" : "s") per profile; frame time \
+                ms (change against the trace)\n
+                """
+                    + TextGrid.render(header: ["", "frames", "p50", "p90", "p99"], rows: rows)
         }
 
         private static func number(_ value: Double) -> String {

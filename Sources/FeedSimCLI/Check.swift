@@ -76,7 +76,8 @@ extension FeedSim {
 
         @Option(
             name: .customLong("summary-markdown"),
-            help: ArgumentHelp("Also write a Markdown job summary to this file (e.g. $GITHUB_STEP_SUMMARY).", valueName: "file"))
+            help: ArgumentHelp(
+                "Also write a Markdown job summary to this file (e.g. $GITHUB_STEP_SUMMARY).", valueName: "file"))
         var summaryMarkdown: String?
 
         @Flag(
@@ -103,11 +104,15 @@ extension FeedSim {
             // with several seeds per run it would silently use the first.
             for summary in [baselineSummary, currentSummary] where summary.isMultiSeed {
                 throw CommandFailure.usage(
-                    "\(summary.file) holds several seeds per run (`feedsim run --seeds`); check compares one run per scenario, "
+                    """
+                    \(summary.file) holds several seeds per run (`feedsim run --seeds`); check compares one run \
+                    per scenario,\u{20}
+                    """
                         + "variant and rate. Compare seeds with `feedsim compare`, or check a run without --seeds.")
             }
             try checkProvenance()
-            let result = BaselineCheck.compare(baseline: baselineSummary, current: currentSummary, tolerances: toleranceSet)
+            let result = BaselineCheck.compare(
+                baseline: baselineSummary, current: currentSummary, tolerances: toleranceSet)
 
             if let junit { try write(result.junitXML, to: junit) }
             if let summaryMarkdown { try write(result.summaryMarkdown, to: summaryMarkdown) }
@@ -134,7 +139,8 @@ extension FeedSim {
             let comparison: ProvenanceComparison
             do {
                 comparison = ProvenanceComparison(
-                    baseline: try Provenance.load(inFolder: try SummaryInput.folder(of: baseline, option: "--baseline")),
+                    baseline: try Provenance.load(
+                        inFolder: try SummaryInput.folder(of: baseline, option: "--baseline")),
                     current: try Provenance.load(inFolder: try SummaryInput.folder(of: current, option: "--current")),
                     allowBuildMismatch: allowBuildMismatch)
             } catch let error as ProvenanceError {
@@ -185,7 +191,8 @@ enum SummaryInput {
         let flag = option.map { " (\($0))" } ?? ""
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ValidationError("No such file or folder: \(path)\(flag). Give a results folder written by `feedsim run --out`.")
+            throw ValidationError(
+                "No such file or folder: \(path)\(flag). Give a results folder written by `feedsim run --out`.")
         }
         guard isDirectory.boolValue else { return path }
         let file = path.hasSuffix("/") ? path + fileName : path + "/" + fileName

@@ -22,7 +22,8 @@ extension FeedSim {
                 seed. Each other variant is compared with the baseline (--baseline, \
                 default each scenario's first variant: k - 1 pairs for k variants; \
                 a named baseline applies to the scenarios that have it, and the \
-                output names those that do not), or every pair with --all-pairs. For each variant a population table (runs, \
+                output names those that do not), or every pair with --all-pairs. For each variant a population table \
+                (runs, \
                 p50/p95/max of drift_max_pt, mean and p95 of hitch_ratio_ms_per_s, \
                 overrun frames in all); for each metric and pair of variants (A, B) \
                 the pairs, the means, the mean difference B - A and its 95% studentized \
@@ -66,7 +67,10 @@ extension FeedSim {
         @Option(
             name: .customLong("metric"),
             help: ArgumentHelp(
-                "A summary column to compare, any but trace_digest (a hash); repeat for several (default: \(StrategyComparison.defaultMetrics.joined(separator: ", "))).",
+                """
+                A summary column to compare, any but trace_digest (a hash); repeat for several (default: \
+                \(StrategyComparison.defaultMetrics.joined(separator: ", "))).
+                """,
                 valueName: "name"))
         var metrics: [String] = []
 
@@ -76,38 +80,64 @@ extension FeedSim {
         @Option(name: .long, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
         var output: String?
 
-        @Option(name: .long, help: ArgumentHelp(
-            "Multi-seed and explore results: compare every other variant with this one, where it exists (default: each scenario's first variant).",
-            valueName: "variant"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                """
+                Multi-seed and explore results: compare every other variant with this one, where it exists \
+                (default: each scenario's first variant).
+                """,
+                valueName: "variant"))
         var baseline: String?
 
-        @Flag(name: .customLong("all-pairs"), help: "Multi-seed and explore results: compare every pair of variants instead of each with the baseline.")
+        @Flag(
+            name: .customLong("all-pairs"),
+            help: "Multi-seed and explore results: compare every pair of variants instead of each with the baseline.")
         var allPairs = false
 
         @Option(
             name: .customLong("tolerance"),
             help: ArgumentHelp(
-                "The smallest difference that matters for a metric, overriding its default, e.g. drift_max_pt=2 or allocations=10%.",
+                """
+                The smallest difference that matters for a metric, overriding its default, e.g. drift_max_pt=2 or \
+                allocations=10%.
+                """,
                 valueName: "metric=value"))
         var toleranceFlags: [String] = []
 
-        @Option(name: .long, help: ArgumentHelp("A file of smallest differences, one `metric = value` per line (check's tolerance format).", valueName: "file"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "A file of smallest differences, one `metric = value` per line (check's tolerance format).",
+                valueName: "file"))
         var tolerances: String?
 
-        @Option(name: .long, help: "Multi-seed and explore results: the correction for making every comparison at once (holm, none).")
+        @Option(
+            name: .long,
+            help: "Multi-seed and explore results: the correction for making every comparison at once (holm, none).")
         var correction: MultipleComparisons = .default
 
-        @Option(name: .long, help: "Multi-seed and explore results: bootstrap resamples of the pairs (raised to what the family of comparisons needs).")
+        @Option(
+            name: .long,
+            help:
+                """
+                Multi-seed and explore results: bootstrap resamples of the pairs (raised to what the family of \
+                comparisons needs).
+                """
+        )
         var resamples: Int = PairedBootstrap.defaultResamples
 
-        @Option(name: .customLong("bootstrap-seed"), help: "Multi-seed results: the seed of the bootstrap's resampling.")
+        @Option(
+            name: .customLong("bootstrap-seed"), help: "Multi-seed results: the seed of the bootstrap's resampling.")
         var bootstrapSeed: UInt64 = PairedBootstrap.defaultSeed
 
         /// Checks the folder and the metric names here, so that a usage error
         /// prints this command's usage.
         func validate() throws {
             guard resamples >= 1 else { throw ValidationError("--resamples must be at least 1, got \(resamples).") }
-            if allPairs, let baseline { throw ValidationError("--all-pairs compares every pair; it cannot go with --baseline \(baseline).") }
+            if allPairs, let baseline {
+                throw ValidationError("--all-pairs compares every pair; it cannot go with --baseline \(baseline).")
+            }
             // A large explore.csv is read once, in run(): reading it here too
             // would double the step's time.
             if let exploreFile, PairedComparison.readsAsColumns(exploreFile) { return }
@@ -123,7 +153,12 @@ extension FeedSim {
             let results = isDirectory.boolValue ? url : url.deletingLastPathComponent()
             guard let provenance = try? Provenance.load(inFolder: results) else { return }
             if provenance.buildConfiguration != "release" {
-                printError("provenance: \(folder) comes from a \(provenance.buildConfiguration) build (\(provenance.summary)); its allocation counts are not a release build's")
+                printError(
+                    """
+                    provenance: \(folder) comes from a \(provenance.buildConfiguration) build \
+                    (\(provenance.summary)); its allocation counts are not a release build's
+                    """
+                )
             }
         }
 
@@ -135,17 +170,20 @@ extension FeedSim {
             case let .seeds(seeds):
                 result = seeds
                 if let note = seeds.missingBaselineNote { printError(note) }
-                if let first = seeds.groups.first?.comparison, first.verdictUnreachable { printError(first.unreachableWarning) }
+                if let first = seeds.groups.first?.comparison, first.verdictUnreachable {
+                    printError(first.unreachableWarning)
+                }
             case let .sessions(sessions):
                 result = sessions
                 if sessions.verdictUnreachable { printError(sessions.unreachableWarning) }
             }
-            let text = switch format {
-            case .table: result.terminalText
-            case .markdown: result.markdown
-            case .csv: result.csvTable.text
-            case .json: result.json
-            }
+            let text =
+                switch format {
+                case .table: result.terminalText
+                case .markdown: result.markdown
+                case .csv: result.csvTable.text
+                case .json: result.json
+                }
             guard let output else {
                 print(text, terminator: "")
                 return
@@ -173,14 +211,17 @@ extension FeedSim {
             if url.lastPathComponent == HTMLReport.populationFileName { return folder }
             let explore = url.appendingPathComponent(HTMLReport.populationFileName).path
             let summary = url.appendingPathComponent(SummaryInput.fileName).path
-            return FileManager.default.fileExists(atPath: explore) && !FileManager.default.fileExists(atPath: summary) ? explore : nil
+            return FileManager.default.fileExists(atPath: explore) && !FileManager.default.fileExists(atPath: summary)
+                ? explore : nil
         }
 
         /// The smallest differences given by --tolerances and --tolerance.
         private func smallestDifferences() throws -> ToleranceSet {
             do {
                 var set = ToleranceSet()
-                if let tolerances { set = try ToleranceSet.load(url: URL(fileURLWithPath: tolerances), file: tolerances) }
+                if let tolerances {
+                    set = try ToleranceSet.load(url: URL(fileURLWithPath: tolerances), file: tolerances)
+                }
                 for flag in toleranceFlags { try set.apply(flag: flag) }
                 return set
             } catch {
@@ -207,9 +248,12 @@ extension FeedSim {
             let smallest = try smallestDifferences()
             if let exploreFile, PairedComparison.readsAsColumns(exploreFile) {
                 do {
-                    return .sessions(try PairedComparison.streaming(
-                        url: URL(fileURLWithPath: exploreFile), file: exploreFile, metrics: metrics.isEmpty ? nil : metrics,
-                        pairing: pairing, bootstrap: bootstrap, smallestDifferences: smallest, correction: correction))
+                    return .sessions(
+                        try PairedComparison.streaming(
+                            url: URL(fileURLWithPath: exploreFile), file: exploreFile,
+                            metrics: metrics.isEmpty ? nil : metrics,
+                            pairing: pairing, bootstrap: bootstrap, smallestDifferences: smallest,
+                            correction: correction))
                 } catch let error as StrategyComparisonError {
                     throw ValidationError(error.description)
                 } catch {
@@ -220,14 +264,17 @@ extension FeedSim {
                 let population: SummaryFile
                 do {
                     population = try SummaryFile.load(
-                        url: URL(fileURLWithPath: exploreFile), file: exploreFile, requiredColumns: PopulationTable.exploreColumns)
+                        url: URL(fileURLWithPath: exploreFile), file: exploreFile,
+                        requiredColumns: PopulationTable.exploreColumns)
                 } catch {
                     throw CommandFailure.internalFailure("invalid explore results: \(error)")
                 }
                 do {
-                    return .sessions(try PairedComparison(
-                        summary: population, metrics: metrics.isEmpty ? nil : metrics, baseline: baselineVariant(of: population.rows),
-                        bootstrap: bootstrap, smallestDifferences: smallest, correction: correction))
+                    return .sessions(
+                        try PairedComparison(
+                            summary: population, metrics: metrics.isEmpty ? nil : metrics,
+                            baseline: baselineVariant(of: population.rows),
+                            bootstrap: bootstrap, smallestDifferences: smallest, correction: correction))
                 } catch {
                     throw ValidationError(error.description)
                 }
@@ -236,14 +283,21 @@ extension FeedSim {
             do {
                 guard summary.isMultiSeed else {
                     if baseline != nil || allPairs {
-                        throw ValidationError("--\(allPairs ? "all-pairs" : "baseline") pairs the runs of multi-seed results; \(summary.file) has one seed per run (see `feedsim run --seeds`).")
+                        throw ValidationError(
+                            """
+                            --\(allPairs ? "all-pairs" : "baseline") pairs the runs of multi-seed results; \
+                            \(summary.file) has one seed per run (see `feedsim run --seeds`).
+                            """
+                        )
                     }
-                    return .single(try StrategyComparison(
-                        summary: summary, metrics: metrics.isEmpty ? StrategyComparison.defaultMetrics : metrics))
+                    return .single(
+                        try StrategyComparison(
+                            summary: summary, metrics: metrics.isEmpty ? StrategyComparison.defaultMetrics : metrics))
                 }
-                return .seeds(try SeedComparison(
-                    summary: summary, metrics: metrics.isEmpty ? nil : metrics, pairing: pairing,
-                    bootstrap: bootstrap, smallestDifferences: smallest, correction: correction))
+                return .seeds(
+                    try SeedComparison(
+                        summary: summary, metrics: metrics.isEmpty ? nil : metrics, pairing: pairing,
+                        bootstrap: bootstrap, smallestDifferences: smallest, correction: correction))
             } catch let error as StrategyComparisonError {
                 throw ValidationError(error.description)
             }

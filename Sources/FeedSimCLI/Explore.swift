@@ -35,7 +35,10 @@ extension FeedSim {
                 """
         )
 
-        @Option(name: .long, help: ArgumentHelp("An explore configuration (JSON; explore/schema.json). Default: every default.", valueName: "file"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "An explore configuration (JSON; explore/schema.json). Default: every default.", valueName: "file"))
         var config: String?
 
         @Option(name: .long, help: "Sessions to run.")
@@ -53,20 +56,38 @@ extension FeedSim {
         @Option(
             name: .long,
             help: ArgumentHelp(
-                "Explore only part K of N: the sessions whose index i has i % N == K-1, with their failures shrunk. Also writes explore-part.json for `feedsim merge`.",
+                """
+                Explore only part K of N: the sessions whose index i has i % N == K-1, with their failures \
+                shrunk. Also writes explore-part.json for `feedsim merge`.
+                """,
                 valueName: "k/n"))
         var shard: ShardSpec?
 
-        @Option(name: .long, help: ArgumentHelp("Folder of device profiles (default: devices/ beside the configuration or above it, then scenarios/devices).", valueName: "dir"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                """
+                Folder of device profiles (default: devices/ beside the configuration or above it, then \
+                scenarios/devices).
+                """,
+                valueName: "dir"))
         var devices: String?
 
-        @Option(name: .long, help: ArgumentHelp("The strategy every other is compared with, paired by session (default: the configuration's first).", valueName: "strategy"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "The strategy every other is compared with, paired by session (default: the configuration's first).",
+                valueName: "strategy"))
         var baseline: String?
 
         @Option(
             name: .customLong("write-session"),
             help: ArgumentHelp(
-                "Write session N (as explore.csv names it, session-N) as a scenario file OUT/sessions/session-N.json, with its device profile, instead of exploring; repeat for several. `feedsim run` of the file gives explore.csv's numbers.",
+                """
+                Write session N (as explore.csv names it, session-N) as a scenario file \
+                OUT/sessions/session-N.json, with its device profile, instead of exploring; repeat for several. \
+                `feedsim run` of the file gives explore.csv's numbers.
+                """,
                 valueName: "n"))
         var writeSessions: [Int] = []
 
@@ -78,7 +99,9 @@ extension FeedSim {
         static let sessionsPerJob = 10
 
         func validate() throws {
-            guard sessions >= 1, sessions <= 1_000_000 else { throw ValidationError("--sessions must be 1…1,000,000, got \(sessions).") }
+            guard sessions >= 1, sessions <= 1_000_000 else {
+                throw ValidationError("--sessions must be 1…1,000,000, got \(sessions).")
+            }
             for index in writeSessions where index < 0 || index >= 1_000_000 {
                 throw ValidationError("--write-session must be a session index 0…999,999, got \(index).")
             }
@@ -89,10 +112,13 @@ extension FeedSim {
             let interruption = Interruption.shared
             try shard?.validate()
             let setup = try ExploreSetup(config: config, devices: devices)
-            if !writeSessions.isEmpty { return try write(sessions: writeSessions, setup: setup, interruption: interruption) }
+            if !writeSessions.isEmpty {
+                return try write(sessions: writeSessions, setup: setup, interruption: interruption)
+            }
             let strategies = setup.config.variantNames
             if let baseline, !strategies.contains(baseline) {
-                throw ValidationError("--baseline \(baseline) is not one of the variants explored: \(strategies.joined(separator: ", "))")
+                throw ValidationError(
+                    "--baseline \(baseline) is not one of the variants explored: \(strategies.joined(separator: ", "))")
             }
             let workers = ExploreWorkers(jobs: jobs, interruption: interruption, setup: setup)
             let part = shard ?? ShardSpec(shard: 1, count: 1)
@@ -107,7 +133,10 @@ extension FeedSim {
             let sink: ExploreSink
             do {
                 sink = try ExploreSink(folder: URL(fileURLWithPath: out, isDirectory: true), output: &output)
-                try workers.runInOrder(chunks, out: out, progress: { done in progress.finished(min(indices.count, done * Explore.sessionsPerJob)) }) {
+                try workers.runInOrder(
+                    chunks, out: out,
+                    progress: { done in progress.finished(min(indices.count, done * Explore.sessionsPerJob)) }
+                ) {
                     try sink.add($0)
                 }
                 progress.finish()
@@ -125,7 +154,9 @@ extension FeedSim {
             }
 
             let toShrink = found.firsts
-            if !toShrink.isEmpty, !quiet { printError("feedsim: shrinking \(toShrink.count) distinct failure\(toShrink.count == 1 ? "" : "s")") }
+            if !toShrink.isEmpty, !quiet {
+                printError("feedsim: shrinking \(toShrink.count) distinct failure\(toShrink.count == 1 ? "" : "s")")
+            }
             let shrunk: [ExploreJob.ShrunkFailure]
             do {
                 shrunk = try workers.run(toShrink.map { ExploreJob(seed: seed, shrink: [$0]) }, out: out) { _ in }
@@ -137,10 +168,13 @@ extension FeedSim {
 
             let outcome = ExploreOutcome(
                 seed: seed, sessions: sessions, shard: part.shard, shardCount: part.count,
-                inputsHash: setup.inputsHash(seed: seed, sessions: sessions), strategies: strategies, device: setup.config.device,
+                inputsHash: setup.inputsHash(seed: seed, sessions: sessions), strategies: strategies,
+                device: setup.config.device,
                 deviceData: setup.deviceData, tally: found.tally, shrunk: shrunk, population: setup.populationText)
             if try outcome.write(
-                to: out, explore: sink.exploreURL, output: output, baseline: baseline, manifest: shard != nil, interruption: interruption) {
+                to: out, explore: sink.exploreURL, output: output, baseline: baseline, manifest: shard != nil,
+                interruption: interruption)
+            {
                 throw CommandFailure.regression
             }
         }
@@ -157,7 +191,8 @@ extension FeedSim.Explore {
     /// the same variants, seed and refresh rate, the same numbers.
     func write(sessions indices: [Int], setup: ExploreSetup, interruption: Interruption) throws {
         let generator = SessionGenerator(config: setup.config, device: setup.device, seed: seed)
-        let folder = URL(fileURLWithPath: out, isDirectory: true).appendingPathComponent(Self.sessionsFolder, isDirectory: true)
+        let folder = URL(fileURLWithPath: out, isDirectory: true).appendingPathComponent(
+            Self.sessionsFolder, isDirectory: true)
         var written: [String] = []
         try StagedFiles.write(to: folder.path, interruption: interruption) { output in
             for index in indices {

@@ -28,7 +28,14 @@ struct ExploreFailures {
             var scenario = try ScenarioLoader.scenario(from: Data(failure.scenario.utf8), file: stem)
             scenario.name = stem
             let v = failure.violation
-            scenario.description = "Found by feedsim explore (seed \(seed), \(SessionGenerator.name(of: failure.session))) and shrunk from \(failure.stepsBefore) to \(failure.stepsAfter) script steps in \(failure.runs) runs. Under \(v.strategy), which claims to hold the reader through it, this breaks the \(v.property.rawValue) property\(v.cause.isEmpty ? "" : " (\(v.cause))") at \(ReportNumber.milliseconds(v.timeNs)) ms: \(v.detail)."
+            scenario.description =
+                """
+                Found by feedsim explore (seed \(seed), \(SessionGenerator.name(of: failure.session))) and shrunk \
+                from \(failure.stepsBefore) to \(failure.stepsAfter) script steps in \(failure.runs) runs. Under \
+                \(v.strategy), which claims to hold the reader through it, this breaks the \(v.property.rawValue) \
+                property\(v.cause.isEmpty ? "" : " (\(v.cause))") at \(ReportNumber.milliseconds(v.timeNs)) ms: \
+                \(v.detail).
+                """
             entries.append(Entry(file: "\(stem).json", failure: failure))
             files.append(("\(stem).json", Data(scenario.fileText.utf8)))
         }
@@ -40,7 +47,8 @@ struct ExploreFailures {
     func stage(in folder: URL, output: inout StagedFiles) throws {
         let written = Set(files.map(\.name))
         for sub in ["", "devices/"] {
-            let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(sub).path)) ?? []
+            let existing =
+                (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(sub).path)) ?? []
             for name in existing.sorted() where name.hasSuffix(".json") && !written.contains(sub + name) {
                 output.stageRemoval(of: folder.appendingPathComponent(sub + name))
             }

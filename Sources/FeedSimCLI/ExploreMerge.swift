@@ -39,9 +39,12 @@ enum ExploreMerge {
             do {
                 handle = try FileHandle(forReadingFrom: url)
             } catch {
-                throw FileProblem(file: file, line: nil, problem: "cannot be read (\(error.localizedDescription)); its part did not finish")
+                throw FileProblem(
+                    file: file, line: nil,
+                    problem: "cannot be read (\(error.localizedDescription)); its part did not finish")
             }
-            var cursor = Cursor(folder: folder, shard: k + 1, file: file, handle: handle, records: CSVRecordStream(handle: handle))
+            var cursor = Cursor(
+                folder: folder, shard: k + 1, file: file, handle: handle, records: CSVRecordStream(handle: handle))
             cursors.append(cursor)
             guard let first = try read(&cursor), first.bytes == headerLine else {
                 throw FileProblem(file: file, line: 1, problem: "the header is not the one `feedsim explore` writes")
@@ -50,7 +53,9 @@ enum ExploreMerge {
             cursors[k] = cursor
         }
         try into.append(headerLine)
-        while let next = cursors.indices.filter({ cursors[$0].current != nil }).min(by: { cursors[$0].current!.session < cursors[$1].current!.session }) {
+        while let next = cursors.indices.filter({ cursors[$0].current != nil }).min(by: {
+            cursors[$0].current!.session < cursors[$1].current!.session
+        }) {
             try into.append(cursors[next].current!.record.bytes)
             cursors[next].rows += 1
             try advance(&cursors[next], count: parts.count)
@@ -73,11 +78,13 @@ enum ExploreMerge {
             return
         }
         guard let session = sessionIndex(record.bytes) else {
-            throw FileProblem(file: cursor.file, line: record.line, problem: "the row does not start with a session (session-N)")
+            throw FileProblem(
+                file: cursor.file, line: record.line, problem: "the row does not start with a session (session-N)")
         }
         guard session % count == cursor.shard - 1, session >= cursor.lastSession else {
             throw FileProblem(
-                file: cursor.file, line: record.line, problem: "session \(session) is not the next of part \(cursor.shard)/\(count)")
+                file: cursor.file, line: record.line,
+                problem: "session \(session) is not the next of part \(cursor.shard)/\(count)")
         }
         cursor.lastSession = session
         cursor.current = (session, record)
@@ -96,7 +103,9 @@ enum ExploreMerge {
             index = index * 10 + Int(byte - UInt8(ascii: "0"))
             digits += 1
         }
-        guard digits > 0, prefix.count + digits < bytes.count, bytes[prefix.count + digits] == UInt8(ascii: ",") else { return nil }
+        guard digits > 0, prefix.count + digits < bytes.count, bytes[prefix.count + digits] == UInt8(ascii: ",") else {
+            return nil
+        }
         return index
     }
 }

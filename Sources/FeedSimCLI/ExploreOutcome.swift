@@ -36,14 +36,24 @@ struct ExploreOutcome: Codable {
         guard let first = parts.first?.outcome else { throw ValidationError("no parts") }
         for (folder, part) in parts {
             guard part.seed == first.seed, part.sessions == first.sessions, part.shardCount == first.shardCount,
-                  part.inputsHash == first.inputsHash, part.strategies == first.strategies
+                part.inputsHash == first.inputsHash, part.strategies == first.strategies
             else {
-                throw ValidationError("\(folder) is a part of another exploration (seed, sessions, configuration, device or N differ from \(parts[0].folder))")
+                throw ValidationError(
+                    """
+                    \(folder) is a part of another exploration (seed, sessions, configuration, device or N differ \
+                    from \(parts[0].folder))
+                    """
+                )
             }
         }
         let shards = parts.map(\.outcome.shard).sorted()
         guard shards == Array(1...first.shardCount) else {
-            throw ValidationError("expected parts 1…\(first.shardCount) each once, found \(shards.map(String.init).joined(separator: ", "))")
+            throw ValidationError(
+                """
+                expected parts 1…\(first.shardCount) each once, found \
+                \(shards.map(String.init).joined(separator: ", "))
+                """
+            )
         }
         // Each part shrank the first failure of each identity among its own
         // sessions; the whole exploration's is the earliest of those.
@@ -66,7 +76,8 @@ struct ExploreOutcome: Codable {
     /// read back from the staged `explore` file. Returns whether any run
     /// broke a property.
     func write(
-        to out: String, explore: URL, output: StagedFiles, baseline: String?, manifest: Bool, interruption: Interruption?
+        to out: String, explore: URL, output: StagedFiles, baseline: String?, manifest: Bool,
+        interruption: Interruption?
     ) throws -> Bool {
         var output = output
         let failures: ExploreFailures
@@ -80,17 +91,21 @@ struct ExploreOutcome: Codable {
         }
         let folder = URL(fileURLWithPath: out, isDirectory: true)
         try StagedFiles.write(to: out, interruption: interruption, staged: output) { output in
-            try failures.stage(in: folder.appendingPathComponent(ExploreFailures.folder, isDirectory: true), output: &output)
+            try failures.stage(
+                in: folder.appendingPathComponent(ExploreFailures.folder, isDirectory: true), output: &output)
             try output.stage(Provenance.current.json, to: folder.appendingPathComponent(Provenance.fileName))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            try output.stage(manifest ? String(decoding: try encoder.encode(self), as: UTF8.self) : nil,
-                             orRemove: folder.appendingPathComponent(ExploreOutcome.manifestName))
+            try output.stage(
+                manifest ? String(decoding: try encoder.encode(self), as: UTF8.self) : nil,
+                orRemove: folder.appendingPathComponent(ExploreOutcome.manifestName))
         }
         let part = shardCount > 1 ? ExploreSummary.Part(shard: shard, count: shardCount, sessions: tally.sessions) : nil
-        print(ExploreSummary.render(
-            sessions: sessions, part: part, seed: seed, strategies: strategies, tally: tally,
-            failures: failures, comparison: comparison, out: out, population: population ?? ExploreSetup.swarmPopulationText))
+        print(
+            ExploreSummary.render(
+                sessions: sessions, part: part, seed: seed, strategies: strategies, tally: tally,
+                failures: failures, comparison: comparison, out: out,
+                population: population ?? ExploreSetup.swarmPopulationText))
         return tally.violations > 0
     }
 
@@ -102,7 +117,8 @@ struct ExploreOutcome: Codable {
     private func population(_ explore: URL, baseline: String) throws -> PairedComparison {
         do {
             return try PairedComparison.streaming(
-                url: explore, file: "explore.csv", metrics: ExploreSummary.comparedMetrics, pairing: .baseline(baseline))
+                url: explore, file: "explore.csv", metrics: ExploreSummary.comparedMetrics, pairing: .baseline(baseline)
+            )
         } catch {
             throw CommandFailure.internalFailure("cannot compare the strategies: \(error)")
         }

@@ -28,7 +28,9 @@ struct ExploreSetup {
                 do {
                     data = try Data(contentsOf: URL(fileURLWithPath: configFile))
                 } catch {
-                    throw ScenarioError(file: configFile, path: "$", expected: "expected a readable file (\(error.localizedDescription))")
+                    throw ScenarioError(
+                        file: configFile, path: "$",
+                        expected: "expected a readable file (\(error.localizedDescription))")
                 }
                 config = try ScenarioLoader.exploreConfig(from: data, file: configFile)
                 configData = data
@@ -48,12 +50,18 @@ struct ExploreSetup {
                 folders.append(URL(fileURLWithPath: "scenarios/devices", isDirectory: true))
             }
             let name = config.device
-            guard let url = folders.map({ $0.appendingPathComponent("\(name).json") })
-                .first(where: { FileManager.default.fileExists(atPath: $0.path) })
+            guard
+                let url = folders.map({ $0.appendingPathComponent("\(name).json") })
+                    .first(where: { FileManager.default.fileExists(atPath: $0.path) })
             else {
                 throw ScenarioError(
                     file: configFile ?? "(defaults)", path: "$.device",
-                    expected: "expected a device profile \(name).json in \(folders.map(\.relativePath).joined(separator: ", "))")
+                    expected:
+                        """
+                        expected a device profile \(name).json in \
+                        \(folders.map(\.relativePath).joined(separator: ", "))
+                        """
+                )
             }
             deviceFile = url.relativePath
             deviceData = try Data(contentsOf: url)
@@ -116,7 +124,8 @@ struct ExploreSetup {
             return try Data(contentsOf: url)
         } catch {
             throw ScenarioError(
-                file: configFile, path: "$.usage", expected: "expected a readable usage model at \(url.path) (\(error.localizedDescription))")
+                file: configFile, path: "$.usage",
+                expected: "expected a readable usage model at \(url.path) (\(error.localizedDescription))")
         }
     }
 

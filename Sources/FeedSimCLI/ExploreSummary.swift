@@ -25,26 +25,47 @@ enum ExploreSummary {
         var text = part.map { "part \($0.shard)/\($0.count): \($0.sessions) of " } ?? ""
         text += "explored \(sessions) sessions × \(strategies.count) strategies (seed \(seed)): \(tally.runs) runs, "
         let failingSessions = tally.failingSessions
-        text += "\(tally.violations) violation\(tally.violations == 1 ? "" : "s") in \(failingSessions) session\(failingSessions == 1 ? "" : "s")\n\n"
+        text +=
+            """
+            \(tally.violations) violation\(tally.violations == 1 ? "" : "s") in \(failingSessions) \
+            session\(failingSessions == 1 ? "" : "s")\n\n
+            """
         text += "verdicts over the \(population)\n"
         text += comparison.terminalText
         guard tally.violations > 0 else {
-            return text + "\nwrote \(out)/explore.csv, \(out)/violations.csv\(part == nil ? "" : ", \(out)/\(ExploreOutcome.manifestName)")\n"
+            return text
+                + """
+                \nwrote \(out)/explore.csv, \
+                \(out)/violations.csv\(part == nil ? "" : ", \(out)/\(ExploreOutcome.manifestName)")\n
+                """
         }
 
         text += "\nviolations by property, strategy and cause (runs; shrunk repro):\n"
         for entry in failures.entries {
             let identity = entry.failure.found.identity
             let f = entry.failure
-            text += "  \(identity.property.rawValue) \(identity.strategy)\(identity.cause.isEmpty ? "" : " \(identity.cause)"): \(tally.runs(breaking: identity)); "
-            text += "\(out)/\(ExploreFailures.folder)/\(entry.file), \(f.stepsBefore) → \(f.stepsAfter) steps in \(f.runs) runs\n"
+            text +=
+                """
+                  \(identity.property.rawValue) \
+                \(identity.strategy)\(identity.cause.isEmpty ? "" : " \(identity.cause)"): \
+                \(tally.runs(breaking: identity));\u{20}
+                """
+            text +=
+                """
+                \(out)/\(ExploreFailures.folder)/\(entry.file), \(f.stepsBefore) → \(f.stepsAfter) steps in \
+                \(f.runs) runs\n
+                """
         }
         let after = failures.entries.map(\.failure.stepsAfter)
         let before = failures.entries.map(\.failure.stepsBefore)
         let small = after.filter { $0 <= 5 }.count
         text += "\nshrunk repros: \(after.count); at most 5 steps: \(small) of \(after.count)"
         text += "; steps before: \(distribution(before)); after: \(distribution(after))\n"
-        text += "wrote \(out)/explore.csv, \(out)/violations.csv, \(out)/\(ExploreFailures.folder)/\(part == nil ? "" : ", \(out)/\(ExploreOutcome.manifestName)")\n"
+        text +=
+            """
+            wrote \(out)/explore.csv, \(out)/violations.csv, \
+            \(out)/\(ExploreFailures.folder)/\(part == nil ? "" : ", \(out)/\(ExploreOutcome.manifestName)")\n
+            """
         return text
     }
 

@@ -94,7 +94,8 @@ final class ExploreSink: Sendable {
     /// Stages explore.csv and violations.csv in `folder` and writes their headers.
     init(folder: URL, output: inout StagedFiles) throws {
         let explore = try StreamedFile(url: output.stageStreamed(to: folder.appendingPathComponent("explore.csv")))
-        let violations = try StreamedFile(url: output.stageStreamed(to: folder.appendingPathComponent("violations.csv")))
+        let violations = try StreamedFile(
+            url: output.stageStreamed(to: folder.appendingPathComponent("violations.csv")))
         try explore.append(CSVTable.line(ExploreReport.columns))
         try violations.append(CSVTable.line(ExploreReport.violationColumns))
         exploreURL = explore.url
@@ -113,7 +114,8 @@ final class ExploreSink: Sendable {
                     for violation in run.violations {
                         try state.violations.append(CSVTable.line(ExploreReport.violationRow(violation)))
                         if state.firsts[violation.identity] == nil {
-                            state.firsts[violation.identity] = Violation.Located(session: session.index, violation: violation)
+                            state.firsts[violation.identity] = Violation.Located(
+                                session: session.index, violation: violation)
                         }
                     }
                 }

@@ -33,7 +33,8 @@ extension FeedSim {
             } catch {
                 throw CommandFailure.usage("feedsim _explore-worker: the job on stdin did not decode: \(error)")
             }
-            let result = try job.perform(config: setup.config, device: setup.device, freshRun: Self.freshRun(deviceFile: deviceFile))
+            let result = try job.perform(
+                config: setup.config, device: setup.device, freshRun: Self.freshRun(deviceFile: deviceFile))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             FileHandle.standardOutput.write(try encoder.encode(result))

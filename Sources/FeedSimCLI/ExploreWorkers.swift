@@ -26,7 +26,9 @@ struct ExploreWorkers {
     }
 
     /// Runs every job; `progress` hears how many have finished.
-    func run(_ work: [ExploreJob], out: String, progress: @escaping @Sendable (Int) -> Void) throws -> [ExploreJob.Result] {
+    func run(
+        _ work: [ExploreJob], out: String, progress: @escaping @Sendable (Int) -> Void
+    ) throws -> [ExploreJob.Result] {
         guard !work.isEmpty else { return [] }
         let launch = self.launch
         let outcomes = WorkerThreads.run(
@@ -78,7 +80,8 @@ struct ExploreWorkers {
 
     /// How a worker process is started.
     private var launch: WorkerLaunch {
-        var arguments = ["_explore-worker", "--device-file", setup.deviceFile, "--parent-pid", String(getpid())]
+        var arguments =
+            ["_explore-worker", "--device-file", setup.deviceFile, "--parent-pid", String(getpid())]
             + RegisteredParts.workerArguments
         if let config = setup.configFile { arguments += ["--config", config] }
         return WorkerLaunch(executable: executable, arguments: arguments, interruption: interruption)
@@ -96,7 +99,8 @@ struct ExploreWorkers {
         do {
             return .success(try JSONDecoder().decode(ExploreJob.Result.self, from: finished.output))
         } catch {
-            return .failure(Failure(message: "its output did not decode (\(error)); it wrote on stderr: \(finished.errors)"))
+            return .failure(
+                Failure(message: "its output did not decode (\(error)); it wrote on stderr: \(finished.errors)"))
         }
     }
 }

@@ -14,7 +14,10 @@ public struct FeedSim: ParsableCommand {
             2 regression found by `check`, 1 internal failure.
             """,
         version: Provenance.feedsimVersion,
-        subcommands: [Run.self, RunOne.self, RunBatch.self, Explore.self, ExploreWorker.self, Check.self, Compare.self, Merge.self, Report.self, Metrics.self, Schema.self, Calibrate.self, Import.self],
+        subcommands: [
+            Run.self, RunOne.self, RunBatch.self, Explore.self, ExploreWorker.self, Check.self, Compare.self,
+            Merge.self, Report.self, Metrics.self, Schema.self, Calibrate.self, Import.self,
+        ],
         defaultSubcommand: nil
     )
 

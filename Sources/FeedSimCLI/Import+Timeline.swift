@@ -43,7 +43,8 @@ extension FeedSim.Import {
             let salt: ImportSalt
             let feed: ImportedFeed
             do {
-                salt = try saltFile.map { path throws(FileProblem) in try ImportSalt.read(path: path, file: path) }
+                salt =
+                    try saltFile.map { path throws(FileProblem) in try ImportSalt.read(path: path, file: path) }
                     ?? ImportSalt.random()
             } catch {
                 throw CommandFailure.invalidInput(error.description)

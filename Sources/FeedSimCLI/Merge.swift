@@ -34,20 +34,25 @@ extension FeedSim {
         var out: String = "results/latest"
 
         func validate() throws {
-            guard !parts.isEmpty else { throw ValidationError("Give the results folder of every part, e.g. feedsim merge part1 part2 part3.") }
+            guard !parts.isEmpty else {
+                throw ValidationError("Give the results folder of every part, e.g. feedsim merge part1 part2 part3.")
+            }
             let destination = URL(fileURLWithPath: out, isDirectory: true).standardizedFileURL.path
-            for part in parts where URL(fileURLWithPath: part, isDirectory: true).standardizedFileURL.path == destination {
+            for part in parts
+            where URL(fileURLWithPath: part, isDirectory: true).standardizedFileURL.path == destination {
                 throw ValidationError("--out \(out) is one of the parts; merge into a folder of its own.")
             }
         }
 
         func run() throws {
             let exploreParts = parts.filter {
-                FileManager.default.fileExists(atPath: URL(fileURLWithPath: $0).appendingPathComponent(ExploreOutcome.manifestName).path)
+                FileManager.default.fileExists(
+                    atPath: URL(fileURLWithPath: $0).appendingPathComponent(ExploreOutcome.manifestName).path)
             }
             if !exploreParts.isEmpty {
                 guard exploreParts.count == parts.count else {
-                    throw CommandFailure.usage("cannot merge: \(exploreParts[0]) is a part of `feedsim explore` and some parts are not")
+                    throw CommandFailure.usage(
+                        "cannot merge: \(exploreParts[0]) is a part of `feedsim explore` and some parts are not")
                 }
                 return try mergeExploration()
             }
@@ -73,9 +78,15 @@ extension FeedSim {
                 try output.stage(provenance?.json, orRemove: folder.appendingPathComponent(Provenance.fileName))
             }
             print("merged \(parts.count) part\(parts.count == 1 ? "" : "s"), \(merged.requestCount) runs")
-            print("wrote \(out)/summary.csv, \(out)/drift.csv\(merged.frames == nil ? "" : ", \(out)/frames.csv")\(merged.traces == nil ? "" : ", \(out)/\(ChromeTrace.folder)/")")
+            print(
+                """
+                wrote \(out)/summary.csv, \
+                \(out)/drift.csv\(merged.frames == nil ? "" : ", \(out)/frames.csv")\
+                \(merged.traces == nil ? "" : ", \(out)/\(ChromeTrace.folder)/")
+                """
+            )
         }
-    
+
         /// The build that wrote every part, or nil when a part records none
         /// (written before FeedSim recorded it). Parts written by different
         /// builds are not one suite's results: their allocation counts, at
@@ -83,12 +94,18 @@ extension FeedSim {
         private func partsProvenance() throws -> Provenance? {
             var recorded: [(part: String, provenance: Provenance)] = []
             for part in parts {
-                guard let provenance = try Provenance.load(inFolder: URL(fileURLWithPath: part, isDirectory: true)) else { return nil }
+                guard let provenance = try Provenance.load(inFolder: URL(fileURLWithPath: part, isDirectory: true))
+                else { return nil }
                 recorded.append((part, provenance))
             }
             for other in recorded.dropFirst() where other.provenance != recorded[0].provenance {
                 throw ValidationError(
-                    "\(other.part) was written by another build than \(recorded[0].part) (\(recorded[0].provenance.differences(to: other.provenance).joined(separator: ", "))); run every part with the same feedsim")
+                    """
+                    \(other.part) was written by another build than \(recorded[0].part) \
+                    (\(recorded[0].provenance.differences(to: other.provenance).joined(separator: ", "))); run \
+                    every part with the same feedsim
+                    """
+                )
             }
             return recorded.first?.provenance
         }
@@ -103,7 +120,8 @@ extension FeedSim {
                 for part in parts {
                     let url = URL(fileURLWithPath: part).appendingPathComponent(ExploreOutcome.manifestName)
                     do {
-                        loaded.append((part, try JSONDecoder().decode(ExploreOutcome.self, from: Data(contentsOf: url))))
+                        loaded.append(
+                            (part, try JSONDecoder().decode(ExploreOutcome.self, from: Data(contentsOf: url))))
                     } catch {
                         throw FileProblem(file: url.relativePath, line: nil, problem: "not an explore part (\(error))")
                     }
@@ -117,12 +135,16 @@ extension FeedSim {
             let folder = URL(fileURLWithPath: out, isDirectory: true)
             let explore: URL
             do {
-                let exploreFile = try StreamedFile(url: output.stageStreamed(to: folder.appendingPathComponent("explore.csv")))
-                let violationsFile = try StreamedFile(url: output.stageStreamed(to: folder.appendingPathComponent("violations.csv")))
+                let exploreFile = try StreamedFile(
+                    url: output.stageStreamed(to: folder.appendingPathComponent("explore.csv")))
+                let violationsFile = try StreamedFile(
+                    url: output.stageStreamed(to: folder.appendingPathComponent("violations.csv")))
                 explore = exploreFile.url
                 let folders = inOrder.map(\.folder)
-                let rows = try ExploreMerge.merge("explore.csv", header: ExploreReport.columns, parts: folders, into: exploreFile)
-                let violations = try ExploreMerge.merge("violations.csv", header: ExploreReport.violationColumns, parts: folders, into: violationsFile)
+                let rows = try ExploreMerge.merge(
+                    "explore.csv", header: ExploreReport.columns, parts: folders, into: exploreFile)
+                let violations = try ExploreMerge.merge(
+                    "violations.csv", header: ExploreReport.violationColumns, parts: folders, into: violationsFile)
                 try exploreFile.close()
                 try violationsFile.close()
                 // The rows are merged as they stream, so the parts' counts
@@ -130,7 +152,12 @@ extension FeedSim {
                 for (k, (folder, manifest)) in inOrder.enumerated() {
                     guard rows[k] == manifest.tally.rows, violations[k] == manifest.tally.violations else {
                         throw ValidationError(
-                            "\(folder) has \(rows[k]) rows in explore.csv and \(violations[k]) in violations.csv, but its \(ExploreOutcome.manifestName) counts \(manifest.tally.rows) and \(manifest.tally.violations)")
+                            """
+                            \(folder) has \(rows[k]) rows in explore.csv and \(violations[k]) in violations.csv, \
+                            but its \(ExploreOutcome.manifestName) counts \(manifest.tally.rows) and \
+                            \(manifest.tally.violations)
+                            """
+                        )
                     }
                 }
             } catch let error as ValidationError {
@@ -143,8 +170,14 @@ extension FeedSim {
                 output.discard()
                 throw CommandFailure.internalFailure("cannot write results to \(out): \(error.localizedDescription)")
             }
-            print("merged \(parts.count) part\(parts.count == 1 ? "" : "s") of an exploration, \(whole.tally.sessions) sessions")
-            _ = try whole.write(to: out, explore: explore, output: output, baseline: nil, manifest: false, interruption: nil)
+            print(
+                """
+                merged \(parts.count) part\(parts.count == 1 ? "" : "s") of an exploration, \
+                \(whole.tally.sessions) sessions
+                """
+            )
+            _ = try whole.write(
+                to: out, explore: explore, output: output, baseline: nil, manifest: false, interruption: nil)
         }
     }
 }

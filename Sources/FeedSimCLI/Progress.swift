@@ -73,7 +73,9 @@ final class Progress: Sendable {
                 guard !s.stopped, done > s.done else { return nil }
                 s.done = done
                 let now = ContinuousClock.now
-                let step = done * Progress.lineFraction / max(1, total) > s.doneAtLastLine * Progress.lineFraction / max(1, total)
+                let step =
+                    done * Progress.lineFraction / max(1, total) > s.doneAtLastLine * Progress.lineFraction
+                    / max(1, total)
                 guard step || now - s.lastLine >= Progress.lineInterval else { return nil }
                 s.doneAtLastLine = done
                 s.lastLine = now

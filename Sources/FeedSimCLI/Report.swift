@@ -7,7 +7,8 @@ extension FeedSim {
     struct Report: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "report",
-            abstract: "Write an HTML report of a results folder: summary table, per-scenario charts, per-run frame plots.",
+            abstract:
+                "Write an HTML report of a results folder: summary table, per-scenario charts, per-run frame plots.",
             discussion: """
                 The page has a table of every run; per scenario, its variants side by \
                 side in bar charts of overrun frames, hitch ratio, largest drift and \
@@ -37,15 +38,19 @@ extension FeedSim {
         @Argument(help: ArgumentHelp("Results folder written by `feedsim run`.", valueName: "dir"))
         var folder: String = "results/latest"
 
-        @Option(name: .long, help: ArgumentHelp("The HTML file to write (default: DIR/report.html).", valueName: "file"))
+        @Option(
+            name: .long, help: ArgumentHelp("The HTML file to write (default: DIR/report.html).", valueName: "file"))
         var out: String?
 
         func validate() throws {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("No such folder: \(folder). Give a results folder written by `feedsim run --out`.")
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw ValidationError(
+                    "No such folder: \(folder). Give a results folder written by `feedsim run --out`.")
             }
-            let explore = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent(HTMLReport.populationFileName)
+            let explore = URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent(
+                HTMLReport.populationFileName)
             if !FileManager.default.fileExists(atPath: explore.path) {
                 _ = try SummaryInput.locate(folder, option: nil)
             }
@@ -58,7 +63,10 @@ extension FeedSim {
             } catch {
                 throw CommandFailure.internalFailure("cannot read results: \(error)")
             }
-            let destination = out ?? URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent(HTMLReport.defaultFileName).path
+            let destination =
+                out
+                ?? URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent(HTMLReport.defaultFileName)
+                .path
             do {
                 try AtomicFile.write(report.html, to: URL(fileURLWithPath: destination))
             } catch {

@@ -51,29 +51,54 @@ extension FeedSim {
         @Flag(name: .long, help: "Also write frames.csv, one row per rendered frame.")
         var frames = false
 
-        @Flag(name: .long, help: "Also write traces/<scenario>--<variant>--<hz>hz.json, one Chrome trace-event file per run (open in ui.perfetto.dev).")
+        @Flag(
+            name: .long,
+            help:
+                """
+                Also write traces/<scenario>--<variant>--<hz>hz.json, one Chrome trace-event file per run (open \
+                in ui.perfetto.dev).
+                """
+        )
         var trace = false
 
         @Option(name: .long, help: "Seed for every run, replacing each scenario's own.")
         var seed: UInt64?
 
-        @Option(name: .long, help: ArgumentHelp(
-            "Repeat every run under N seeds: the scenario's seed (or --seed) and the N-1 after it. Adds a seed column to drift.csv and frames.csv.",
-            valueName: "n"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                """
+                Repeat every run under N seeds: the scenario's seed (or --seed) and the N-1 after it. Adds a seed \
+                column to drift.csv and frames.csv.
+                """,
+                valueName: "n"))
         var seeds: Int?
 
-        @Option(name: .long, help: "Runs to execute at once, each in its own process (a single run runs in this one). Output is the same for any value.")
+        @Option(
+            name: .long,
+            help:
+                """
+                Runs to execute at once, each in its own process (a single run runs in this one). Output is the \
+                same for any value.
+                """
+        )
         var jobs: Int = 1
 
         @Option(
             name: .long,
             help: ArgumentHelp(
-                "Run only part K of N of the suite: the requests whose 0-based index i has i % N == K-1. Also writes shard.json for `feedsim merge`.",
+                """
+                Run only part K of N of the suite: the requests whose 0-based index i has i % N == K-1. Also \
+                writes shard.json for `feedsim merge`.
+                """,
                 valueName: "k/n"))
         var shard: ShardSpec?
 
-        @Option(name: .long, help: ArgumentHelp(
-            "Folder of device profiles (default: devices/ beside each scenario file or in a folder above it).", valueName: "dir"))
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Folder of device profiles (default: devices/ beside each scenario file or in a folder above it).",
+                valueName: "dir"))
         var devices: String?
 
         @Flag(name: .long, help: "Show no progress on stderr.")
@@ -89,11 +114,14 @@ extension FeedSim {
             // Listening from the start, so that no signal finds the default
             // action and kills the command with its workers still running.
             let interruption = Interruption.shared
-            let read = try ScenarioFiles.suite(paths, seedOverride: seed, recordFrames: frames, recordTimeline: trace, devices: devices)
+            let read = try ScenarioFiles.suite(
+                paths, seedOverride: seed, recordFrames: frames, recordTimeline: trace, devices: devices)
             let (files, scenarios) = (read.files, read.scenarios)
             let suite = read.requests.flatMap { $0.repeated(seeds: seeds ?? 1) }
             let plan = try shard.map {
-                try ShardPlan($0, suite: suite, files: files, scenarios: scenarios, seedOverride: seed, frames: frames, seeds: seeds)
+                try ShardPlan(
+                    $0, suite: suite, files: files, scenarios: scenarios, seedOverride: seed, frames: frames,
+                    seeds: seeds)
             }
             let seeded = seeds != nil
             let requests = plan?.requests ?? suite
@@ -104,7 +132,9 @@ extension FeedSim {
                     results = try [Self.runInProcess(requests[0], interruption: interruption, out: out)]
                     progress.finished(1)
                 } else {
-                    results = try RunWorkers(jobs: jobs, interruption: interruption).run(requests) { progress.finished($0) }
+                    results = try RunWorkers(jobs: jobs, interruption: interruption).run(requests) {
+                        progress.finished($0)
+                    }
                 }
             } catch let stop as RunWorkers.Interrupted {
                 progress.finish()
@@ -115,30 +145,41 @@ extension FeedSim {
             }
             progress.finish()
             if case .success(let reason?) = AllocationMeter.availability {
-                printError("note: allocations not counted (\(reason)): the allocations and allocated_bytes columns are empty")
+                printError(
+                    "note: allocations not counted (\(reason)): the allocations and allocated_bytes columns are empty")
             }
 
             let folder = URL(fileURLWithPath: out, isDirectory: true)
             try StagedFiles.write(to: out, interruption: interruption) { output in
                 try output.stage(RunReports.summary(results).text, to: folder.appendingPathComponent("summary.csv"))
-                try output.stage(RunReports.drift(results, seeded: seeded).text, to: folder.appendingPathComponent("drift.csv"))
+                try output.stage(
+                    RunReports.drift(results, seeded: seeded).text, to: folder.appendingPathComponent("drift.csv"))
                 // Files this run does not write are removed, so the folder
                 // never mixes this run's results with an earlier run's.
                 try output.stage(
-                    frames ? RunReports.frames(results, seeded: seeded).text : nil, orRemove: folder.appendingPathComponent("frames.csv"))
+                    frames ? RunReports.frames(results, seeded: seeded).text : nil,
+                    orRemove: folder.appendingPathComponent("frames.csv"))
                 // Staged with the reports: renamed into place together, or not at all.
                 try output.stageTraces(
-                    trace ? results.compactMap { result in
-                        ChromeTrace.render(result).map {
-                            TraceFile(name: ChromeTrace.fileName(for: result, seeded: seeded), data: Data($0.utf8))
-                        }
-                    } : nil,
+                    trace
+                        ? results.compactMap { result in
+                            ChromeTrace.render(result).map {
+                                TraceFile(name: ChromeTrace.fileName(for: result, seeded: seeded), data: Data($0.utf8))
+                            }
+                        } : nil,
                     in: folder)
                 try ShardPlan.stage(plan?.manifest(results: results), in: folder, output: &output)
                 try output.stage(Provenance.current.json, to: folder.appendingPathComponent(Provenance.fileName))
             }
             print(RunTable.render(results, seeded: seeded))
-            print("wrote \(out)/summary.csv, \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")\(trace ? ", \(out)/\(ChromeTrace.folder)/" : "")\(plan == nil ? "" : ", \(out)/\(ShardManifest.fileName)"), \(out)/\(Provenance.fileName)")
+            print(
+                """
+                wrote \(out)/summary.csv, \
+                \(out)/drift.csv\(frames ? ", \(out)/frames.csv" : "")\
+                \(trace ? ", \(out)/\(ChromeTrace.folder)/" : "")\
+                \(plan == nil ? "" : ", \(out)/\(ShardManifest.fileName)"), \(out)/\(Provenance.fileName)
+                """
+            )
         }
     }
 }
@@ -153,7 +194,8 @@ extension FeedSim.Run {
                 try WorkerRun.run(request)
             }
         } catch {
-            throw RunWorkers.Failure(request: request, status: FeedSimExit.internalFailure.rawValue, message: "\(error)")
+            throw RunWorkers.Failure(
+                request: request, status: FeedSimExit.internalFailure.rawValue, message: "\(error)")
         }
     }
 }

@@ -28,7 +28,8 @@ extension FeedSim {
 
         func run() throws {
             if let parentPID { ParentWatch.exitWithParent(parentPID, command: Self.configuration.commandName ?? "") }
-            let order = RunOrder(file: file, refreshHz: refreshHz, seed: seed, variant: variant, frames: frames, trace: trace)
+            let order = RunOrder(
+                file: file, refreshHz: refreshHz, seed: seed, variant: variant, frames: frames, trace: trace)
             var scenarios = ScenarioCache()
             var warmUps = WarmUpLog()
             let reply = WorkerRun.execute(order, scenarios: &scenarios, warmUps: &warmUps)
@@ -67,7 +68,8 @@ extension FeedSim {
                 guard let text = try? String(contentsOfFile: orders, encoding: .utf8) else {
                     throw CommandFailure.usage("cannot read the run orders in \(orders)")
                 }
-                lines = AnyIterator(text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init).makeIterator())
+                lines = AnyIterator(
+                    text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init).makeIterator())
             } else {
                 lines = AnyIterator { readLine(strippingNewline: true) }
             }
@@ -82,7 +84,8 @@ extension FeedSim {
                 } catch {
                     throw CommandFailure.usage("not a run order: \(line.prefix(200)): \(error)")
                 }
-                try FileHandle.standardOutput.write(contentsOf: try WorkerRun.execute(order, scenarios: &scenarios, warmUps: &warmUps).line())
+                try FileHandle.standardOutput.write(
+                    contentsOf: try WorkerRun.execute(order, scenarios: &scenarios, warmUps: &warmUps).line())
             }
         }
     }

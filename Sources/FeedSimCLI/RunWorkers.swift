@@ -21,7 +21,11 @@ struct RunWorkers {
 
         var description: String {
             let r = request
-            return "run failed: \(r.loaded.file) (\(r.loaded.scenario.name), variant \(r.variant), \(r.refreshHz) Hz, seed \(r.seed)): \(message)"
+            return
+                """
+                run failed: \(r.loaded.file) (\(r.loaded.scenario.name), variant \(r.variant), \(r.refreshHz) Hz, \
+                seed \(r.seed)): \(message)
+                """
         }
     }
 
@@ -59,7 +63,8 @@ struct RunWorkers {
         for (request, outcome) in zip(requests, outcomes) {
             switch outcome {
             case let .success(value): rows.append(value)
-            case let .failure(failure): throw Failure(request: request, status: failure.status, message: failure.message)
+            case let .failure(failure):
+                throw Failure(request: request, status: failure.status, message: failure.message)
             }
         }
         return rows
@@ -218,7 +223,8 @@ final class BatchWorker {
     private func lost() -> Lost {
         try? orders.fileHandleForWriting.close()
         wait()
-        let message = String(decoding: errorText.data.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let message = String(decoding: errorText.data.withLock { $0 }, as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let status = process.terminationStatus
         return Lost(status: status, account: message.isEmpty ? .silent : .said(message))
     }

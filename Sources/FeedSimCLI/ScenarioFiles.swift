@@ -26,7 +26,8 @@ package enum ScenarioFiles {
         let files = try collect(paths)
         let scenarios = try load(files, devices: devices)
         let requests = scenarios.flatMap {
-            RunRequest.expand($0, seedOverride: seedOverride, recordFrames: recordFrames, recordTimeline: recordTimeline)
+            RunRequest.expand(
+                $0, seedOverride: seedOverride, recordFrames: recordFrames, recordTimeline: recordTimeline)
         }
         return Suite(files: files, scenarios: scenarios, requests: requests)
     }
@@ -72,9 +73,11 @@ package enum ScenarioFiles {
         var names: [String: String] = [:]
         for scenario in loaded {
             if let other = names[scenario.scenario.name] {
-                errors.append(ScenarioError(
-                    file: scenario.file, path: "$.name",
-                    expected: "expected a name no other scenario uses; \(other) is also \"\(scenario.scenario.name)\""))
+                errors.append(
+                    ScenarioError(
+                        file: scenario.file, path: "$.name",
+                        expected:
+                            "expected a name no other scenario uses; \(other) is also \"\(scenario.scenario.name)\""))
             }
             names[scenario.scenario.name] = scenario.file
         }

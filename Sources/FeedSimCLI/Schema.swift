@@ -8,7 +8,11 @@ extension FeedSim {
         static let configuration = CommandConfiguration(
             commandName: "schema",
             abstract: "Print the scenario JSON Schema (Draft 2020-12), or with --explore the explore configuration's.",
-            discussion: "scenarios/schema.json is this output: feedsim schema > scenarios/schema.json; explore/schema.json is feedsim schema --explore > explore/schema.json"
+            discussion:
+                """
+                scenarios/schema.json is this output: feedsim schema > scenarios/schema.json; explore/schema.json \
+                is feedsim schema --explore > explore/schema.json
+                """
         )
 
         @Flag(name: .long, help: "The schema of `feedsim explore`'s configuration instead.")

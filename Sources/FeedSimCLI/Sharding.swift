@@ -34,7 +34,12 @@ struct ShardSpec: ExpressibleByArgument, Sendable, Equatable {
     /// Checks 1 ≤ K ≤ N.
     func validate() throws {
         guard count >= 1, (1...count).contains(shard) else {
-            throw ValidationError("--shard \(shard)/\(count): expected K/N with 1 ≤ K ≤ N, e.g. --shard 2/3 for the second of three parts.")
+            throw ValidationError(
+                """
+                --shard \(shard)/\(count): expected K/N with 1 ≤ K ≤ N, e.g. --shard 2/3 for the second of three \
+                parts.
+                """
+            )
         }
     }
 
@@ -64,8 +69,10 @@ struct ShardPlan {
     /// Picks part `spec` out of `suite`, the requests expanded from
     /// `scenarios` (loaded from `files`, in order), and hashes the inputs
     /// now, as they are when the runs start.
-    init(_ spec: ShardSpec, suite: [RunRequest], files: [(url: URL, name: String)], scenarios: [LoadedScenario],
-         seedOverride: UInt64?, frames: Bool, seeds: Int? = nil) throws {
+    init(
+        _ spec: ShardSpec, suite: [RunRequest], files: [(url: URL, name: String)], scenarios: [LoadedScenario],
+        seedOverride: UInt64?, frames: Bool, seeds: Int? = nil
+    ) throws {
         self.spec = spec
         self.total = suite.count
         self.indices = spec.indices(of: suite.count)
@@ -79,9 +86,10 @@ struct ShardPlan {
             guard let deviceURL = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
                 throw ValidationError("\(file.name): device profile \(device) disappeared while the suite was loading")
             }
-            entries.append(ShardManifest.InputFile(
-                path: file.name, fnv1a64: try ShardPlan.hash(file.url), device: device,
-                deviceFnv1a64: try ShardPlan.hash(deviceURL)))
+            entries.append(
+                ShardManifest.InputFile(
+                    path: file.name, fnv1a64: try ShardPlan.hash(file.url), device: device,
+                    deviceFnv1a64: try ShardPlan.hash(deviceURL)))
         }
         self.inputs = ShardManifest.Inputs(files: entries, seedOverride: seedOverride, frames: frames, seeds: seeds)
     }
@@ -94,7 +102,8 @@ struct ShardPlan {
                 refreshHz: pair.0.refreshHz, driftRows: pair.1.drift.count, frameRows: pair.1.frames.count,
                 seed: seeded ? pair.0.seed : nil)
         }
-        return ShardManifest(shard: spec.shard, shardCount: spec.count, totalRequests: total, inputs: inputs, requests: entries)
+        return ShardManifest(
+            shard: spec.shard, shardCount: spec.count, totalRequests: total, inputs: inputs, requests: entries)
     }
 
     /// Stages `manifest` as the folder's shard.json, or, for a run that is

@@ -9,7 +9,8 @@ extension StagedFiles {
     /// removed and the command exits 1 naming `out`.
     /// `staged` holds files staged before (a file written as it was made).
     static func write(
-        to out: String, interruption: Interruption?, staged: StagedFiles = StagedFiles(), _ stage: (inout StagedFiles) throws -> Void
+        to out: String, interruption: Interruption?, staged: StagedFiles = StagedFiles(),
+        _ stage: (inout StagedFiles) throws -> Void
     ) throws {
         var output = staged
         do {

@@ -53,9 +53,12 @@ struct WorkerLaunch: Sendable {
                 try process.run()
                 return process.processIdentifier
             }
-            guard started else { return Finished(status: -1, output: Data(), errors: "", problem: "not started: interrupted") }
+            guard started else {
+                return Finished(status: -1, output: Data(), errors: "", problem: "not started: interrupted")
+            }
         } catch {
-            return Finished(status: -1, output: Data(), errors: "", problem: "cannot start \(executable.path): \(error)")
+            return Finished(
+                status: -1, output: Data(), errors: "", problem: "cannot start \(executable.path): \(error)")
         }
         defer { interruption.workerExited(process.processIdentifier) }
         // Input written and both pipes drained at once, so that no worker
@@ -76,9 +79,12 @@ struct WorkerLaunch: Sendable {
         process.waitUntilExit()
         drained.wait()
         drained.wait()
-        let message = String(decoding: errorText.withLock { $0 }, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let message = String(decoding: errorText.withLock { $0 }, as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let status = process.terminationStatus
-        let problem: String? = status == 0 ? nil
+        let problem: String? =
+            status == 0
+            ? nil
             : message.isEmpty ? "the worker exited with status \(status) and wrote nothing on stderr" : message
         return Finished(status: status, output: data, errors: message, problem: problem)
     }

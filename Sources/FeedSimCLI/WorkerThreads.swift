@@ -13,7 +13,8 @@ enum WorkerThreads {
     /// signal (the threads then take no more indices).
     static func run<Local, Outcome: Sendable>(
         count: Int, threads: Int, interruption: Interruption, progress: @escaping @Sendable (Int) -> Void,
-        body: @escaping @Sendable (Int, inout Local?) -> Outcome, finish: @escaping @Sendable (Local?) -> Void = { _ in }
+        body: @escaping @Sendable (Int, inout Local?) -> Outcome,
+        finish: @escaping @Sendable (Local?) -> Void = { _ in }
     ) -> [Outcome]? {
         let outcomes = Mutex<(list: [Outcome?], finished: Int)>((Array(repeating: nil, count: count), 0))
         takeIndices(count: count, threads: threads, interruption: interruption, finish: finish) { index, local in
@@ -57,10 +58,11 @@ enum WorkerThreads {
                     state.next += 1
                 }
             }
-            progress(finished.withLock { value -> Int in
-                value += 1
-                return value
-            })
+            progress(
+                finished.withLock { value -> Int in
+                    value += 1
+                    return value
+                })
             return true
         }
         guard interruption.signal == nil else { return nil }

@@ -17,8 +17,9 @@ import Testing
             table.append([field, other])
             table.append([other, field])
             let records = try CSVReader.records(Array(table.text.utf8))
-            #expect(records.map(\.fields) == [["x", "y"], [field, other], [other, field]],
-                    "fields \(field.debugDescription) and \(other.debugDescription)")
+            #expect(
+                records.map(\.fields) == [["x", "y"], [field, other], [other, field]],
+                "fields \(field.debugDescription) and \(other.debugDescription)")
         }
     }
 
@@ -29,7 +30,10 @@ import Testing
         #expect(records.map(\.line) == [1, 2, 4])
         #expect(records.map(\.fields) == [["a", "b"], ["two\nlines", "c"], ["last", "row"]])
         // The byte ranges tile the input: a merge can copy records verbatim.
-        #expect(records.map { String(decoding: bytes[$0.bytes], as: UTF8.self) } == ["a,b\n", "\"two\nlines\",c\r\n", "last,row"])
+        #expect(
+            records.map { String(decoding: bytes[$0.bytes], as: UTF8.self) } == [
+                "a,b\n", "\"two\nlines\",c\r\n", "last,row",
+            ])
     }
 
     @Test func blankLinesAreRecordsMarkedBlank() throws {
@@ -54,11 +58,14 @@ import Testing
     @Test func aStreamedFileGivesTheRecordsOfItsBytes() throws {
         var table = CSVTable(columns: ["session", "detail"])
         for row in 0..<9_000 {
-            table.append(["session-\(row)", row % 5 == 0 ? "two\nlines, \"quoted\"" : String(repeating: "x", count: row % 17)])
+            table.append([
+                "session-\(row)", row % 5 == 0 ? "two\nlines, \"quoted\"" : String(repeating: "x", count: row % 17),
+            ])
         }
         for text in [table.text, table.text + "last,row"] {
             let bytes = Array(text.utf8)
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("csv-stream-\(ProcessInfo.processInfo.processIdentifier).csv")
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "csv-stream-\(ProcessInfo.processInfo.processIdentifier).csv")
             try Data(bytes).write(to: url)
             defer { try? FileManager.default.removeItem(at: url) }
             let handle = try FileHandle(forReadingFrom: url)

@@ -15,12 +15,16 @@ import Testing
     @Test("the text is printf's for halves, negative zeros, tiny and huge values and every decimal count")
     func edgeCases() {
         let values: [Double] = [
-            0, -0.0, 0.125, 0.375, 2.5, -2.5, 1.0005, -0.0004, -0.0005, 0.0005, 1e-300, -1e-300, 123_456_789.987_654_321,
-            1e15, 1e17, 1e22, 1.7976931348623157e308, -1.7976931348623157e308, .leastNonzeroMagnitude, 0.1 + 0.2, 16.666_666_7,
+            0, -0.0, 0.125, 0.375, 2.5, -2.5, 1.0005, -0.0004, -0.0005, 0.0005, 1e-300, -1e-300,
+            123_456_789.987_654_321,
+            1e15, 1e17, 1e22, 1.7976931348623157e308, -1.7976931348623157e308, .leastNonzeroMagnitude, 0.1 + 0.2,
+            16.666_666_7,
         ]
         for value in values {
             for decimals in 0...17 {
-                #expect(ReportNumber.fixed(value, decimals) == Self.printf(value, decimals), "\(value) with \(decimals) decimals")
+                #expect(
+                    ReportNumber.fixed(value, decimals) == Self.printf(value, decimals),
+                    "\(value) with \(decimals) decimals")
             }
         }
         #expect(ReportNumber.fixed(.nan, 3) == "nan")
@@ -38,7 +42,9 @@ import Testing
             let sign: Double = state & 1 == 0 ? 1 : -1
             let value = sign * mantissa * pow(10, Double(exponent))
             let decimals = Int(state >> 60) % 7
-            #expect(ReportNumber.fixed(value, decimals) == Self.printf(value, decimals), "\(value) with \(decimals) decimals")
+            #expect(
+                ReportNumber.fixed(value, decimals) == Self.printf(value, decimals),
+                "\(value) with \(decimals) decimals")
         }
     }
 }

@@ -1,5 +1,6 @@
-import Testing
 import Determinism
+import Testing
+
 @testable import FeedEngine
 
 /// A feed row for diff tests: an id, and a revision that changes when the
@@ -19,7 +20,6 @@ func diffRows(_ text: String) -> [DiffRow] {
         return DiffRow(id: String(token.filter { $0 != "'" }), revision: revision)
     }
 }
-
 
 extension SplitMix64 {
     /// True with probability `percent` / 100.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FeedEngine
 
 /// One millisecond in the scheduler's nanoseconds.

@@ -1,22 +1,32 @@
 import Determinism
 import Testing
+
 @testable import FeedEngine
 
 @Suite("FeedList anchor search")
 struct FeedListAnchorSearchTests {
     private static func post(_ id: Int, _ random: inout Xoshiro256StarStar) -> FeedItem {
-        let media = random.next(below: 2) == 0
-            ? Media(kind: .single, pixelWidth: 1_080, pixelHeight: 400 + Int(random.next(below: 1_200)), encodedBytes: 200_000) : nil
+        let media =
+            random.next(below: 2) == 0
+            ? Media(
+                kind: .single, pixelWidth: 1_080, pixelHeight: 400 + Int(random.next(below: 1_200)),
+                encodedBytes: 200_000) : nil
         // Some rows of zero height, which no search may pick.
         let fixed: Double? = random.next(below: 10) == 0 ? 0 : nil
-        return FeedItem(post: Post(id: PostID(id), authorID: 1, textLength: Int(random.next(below: 400)), media: media, fixedHeightPt: fixed))
+        return FeedItem(
+            post: Post(
+                id: PostID(id), authorID: 1, textLength: Int(random.next(below: 400)), media: media,
+                fixedHeightPt: fixed))
     }
 
-    @Test("asked again, a search answers and charges as the layout's own search; any change of geometry is seen", arguments: [false, true])
+    @Test(
+        "asked again, a search answers and charges as the layout's own search; any change of geometry is seen",
+        arguments: [false, true])
     func repeatedSearchesMatchTheLayout(virtual: Bool) {
         var random = Xoshiro256StarStar(seed: virtual ? 5 : 4)
-        let list = FeedList(configuration: FeedListConfiguration(
-            estimatedItemHeight: 180, width: 390, coordinateSpace: virtual ? .tiledView : .ordinary))
+        let list = FeedList(
+            configuration: FeedListConfiguration(
+                estimatedItemHeight: 180, width: 390, coordinateSpace: virtual ? .tiledView : .ordinary))
         list.replaceAll(with: (1...400).map { Self.post($0, &random) })
         _ = list.drainWork()
         let view = FeedListView(list)
@@ -43,7 +53,9 @@ struct FeedListAnchorSearchTests {
             #expect(list.drainWork().offsetQueries == 0, "step \(step): the view's search is not the engine's work")
             for ask in 0..<2 {
                 let found = list.firstItem(visibleAtLeast: 0.3, in: minY, maxY)
-                #expect(found?.index == expected.found?.index && found?.top == expected.found?.top, "step \(step), ask \(ask)")
+                #expect(
+                    found?.index == expected.found?.index && found?.top == expected.found?.top,
+                    "step \(step), ask \(ask)")
                 #expect(list.drainWork().offsetQueries == 2 + expected.examined, "step \(step), ask \(ask)")
             }
             // Another fraction of the same rect is another search (every

@@ -1,5 +1,6 @@
 import Determinism
 import Testing
+
 @testable import FeedEngine
 
 @Suite("FeedList items revision")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FeedEngine
 
 @Suite("FeedStore")
@@ -35,8 +36,10 @@ struct FeedStoreTests {
         store._checkInvariants()
 
         // A reload whose page carries its replies' context.
-        store.replace(with: FeedPage(
-            posts: [Self.post(200, parent: 7, root: 7), Self.post(201)], threadContext: [Self.post(7)], nextCursor: nil))
+        store.replace(
+            with: FeedPage(
+                posts: [Self.post(200, parent: 7, root: 7), Self.post(201)], threadContext: [Self.post(7)],
+                nextCursor: nil))
         #expect(store.threadContext().map(\.id) == [7, 7])
         #expect(store.threadContext().map(\.id) == Self.expectedContext(store))
     }

@@ -1,5 +1,6 @@
 import Determinism
 import Testing
+
 @testable import FeedEngine
 
 /// One display row as the tuner tests compare it: the post, its role and

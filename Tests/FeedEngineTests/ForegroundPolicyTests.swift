@@ -1,20 +1,23 @@
 import Testing
+
 @testable import FeedEngine
 
 @Suite("Foreground policy")
 struct ForegroundPolicyTests {
     static let minute: Int64 = 60_000_000_000
 
-    @Test("each band of time in the background triggers its policy (Catbird's 10 and 30 minutes)", arguments: [
-        (Int64(0), ForegroundAction.keep),
-        (5 * minute, .keep),
-        (10 * minute - 1, .keep),
-        (10 * minute, .checkForNewPosts),
-        (15 * minute, .checkForNewPosts),
-        (30 * minute - 1, .checkForNewPosts),
-        (30 * minute, .fullRefresh),
-        (45 * minute, .fullRefresh),
-    ])
+    @Test(
+        "each band of time in the background triggers its policy (Catbird's 10 and 30 minutes)",
+        arguments: [
+            (Int64(0), ForegroundAction.keep),
+            (5 * minute, .keep),
+            (10 * minute - 1, .keep),
+            (10 * minute, .checkForNewPosts),
+            (15 * minute, .checkForNewPosts),
+            (30 * minute - 1, .checkForNewPosts),
+            (30 * minute, .fullRefresh),
+            (45 * minute, .fullRefresh),
+        ])
     func bands(away: Int64, expected: ForegroundAction) {
         #expect(ForegroundPolicy().action(after: away) == expected)
     }
@@ -26,7 +29,12 @@ struct ForegroundPolicyTests {
         #expect(policy.action(after: 3 * Self.minute) == .fullRefresh)
     }
 
-    @Test("after 15 minutes new posts wait behind the indicator and the reader does not move; after 45 the feed reloads at the top")
+    @Test(
+        """
+        after 15 minutes new posts wait behind the indicator and the reader does not move; after 45 the feed \
+        reloads at the top
+        """
+    )
     func engineFollowsPolicy() throws {
         for (away, expectHeld) in [(15 * Self.minute, true), (45 * Self.minute, false)] {
             let harness = EngineHarness(strategy: .anchor, timeline: posts(1...60))

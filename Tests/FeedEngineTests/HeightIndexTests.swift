@@ -1,5 +1,6 @@
 import Determinism
 import Testing
+
 @testable import FeedEngine
 
 /// The height index against a plain array of heights: every query answered
@@ -19,7 +20,9 @@ struct HeightIndexTests {
         return heights.count - 1
     }
 
-    @Test("an item found by its y comes with its top edge, and the total is the sum, after every kind of edit", arguments: [0, 1, 2, 3, 7, 64, 100])
+    @Test(
+        "an item found by its y comes with its top edge, and the total is the sum, after every kind of edit",
+        arguments: [0, 1, 2, 3, 7, 64, 100])
     func itemsAndTotal(count: Int) {
         var random = SplitMix64(seed: UInt64(count) + 1)
         // Some heights zero, as removed or collapsed rows are.
@@ -47,10 +50,13 @@ struct HeightIndexTests {
             let total = heights.reduce(0, +)
             #expect(index.totalHeight == total, "count \(count), step \(step)")
             #expect(index.totalHeight == index.offset(of: index.count), "count \(count), step \(step)")
-            for y in [-10, 0, total / 3, total / 2, total - 0.5, total, total + 10] + heights.indices.map({ index.offset(of: $0) }) {
+            for y in [-10, 0, total / 3, total / 2, total - 0.5, total, total + 10]
+                + heights.indices.map({ index.offset(of: $0) })
+            {
                 let found = index.item(containing: y)
                 #expect(found.index == index.index(containing: y), "count \(count), step \(step), y \(y)")
-                #expect(found.index == HeightIndexTests.itemByWalking(heights, y), "count \(count), step \(step), y \(y)")
+                #expect(
+                    found.index == HeightIndexTests.itemByWalking(heights, y), "count \(count), step \(step), y \(y)")
                 if !heights.isEmpty {
                     #expect(found.top == index.offset(of: found.index), "count \(count), step \(step), y \(y)")
                 }

@@ -1,5 +1,6 @@
 import Determinism
 import Testing
+
 @testable import FeedEngine
 
 /// A network that starts nothing on its own: it records every load and
@@ -183,12 +184,14 @@ struct ImagePipelineTests {
     /// whether loads ever waited for a slot, so the limit was really tested.
     private func checkRandomTraffic(seed: UInt64) -> Bool {
         var random = SplitMix64(seed: seed)
-        let decodeMode: ImageDecodeMode = random.chance(percent: 50) ? .mainThread : .background(nanosecondsPerMegapixel: 2_000_000)
-        let harness = ImagePipelineHarness(testConfiguration(
-            decodeMode: decodeMode,
-            memoryCacheCostLimit: 200_000,
-            diskCacheSizeLimit: 8_000
-        ))
+        let decodeMode: ImageDecodeMode =
+            random.chance(percent: 50) ? .mainThread : .background(nanosecondsPerMegapixel: 2_000_000)
+        let harness = ImagePipelineHarness(
+            testConfiguration(
+                decodeMode: decodeMode,
+                memoryCacheCostLimit: 200_000,
+                diskCacheSizeLimit: 8_000
+            ))
         let pipeline = harness.pipeline
         let transport = harness.transport
         let keyCount = 24
@@ -197,7 +200,9 @@ struct ImagePipelineTests {
         var loadsWaited = false
 
         func randomImage(_ priority: ImagePriority) -> ImageRequest {
-            image(random.nextIndex(below: keyCount), priority, width: 100 + random.nextIndex(below: 4) * 50, bytes: 500 + random.nextIndex(below: 1_000))
+            image(
+                random.nextIndex(below: keyCount), priority, width: 100 + random.nextIndex(below: 4) * 50,
+                bytes: 500 + random.nextIndex(below: 1_000))
         }
 
         for step in 0..<400 {
@@ -215,13 +220,15 @@ struct ImagePipelineTests {
             case 5:
                 pipeline.prefetch((0..<random.nextIndex(below: 4)).map { _ in randomImage(.prefetch) })
             case 6:
-                pipeline.cancelPrefetching((0..<random.nextIndex(below: 4)).map { _ in key(random.nextIndex(below: keyCount)) })
+                pipeline.cancelPrefetching(
+                    (0..<random.nextIndex(below: 4)).map { _ in key(random.nextIndex(below: keyCount)) })
             case 7:
                 pipeline.setPrefetchTargets((0..<random.nextIndex(below: 6)).map { _ in randomImage(.prefetch) })
             case 8, 9:
                 guard !transport.active.isEmpty else { break }
                 let index = random.nextIndex(below: transport.active.count)
-                let result: Result<Int, ImageLoadError> = random.chance(percent: 15)
+                let result: Result<Int, ImageLoadError> =
+                    random.chance(percent: 15)
                     ? .failure(.timedOut)
                     : .success(transport.active[index].request.encodedBytes)
                 transport.finish(at: index, with: result)
@@ -232,7 +239,8 @@ struct ImagePipelineTests {
             }
             pipeline._checkInvariants()
             #expect(transport.active.count <= 6, "\(transport.active.count) loads in flight at \(context)")
-            #expect(pipeline.inFlightLoadCount == transport.active.count, "pipeline and transport disagree at \(context)")
+            #expect(
+                pipeline.inFlightLoadCount == transport.active.count, "pipeline and transport disagree at \(context)")
             #expect(Set(transport.activeKeys).count == transport.active.count, "one key loads twice at \(context)")
             if pipeline.queuedLoadCount > 0 {
                 loadsWaited = true
@@ -274,7 +282,10 @@ struct ImagePipelineTests {
             harness.pipeline._checkInvariants()
         }
         #expect(harness.transport.startedKeys.dropFirst(6) == [key(20), key(21), key(10), key(11), key(12)])
-        #expect(harness.transport.started.dropFirst(6).map(\.priority) == [.visible, .visible, .prefetch, .prefetch, .prefetch])
+        #expect(
+            harness.transport.started.dropFirst(6).map(\.priority) == [
+                .visible, .visible, .prefetch, .prefetch, .prefetch,
+            ])
     }
 
     @Test("A prefetch upgraded to visible jumps the prefetch queue, not the visible one")
@@ -428,7 +439,9 @@ struct ImagePipelineTests {
         let harness = ImagePipelineHarness()
         harness.download(image(1, width: 640, height: 480))
         harness.request(image(1, width: 0, height: 0), owner: 9)
-        #expect(harness.outcomes.last?.outcome == ImageLoadOutcome(key: key(1), source: .memory, pixelWidth: 640, pixelHeight: 480))
+        #expect(
+            harness.outcomes.last?.outcome
+                == ImageLoadOutcome(key: key(1), source: .memory, pixelWidth: 640, pixelHeight: 480))
     }
 
     @Test("An overflowing disk cache evicts least recently used data down to 75 % of its limit")
@@ -517,14 +530,18 @@ struct ImagePipelineTests {
     }
 
     @Test(
-        "A background decode delays delivery by exactly the configured time per megapixel and costs the main thread nothing",
+        """
+        A background decode delays delivery by exactly the configured time per megapixel and costs the main \
+        thread nothing
+        """,
         arguments: [(1_000, 1_000, Int64(4_000_000)), (2_000, 1_500, 12_000_000), (500, 500, 1_000_000), (1, 1, 4)]
     )
     func backgroundDecodeDelay(width: Int, height: Int, expectedDelay: Int64) {
-        let harness = ImagePipelineHarness(testConfiguration(
-            decodeMode: .background(nanosecondsPerMegapixel: 4_000_000),
-            diskReadLatency: 2_000_000
-        ))
+        let harness = ImagePipelineHarness(
+            testConfiguration(
+                decodeMode: .background(nanosecondsPerMegapixel: 4_000_000),
+                diskReadLatency: 2_000_000
+            ))
         harness.request(image(1, width: width, height: height), owner: 0)
         harness.scheduler.advance(by: 5_000_000)
         harness.transport.succeed(key(1))
@@ -547,7 +564,8 @@ struct ImagePipelineTests {
 
     @Test("A cell leaving during a background decode stops the decode; the data stays on disk")
     func cancelDuringDecode() {
-        let harness = ImagePipelineHarness(testConfiguration(decodeMode: .background(nanosecondsPerMegapixel: 1_000_000)))
+        let harness = ImagePipelineHarness(
+            testConfiguration(decodeMode: .background(nanosecondsPerMegapixel: 1_000_000)))
         harness.request(image(1), owner: 0)
         harness.transport.succeed(key(1))
         harness.cancel(owner: 0)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FeedEngine
 
 /// What an update of the rows costs in each host: a collection view (and

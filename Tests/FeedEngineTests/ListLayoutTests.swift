@@ -1,5 +1,6 @@
 import Determinism
 import Testing
+
 @testable import FeedEngine
 
 /// Range queries and the anchor's search against the plain algorithms they
@@ -39,7 +40,12 @@ struct ListLayoutTests {
         return (best.map { ($0.index, $0.top) }, range.count)
     }
 
-    @Test("when no item is 30% visible (a post taller than the screen fills it), the item filling the most of the rect is the anchor")
+    @Test(
+        """
+        when no item is 30% visible (a post taller than the screen fills it), the item filling the most of the \
+        rect is the anchor
+        """
+    )
     func tallItemFillsTheRect() {
         var layout = ListLayout(count: 3, estimatedHeight: 100)
         layout.setMeasuredHeight(200, at: 0)
@@ -83,10 +89,14 @@ struct ListLayoutTests {
             let a = edge()
             let b = random.chance(0.3) ? a + 852 : edge()
             let (minY, maxY) = (min(a, b), max(a, b))
-            #expect(layout.indices(intersecting: minY, maxY) == Self.indicesBySearching(layout, minY, maxY), "\(minY) ..< \(maxY)")
+            #expect(
+                layout.indices(intersecting: minY, maxY) == Self.indicesBySearching(layout, minY, maxY),
+                "\(minY) ..< \(maxY)")
             let walked = layout.firstItem(visibleAtLeast: 0.3, in: minY + origin, maxY + origin, origin: origin)
             let looked = Self.firstItemByLookingUp(layout, 0.3, minY + origin, maxY + origin, origin: origin)
-            #expect(walked.found?.index == looked.found?.index && walked.found?.top == looked.found?.top, "\(minY) ..< \(maxY)")
+            #expect(
+                walked.found?.index == looked.found?.index && walked.found?.top == looked.found?.top,
+                "\(minY) ..< \(maxY)")
             #expect(walked.examined == looked.examined, "\(minY) ..< \(maxY)")
             if walked.found != nil { checked += 1 }
         }
@@ -101,14 +111,23 @@ struct ListLayoutTests {
 /// (docs/swiftui-hosts.md). UIKit's self-sizing keeps one estimate.
 @Suite("Estimates from the rows placed")
 struct MeanEstimateTests {
-    @Test("with a mean estimate, rows inserted later start at the mean height of the rows measured so far; without, at the one estimate")
+    @Test(
+        """
+        with a mean estimate, rows inserted later start at the mean height of the rows measured so far; without, \
+        at the one estimate
+        """
+    )
     func insertedRowsTakeTheMean() {
         var lazy = ListLayout(count: 4, estimatedHeight: 100)
         lazy.estimatesFromMeasured = true
         var uikit = ListLayout(count: 4, estimatedHeight: 100)
         for layout in [0, 1] {
             for (index, height) in [(0, 300.0), (1, 100.0), (2, 350.0)] {
-                if layout == 0 { lazy.setMeasuredHeight(height, at: index) } else { uikit.setMeasuredHeight(height, at: index) }
+                if layout == 0 {
+                    lazy.setMeasuredHeight(height, at: index)
+                } else {
+                    uikit.setMeasuredHeight(height, at: index)
+                }
             }
         }
         #expect(lazy.estimatedHeight == 250)
@@ -124,7 +143,12 @@ struct MeanEstimateTests {
         #expect(abs(lazy.estimatedHeight - (300 + 100 + 350 + 50 * 3) / 6) <= 3 * HeightIndex.quantum)
     }
 
-    @Test("after every row is invalidated (a rotation) the mean starts again from the rows measured next, from the estimate it had")
+    @Test(
+        """
+        after every row is invalidated (a rotation) the mean starts again from the rows measured next, from the \
+        estimate it had
+        """
+    )
     func invalidationStartsAgain() {
         var layout = ListLayout(count: 3, estimatedHeight: 100)
         layout.estimatesFromMeasured = true
@@ -144,6 +168,8 @@ struct MeanEstimateTests {
         configuration.estimatesFromMeasured = true
         let list = FeedList(configuration: configuration)
         #expect(list.layout.estimatesFromMeasured)
-        #expect(!FeedList(configuration: FeedListConfiguration(estimatedItemHeight: 100, width: 390)).layout.estimatesFromMeasured)
+        #expect(
+            !FeedList(configuration: FeedListConfiguration(estimatedItemHeight: 100, width: 390)).layout
+                .estimatesFromMeasured)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FeedEngine
 
 /// A scroll view stand-in: an offset the engine reads and corrects.
@@ -26,7 +27,9 @@ final class FakeTransport: FeedTransport {
         self.scheduler = scheduler
     }
 
-    func fetchPage(cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void) {
+    func fetchPage(
+        cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void
+    ) {
         var start = 0
         if let cursor, let index = timeline.firstIndex(where: { $0.id == cursor.afterPostID }) { start = index + 1 }
         let end = min(timeline.count, limit == Int.max ? timeline.count : start + limit)
@@ -78,7 +81,8 @@ struct EngineHarness {
             positionStrategy: strategy, debounceInterval: debounce)
         images = UnusedImageTransport(scheduler: scheduler)
         engine = FeedEngine(
-            configuration: configuration, viewport: viewport, transport: transport, imageTransport: images, scheduler: scheduler)
+            configuration: configuration, viewport: viewport, transport: transport, imageTransport: images,
+            scheduler: scheduler)
         viewport.contentOffset = engine.list.contentMinY
     }
 
@@ -110,7 +114,9 @@ struct EngineHarness {
 @Suite("Position strategies")
 struct PositionStrategyTests {
     /// Reading mid-feed, five new posts arrive above: the anchor post's drift per strategy.
-    func driftWhenPostsArriveAbove(_ strategy: PositionStrategy) throws -> (drift: Double, inserted: Double, harness: EngineHarness, anchor: PostID) {
+    func driftWhenPostsArriveAbove(
+        _ strategy: PositionStrategy
+    ) throws -> (drift: Double, inserted: Double, harness: EngineHarness, anchor: PostID) {
         let harness = EngineHarness(strategy: strategy, timeline: posts(1...100))
         harness.start()
         harness.scroll(toDistanceFromTop: 3_000)
@@ -126,7 +132,9 @@ struct PositionStrategyTests {
         return (after - before, inserted, harness, anchor.itemID)
     }
 
-    @Test("virtual_space and anchor keep the anchor post still when posts arrive above", arguments: [PositionStrategy.virtualSpace, .anchor])
+    @Test(
+        "virtual_space and anchor keep the anchor post still when posts arrive above",
+        arguments: [PositionStrategy.virtualSpace, .anchor])
     func zeroDrift(strategy: PositionStrategy) throws {
         let outcome = try driftWhenPostsArriveAbove(strategy)
         #expect(outcome.drift == 0)
@@ -143,7 +151,9 @@ struct PositionStrategyTests {
         harness.scheduler.advance(by: 60_000_000)
         #expect(harness.viewport.contentOffset == offset)
         #expect(harness.engine.list.contentMinY < 50_000_000, "prepends grow upwards")
-        #expect(harness.engine.offsetRange.lowerBound == harness.engine.list.contentMinY, "insets clip the range to the content")
+        #expect(
+            harness.engine.offsetRange.lowerBound == harness.engine.list.contentMinY,
+            "insets clip the range to the content")
     }
 
     @Test("none drifts by exactly the inserted height")
@@ -222,9 +232,11 @@ struct PositionStrategyTests {
         #expect(harness.engine.pullAnchor == nil)
     }
 
-    @Test("measuring a cell above the reader: none drifts, offset_adjust and anchor do not", arguments: [
-        (PositionStrategy.none, true), (.offsetAdjust, false), (.anchor, false), (.virtualSpace, false),
-    ])
+    @Test(
+        "measuring a cell above the reader: none drifts, offset_adjust and anchor do not",
+        arguments: [
+            (PositionStrategy.none, true), (.offsetAdjust, false), (.anchor, false), (.virtualSpace, false),
+        ])
     func heightChangeAbove(strategy: PositionStrategy, drifts: Bool) throws {
         // Estimated 100 pt, measured taller: scroll down past unmeasured
         // items by jumping, then scroll up one step so an item above is measured.
@@ -245,9 +257,11 @@ struct PositionStrategyTests {
 
 @Suite("Geometry changes")
 struct GeometryChangeTests {
-    @Test("a width or text-size change keeps the anchor post still under anchor and virtual_space", arguments: [
-        PositionStrategy.anchor, .virtualSpace, .offsetAdjust,
-    ])
+    @Test(
+        "a width or text-size change keeps the anchor post still under anchor and virtual_space",
+        arguments: [
+            PositionStrategy.anchor, .virtualSpace, .offsetAdjust,
+        ])
     func geometryChangeKeepsAnchor(strategy: PositionStrategy) throws {
         for change in ["width", "text"] {
             let harness = EngineHarness(strategy: strategy, timeline: posts(1...100, textLength: 150))
@@ -331,7 +345,9 @@ struct ContentAnchorTests {
                 ? Post(id: id, authorID: 1, textLength: 40)
                 : Post(
                     id: id, authorID: 1, textLength: 40,
-                    media: Media(kind: .single, pixelWidth: 1_000, pixelHeight: 500, encodedBytes: 50_000, sizeKnownAtLayout: false))
+                    media: Media(
+                        kind: .single, pixelWidth: 1_000, pixelHeight: 500, encodedBytes: 50_000,
+                        sizeKnownAtLayout: false))
         }
         let harness = EngineHarness(strategy: strategy, timeline: timeline)
         harness.start()
@@ -400,7 +416,12 @@ struct ContentAnchorTests {
         return try #require(harness.screenY(reader.itemID)) - before
     }
 
-    @Test("new posts landing while the reader's post is estimated: content_anchor holds a measured post below, and measuring the reader's moves it")
+    @Test(
+        """
+        new posts landing while the reader's post is estimated: content_anchor holds a measured post below, and \
+        measuring the reader's moves it
+        """
+    )
     func estimatedReader() throws {
         #expect(abs(try driftOnEstimatedReader(.anchor)) <= 1e-9)
         let content = try driftOnEstimatedReader(.contentAnchor)
@@ -414,8 +435,13 @@ struct ContentAnchorTests {
             strategy: .contentAnchor,
             timeline: [
                 Post(id: 3, authorID: 1, textLength: 40),
-                Post(id: 2, authorID: 1, textLength: 40, media: Media(kind: .single, pixelWidth: 10, pixelHeight: 10, encodedBytes: 10)),
-                Post(id: 1, authorID: 1, textLength: 40, media: Media(kind: .single, pixelWidth: 10, pixelHeight: 10, encodedBytes: 10, sizeKnownAtLayout: false)),
+                Post(
+                    id: 2, authorID: 1, textLength: 40,
+                    media: Media(kind: .single, pixelWidth: 10, pixelHeight: 10, encodedBytes: 10)),
+                Post(
+                    id: 1, authorID: 1, textLength: 40,
+                    media: Media(
+                        kind: .single, pixelWidth: 10, pixelHeight: 10, encodedBytes: 10, sizeKnownAtLayout: false)),
             ])
         harness.start()
         let list = harness.engine.listView

@@ -1,5 +1,6 @@
 import Determinism
 import Testing
+
 @testable import FeedEngine
 
 @Suite("PostIDTable")
@@ -13,11 +14,12 @@ struct PostIDTableTests {
         for round in 0..<6 {
             // Dense ids, sparse ids and the largest ids a post stores.
             for _ in 0..<3_000 {
-                let id: UInt32 = switch random.next(below: 3) {
-                case 0: UInt32(random.next(below: 4_000))
-                case 1: UInt32(truncatingIfNeeded: random.next()) % (UInt32.max - 1)
-                default: UInt32.max - 1 - UInt32(random.next(below: 8))
-                }
+                let id: UInt32 =
+                    switch random.next(below: 3) {
+                    case 0: UInt32(random.next(below: 4_000))
+                    case 1: UInt32(truncatingIfNeeded: random.next()) % (UInt32.max - 1)
+                    default: UInt32.max - 1 - UInt32(random.next(below: 8))
+                    }
                 let value = UInt32(truncatingIfNeeded: random.next())
                 if random.next(below: 2) == 0 {
                     let old = table.updateValue(value, forKey: id)

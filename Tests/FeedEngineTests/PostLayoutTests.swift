@@ -1,5 +1,5 @@
-import Testing
 import FeedEngine
+import Testing
 
 @Suite("Post layout")
 struct PostLayoutTests {
@@ -17,27 +17,31 @@ struct PostLayoutTests {
             nil,
             Media(kind: .single, pixelWidth: 0, pixelHeight: 0, encodedBytes: 0, sizeKnownAtLayout: false),
             Media(kind: .carousel, pixelWidth: 1080, pixelHeight: 1350, encodedBytes: 364_500),
-            Media(kind: .video, pixelWidth: Post.maximumMediaPixels, pixelHeight: Post.maximumMediaPixels, encodedBytes: Post.maximumMediaBytes),
+            Media(
+                kind: .video, pixelWidth: Post.maximumMediaPixels, pixelHeight: Post.maximumMediaPixels,
+                encodedBytes: Post.maximumMediaBytes),
         ]
         var posts: [Post] = []
         for (index, media) in media.enumerated() {
             let low = index % 2 == 0
-            posts.append(Post(
-                id: low ? 0 : Post.idLimit - 1,
-                authorID: low ? 0 : UInt32.max,
-                textLength: low ? 0 : Post.maximumTextLength,
-                media: media,
-                likeCount: low ? Int(Int32.min) : Int(Int32.max),
-                isLikedByViewer: !low,
-                parentID: low ? nil : Post.idLimit - 1,
-                rootID: low ? 0 : Post.idLimit - 2,
-                repostedBy: low ? UInt32.max - 1 : nil,
-                fixedHeightPt: low ? 0 : Post.maximumFixedHeightPt))
+            posts.append(
+                Post(
+                    id: low ? 0 : Post.idLimit - 1,
+                    authorID: low ? 0 : UInt32.max,
+                    textLength: low ? 0 : Post.maximumTextLength,
+                    media: media,
+                    likeCount: low ? Int(Int32.min) : Int(Int32.max),
+                    isLikedByViewer: !low,
+                    parentID: low ? nil : Post.idLimit - 1,
+                    rootID: low ? 0 : Post.idLimit - 2,
+                    repostedBy: low ? UInt32.max - 1 : nil,
+                    fixedHeightPt: low ? 0 : Post.maximumFixedHeightPt))
         }
-        posts.append(Post(
-            id: 1_234_567, authorID: 4_999, textLength: 300,
-            media: Media(kind: .single, pixelWidth: 1080, pixelHeight: 566, encodedBytes: 152_820),
-            likeCount: 999, parentID: 1_234_500, rootID: nil, repostedBy: 0, fixedHeightPt: 120.015625))
+        posts.append(
+            Post(
+                id: 1_234_567, authorID: 4_999, textLength: 300,
+                media: Media(kind: .single, pixelWidth: 1080, pixelHeight: 566, encodedBytes: 152_820),
+                likeCount: 999, parentID: 1_234_500, rootID: nil, repostedBy: 0, fixedHeightPt: 120.015625))
         return posts
     }()
 
@@ -71,13 +75,17 @@ struct PostLayoutTests {
             #expect(post.parentID == 1_234_500 && post.rootID == nil && post.repostedBy == 0)
             #expect(post.fixedHeightPt == 120.015625)
         }
-        let expectedMedia: Media? = switch index {
-        case 0: nil
-        case 1: Media(kind: .single, pixelWidth: 0, pixelHeight: 0, encodedBytes: 0, sizeKnownAtLayout: false)
-        case 2: Media(kind: .carousel, pixelWidth: 1080, pixelHeight: 1350, encodedBytes: 364_500)
-        case 3: Media(kind: .video, pixelWidth: Post.maximumMediaPixels, pixelHeight: Post.maximumMediaPixels, encodedBytes: Post.maximumMediaBytes)
-        default: Media(kind: .single, pixelWidth: 1080, pixelHeight: 566, encodedBytes: 152_820)
-        }
+        let expectedMedia: Media? =
+            switch index {
+            case 0: nil
+            case 1: Media(kind: .single, pixelWidth: 0, pixelHeight: 0, encodedBytes: 0, sizeKnownAtLayout: false)
+            case 2: Media(kind: .carousel, pixelWidth: 1080, pixelHeight: 1350, encodedBytes: 364_500)
+            case 3:
+                Media(
+                    kind: .video, pixelWidth: Post.maximumMediaPixels, pixelHeight: Post.maximumMediaPixels,
+                    encodedBytes: Post.maximumMediaBytes)
+            default: Media(kind: .single, pixelWidth: 1080, pixelHeight: 566, encodedBytes: 152_820)
+            }
         #expect(post.media == expectedMedia)
     }
 
@@ -125,24 +133,36 @@ struct PostLayoutTests {
     @Test("an id, parent or root at or past the 32-bit limit traps")
     func idsPastTheLimitTrap() async {
         await #expect(processExitsWith: .failure) { _ = Post(id: Post.idLimit, authorID: 1, textLength: 0) }
-        await #expect(processExitsWith: .failure) { _ = Post(id: 1, authorID: 1, textLength: 0, parentID: Post.idLimit) }
+        await #expect(processExitsWith: .failure) {
+            _ = Post(id: 1, authorID: 1, textLength: 0, parentID: Post.idLimit)
+        }
         await #expect(processExitsWith: .failure) { _ = Post(id: 1, authorID: 1, textLength: 0, rootID: 1 << 40) }
-        await #expect(processExitsWith: .failure) { _ = Post(id: 1, authorID: 1, textLength: 0, repostedBy: UInt32.max) }
+        await #expect(processExitsWith: .failure) {
+            _ = Post(id: 1, authorID: 1, textLength: 0, repostedBy: UInt32.max)
+        }
     }
 
     @Test("text, likes, a fixed height and media past their stored ranges trap")
     func contentPastItsRangeTraps() async {
-        await #expect(processExitsWith: .failure) { _ = Post(id: 1, authorID: 1, textLength: Post.maximumTextLength + 1) }
+        await #expect(processExitsWith: .failure) {
+            _ = Post(id: 1, authorID: 1, textLength: Post.maximumTextLength + 1)
+        }
         await #expect(processExitsWith: .failure) { _ = Post(id: 1, authorID: 1, textLength: -1) }
-        await #expect(processExitsWith: .failure) { _ = Post(id: 1, authorID: 1, textLength: 0, likeCount: Int(Int32.max) + 1) }
+        await #expect(processExitsWith: .failure) {
+            _ = Post(id: 1, authorID: 1, textLength: 0, likeCount: Int(Int32.max) + 1)
+        }
         await #expect(processExitsWith: .failure) {
             _ = Post(id: 1, authorID: 1, textLength: 0, fixedHeightPt: Post.maximumFixedHeightPt + 1)
         }
         await #expect(processExitsWith: .failure) {
-            _ = Post(id: 1, authorID: 1, textLength: 0, media: Media(kind: .single, pixelWidth: Post.maximumMediaPixels + 1, pixelHeight: 1, encodedBytes: 1))
+            _ = Post(
+                id: 1, authorID: 1, textLength: 0,
+                media: Media(kind: .single, pixelWidth: Post.maximumMediaPixels + 1, pixelHeight: 1, encodedBytes: 1))
         }
         await #expect(processExitsWith: .failure) {
-            _ = Post(id: 1, authorID: 1, textLength: 0, media: Media(kind: .video, pixelWidth: 1, pixelHeight: 1, encodedBytes: Post.maximumMediaBytes + 1))
+            _ = Post(
+                id: 1, authorID: 1, textLength: 0,
+                media: Media(kind: .video, pixelWidth: 1, pixelHeight: 1, encodedBytes: Post.maximumMediaBytes + 1))
         }
     }
 }

@@ -1,12 +1,16 @@
-@testable import FeedEngine
 import Testing
+
+@testable import FeedEngine
 
 @Suite("Prefetch policies")
 struct PrefetchPolicyTests {
     static func moment(
-        _ visible: Range<Int>, of count: Int = 100, velocity: Double = 0, rowHeight: Double = 200, window: Int = 5, threshold: Int = 5
+        _ visible: Range<Int>, of count: Int = 100, velocity: Double = 0, rowHeight: Double = 200, window: Int = 5,
+        threshold: Int = 5
     ) -> PrefetchMoment {
-        PrefetchMoment(visible: visible, itemCount: count, velocity: velocity, rowHeight: rowHeight, window: window, loadMoreThreshold: threshold)
+        PrefetchMoment(
+            visible: visible, itemCount: count, velocity: velocity, rowHeight: rowHeight, window: window,
+            loadMoreThreshold: threshold)
     }
 
     @Test(
@@ -93,7 +97,9 @@ struct EnginePrefetchTests {
     /// A 200-post feed in pages of 40, scrolled down by `distance` points at
     /// `speed` pt/s in 16 ms frames; the page requests made and the speed the
     /// engine measured.
-    static func scroll(_ policy: PagePrefetch, at speed: Double, distance: Double = 800) -> (pages: Int, velocity: Double) {
+    static func scroll(
+        _ policy: PagePrefetch, at speed: Double, distance: Double = 800
+    ) -> (pages: Int, velocity: Double) {
         let scheduler = ManualScheduler()
         let viewport = FakeViewport()
         let transport = FakeTransport(timeline: posts(1...200), scheduler: scheduler)
@@ -101,7 +107,9 @@ struct EnginePrefetchTests {
         let configuration = FeedEngineConfiguration(
             list: FeedListConfiguration(estimatedItemHeight: 100, width: 390, coordinateSpace: .ordinary),
             pageSize: 40, loadMoreThreshold: 3, pagePrefetch: policy)
-        let engine = FeedEngine(configuration: configuration, viewport: viewport, transport: transport, imageTransport: images, scheduler: scheduler)
+        let engine = FeedEngine(
+            configuration: configuration, viewport: viewport, transport: transport, imageTransport: images,
+            scheduler: scheduler)
         engine.start()
         scheduler.advance(by: 20_000_000)
         viewport.contentOffset = engine.offsetRange.lowerBound

@@ -1,11 +1,16 @@
-import Foundation
-import Testing
 import FeedExplore
 import FeedSimulator
+import Foundation
+import Testing
 
 @Suite("Determinism property: flags checked alone")
 struct FlagsPropertyTests {
-    @Test("A first variant whose counts, run first in a process, differ with frames and a timeline recorded breaks determinism; equal counts do not")
+    @Test(
+        """
+        A first variant whose counts, run first in a process, differ with frames and a timeline recorded breaks \
+        determinism; equal counts do not
+        """
+    )
     func flagsAlone() throws {
         let device = try ExploreFixtures.device()
         let session = SessionGenerator(config: .defaults, device: device, seed: 3).session(4)
@@ -21,21 +26,30 @@ struct FlagsPropertyTests {
         #expect(violation.strategy == names[0])
         #expect(violation.detail.contains("100 allocations, 4096 bytes without, 101 and 4096 with"))
         #expect(first.row?.last == String(first.violations.count), "explore.csv counts the violation")
-        #expect(runs.dropFirst().allSatisfy { !$0.violations.contains { $0.property == .determinism } }, "only the first variant is run recorded")
-        #expect(asked.calls == [
-            "\(session.name) \(names.flatMap { [$0, $0] }.joined(separator: ",")) false", "\(session.name) \(names[0]) true",
-        ])
+        #expect(
+            runs.dropFirst().allSatisfy { !$0.violations.contains { $0.property == .determinism } },
+            "only the first variant is run recorded")
+        #expect(
+            asked.calls == [
+                "\(session.name) \(names.flatMap { [$0, $0] }.joined(separator: ",")) false",
+                "\(session.name) \(names[0]) true",
+            ])
 
-        let agreeing = SessionRunner(device: device) { _, variants, _, _ in variants.map { _ in count(100, bytes: 4_096) } }
-        #expect(agreeing.run(session, checkDeterminism: true, checkFlagsAlone: true).allSatisfy {
-            !$0.violations.contains { $0.property == .determinism }
-        })
-        #expect(differing.run(session, checkDeterminism: true, checkFlagsAlone: false).allSatisfy {
-            !$0.violations.contains { $0.property == .determinism }
-        }, "without checkFlagsAlone no process is asked for")
+        let agreeing = SessionRunner(device: device) { _, variants, _, _ in
+            variants.map { _ in count(100, bytes: 4_096) }
+        }
+        #expect(
+            agreeing.run(session, checkDeterminism: true, checkFlagsAlone: true).allSatisfy {
+                !$0.violations.contains { $0.property == .determinism }
+            })
+        #expect(
+            differing.run(session, checkDeterminism: true, checkFlagsAlone: false).allSatisfy {
+                !$0.violations.contains { $0.property == .determinism }
+            }, "without checkFlagsAlone no process is asked for")
     }
 
-    @Test("A variant that counts more first in its worker than when run again breaks determinism, for that variant alone")
+    @Test(
+        "A variant that counts more first in its worker than when run again breaks determinism, for that variant alone")
     func firstInWorker() throws {
         let device = try ExploreFixtures.device()
         let session = SessionGenerator(config: .defaults, device: device, seed: 3).session(4)
@@ -47,17 +61,20 @@ struct FlagsPropertyTests {
             variants.enumerated().map { index, _ in index == 4 ? count(104, bytes: 4_656) : count(100, bytes: 4_096) }
         }
         let runs = paying.run(session, checkDeterminism: true, checkFlagsAlone: true)
-        let flagged = runs.enumerated().filter { $0.element.violations.contains { $0.property == .determinism } }.map(\.offset)
+        let flagged = runs.enumerated().filter { $0.element.violations.contains { $0.property == .determinism } }.map(
+            \.offset)
         #expect(flagged == [2], "\(runs.map(\.violations))")
         let violation = try #require(runs[2].violations.first { $0.property == .determinism })
         #expect(violation.strategy == names[2])
-        #expect(violation.detail.contains("104 allocations, 4656 bytes first, 100 and 4096 again"), "\(violation.detail)")
+        #expect(
+            violation.detail.contains("104 allocations, 4656 bytes first, 100 and 4096 again"), "\(violation.detail)")
         #expect(runs[2].row?.last == String(runs[2].violations.count), "explore.csv counts the violation")
 
         let failed = SessionRunner(device: device) { _, _, _, _ in nil }
-        #expect(failed.run(session, checkDeterminism: true, checkFlagsAlone: true).allSatisfy {
-            !$0.violations.contains { $0.property == .determinism }
-        }, "a process that could not run reports nothing")
+        #expect(
+            failed.run(session, checkDeterminism: true, checkFlagsAlone: true).allSatisfy {
+                !$0.violations.contains { $0.property == .determinism }
+            }, "a process that could not run reports nothing")
     }
 }
 

@@ -24,7 +24,8 @@ struct ImportedSessionTests {
             #expect(imported.feed.postCount == feed.posts.count)
             #expect(imported.feed.pageSize == feed.pageSizes.max())
             #expect(imported.script == plain.script, "session \(index): the script is drawn as without the feed")
-            #expect(imported.network == plain.network && imported.seed == plain.seed && imported.variants == plain.variants)
+            #expect(
+                imported.network == plain.network && imported.seed == plain.seed && imported.variants == plain.variants)
         }
     }
 }

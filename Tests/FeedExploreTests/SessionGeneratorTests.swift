@@ -1,9 +1,9 @@
-import FeedSimTestSupport
-import Foundation
-import Testing
 import FeedEngine
 import FeedExplore
 import FeedScenario
+import FeedSimTestSupport
+import Foundation
+import Testing
 
 enum ExploreFixtures {
     static let packageRoot = PackageRoot.url
@@ -39,8 +39,13 @@ struct SessionGeneratorTests {
     func prefetchPolicies() throws {
         let device = try ExploreFixtures.device()
         let config = try JSONDecoder().decode(
-            ExploreConfig.self, from: Data(#"{"strategies": ["anchor", "none"], "prefetch_policies": ["window", "velocity_prefetch"]}"#.utf8))
-        #expect(config.variantNames == ["anchor-window", "anchor-velocity_prefetch", "none-window", "none-velocity_prefetch"])
+            ExploreConfig.self,
+            from: Data(
+                #"{"strategies": ["anchor", "none"], "prefetch_policies": ["window", "velocity_prefetch"]}"#.utf8))
+        #expect(
+            config.variantNames == [
+                "anchor-window", "anchor-velocity_prefetch", "none-window", "none-velocity_prefetch",
+            ])
         let session = SessionGenerator(config: config, device: device, seed: 5).session(3)
         #expect(session.variants.map(\.name) == config.variantNames)
         let byName = Dictionary(uniqueKeysWithValues: session.variants.map { ($0.name, $0.engine) })
@@ -52,22 +57,38 @@ struct SessionGeneratorTests {
         // Paired: the variants differ in their strategy and policies only.
         var a = try #require(byName["anchor-window"])
         var b = try #require(byName["anchor-velocity_prefetch"])
-        a.imagePrefetch = .window; a.pagePrefetch = .threshold
-        b.imagePrefetch = .window; b.pagePrefetch = .threshold
+        a.imagePrefetch = .window
+        a.pagePrefetch = .threshold
+        b.imagePrefetch = .window
+        b.pagePrefetch = .threshold
         #expect(a == b)
         // The session written as a file reads back as itself.
         let loaded = try ScenarioLoader.load(
-            data: Data(session.fileText.utf8), file: "\(session.name).json", deviceDirectories: [ExploreFixtures.devicesFolder])
+            data: Data(session.fileText.utf8), file: "\(session.name).json",
+            deviceDirectories: [ExploreFixtures.devicesFolder])
         #expect(loaded.scenario == session)
     }
 
-    @Test("hosts: each strategy also runs in each listed host it can exist in, paired, as <host>-<strategy>; a strategy that can exist in none of them is refused")
+    @Test(
+        """
+        hosts: each strategy also runs in each listed host it can exist in, paired, as <host>-<strategy>; a \
+        strategy that can exist in none of them is refused
+        """
+    )
     func hosts() throws {
         let device = try ExploreFixtures.device()
         let config = try JSONDecoder().decode(
             ExploreConfig.self,
-            from: Data(#"{"strategies": ["anchor", "scroll_position_id"], "hosts": ["collection_view", "lazy_vstack", "list"]}"#.utf8))
-        #expect(config.variantNames == ["collection_view-anchor", "lazy_vstack-scroll_position_id", "list-scroll_position_id"])
+            from: Data(
+                #"""
+                {"strategies": ["anchor", "scroll_position_id"], "hosts": ["collection_view", "lazy_vstack", \#
+                "list"]}
+                """#
+                .utf8))
+        #expect(
+            config.variantNames == [
+                "collection_view-anchor", "lazy_vstack-scroll_position_id", "list-scroll_position_id",
+            ])
         let session = SessionGenerator(config: config, device: device, seed: 5).session(3)
         #expect(session.variants.map(\.name) == config.variantNames)
         #expect(session.variants.map(\.engine.host) == [.collectionView, .lazyVStack, .list])
@@ -76,26 +97,45 @@ struct SessionGeneratorTests {
         lazy.host = .list
         #expect(lazy == list)
         let loaded = try ScenarioLoader.load(
-            data: Data(session.fileText.utf8), file: "\(session.name).json", deviceDirectories: [ExploreFixtures.devicesFolder])
+            data: Data(session.fileText.utf8), file: "\(session.name).json",
+            deviceDirectories: [ExploreFixtures.devicesFolder])
         #expect(loaded.scenario == session)
         // Without hosts, a SwiftUI strategy runs in lazy_vstack under its own name.
-        let plain = try JSONDecoder().decode(ExploreConfig.self, from: Data(#"{"strategies": ["anchor", "swiftui_default"]}"#.utf8))
+        let plain = try JSONDecoder().decode(
+            ExploreConfig.self, from: Data(#"{"strategies": ["anchor", "swiftui_default"]}"#.utf8))
         #expect(plain.variantNames == ["anchor", "swiftui_default"])
-        #expect(SessionGenerator(config: plain, device: device, seed: 5).session(3).variants.map(\.engine.host) == [.collectionView, .lazyVStack])
+        #expect(
+            SessionGenerator(config: plain, device: device, seed: 5).session(3).variants.map(\.engine.host) == [
+                .collectionView, .lazyVStack,
+            ])
         let refused = #expect(throws: (any Error).self) {
-            try JSONDecoder().decode(ExploreConfig.self, from: Data(#"{"strategies": ["anchor", "swiftui_default"], "hosts": ["list"]}"#.utf8))
+            try JSONDecoder().decode(
+                ExploreConfig.self,
+                from: Data(#"{"strategies": ["anchor", "swiftui_default"], "hosts": ["list"]}"#.utf8))
         }
         #expect("\(String(describing: refused))".contains("anchor"))
     }
 
-    @Test("engine: the fields it names are every session's, over the options drawn, in every variant; the rest is drawn as without it; host and position_strategy are refused")
+    @Test(
+        """
+        engine: the fields it names are every session's, over the options drawn, in every variant; the rest is \
+        drawn as without it; host and position_strategy are refused
+        """
+    )
     func engineFields() throws {
         let device = try ExploreFixtures.device()
         let plain = try JSONDecoder().decode(
-            ExploreConfig.self, from: Data(#"{"strategies": ["anchor", "scroll_position_id"], "hosts": ["collection_view", "lazy_vstack"]}"#.utf8))
+            ExploreConfig.self,
+            from: Data(
+                #"{"strategies": ["anchor", "scroll_position_id"], "hosts": ["collection_view", "lazy_vstack"]}"#.utf8))
         let set = try JSONDecoder().decode(
             ExploreConfig.self,
-            from: Data(#"{"strategies": ["anchor", "scroll_position_id"], "hosts": ["collection_view", "lazy_vstack"], "engine": {"row_retention": "pinned", "spare_time_prefetch_rows": 6, "debounce_ms": 150}}"#.utf8))
+            from: Data(
+                #"""
+                {"strategies": ["anchor", "scroll_position_id"], "hosts": ["collection_view", "lazy_vstack"], \#
+                "engine": {"row_retention": "pinned", "spare_time_prefetch_rows": 6, "debounce_ms": 150}}
+                """#
+                .utf8))
         for index in 0..<20 {
             let drawn = SessionGenerator(config: plain, device: device, seed: 5).session(index)
             let session = SessionGenerator(config: set, device: device, seed: 5).session(index)
@@ -111,7 +151,8 @@ struct SessionGeneratorTests {
             }
             // A session is a scenario: written as a file, it reads back as itself.
             let loaded = try ScenarioLoader.load(
-                data: Data(session.fileText.utf8), file: "\(session.name).json", deviceDirectories: [ExploreFixtures.devicesFolder])
+                data: Data(session.fileText.utf8), file: "\(session.name).json",
+                deviceDirectories: [ExploreFixtures.devicesFolder])
             #expect(loaded.scenario == session)
         }
         for field in [#""host": "list""#, #""position_strategy": "anchor""#] {
@@ -128,16 +169,19 @@ struct SessionGeneratorTests {
     @Test("prefetch_policies: an unknown or repeated name is refused at its place")
     func prefetchPolicyErrors() {
         #expect(throws: (any Error).self) {
-            try JSONDecoder().decode(ExploreConfig.self, from: Data(#"{"prefetch_policies": ["window", "lookahead"]}"#.utf8))
+            try JSONDecoder().decode(
+                ExploreConfig.self, from: Data(#"{"prefetch_policies": ["window", "lookahead"]}"#.utf8))
         }
         #expect(throws: (any Error).self) {
-            try JSONDecoder().decode(ExploreConfig.self, from: Data(#"{"prefetch_policies": ["window", "window"]}"#.utf8))
+            try JSONDecoder().decode(
+                ExploreConfig.self, from: Data(#"{"prefetch_policies": ["window", "window"]}"#.utf8))
         }
         #expect(throws: (any Error).self) {
             try JSONDecoder().decode(ExploreConfig.self, from: Data(#"{"prefetch_policies": []}"#.utf8))
         }
         do {
-            _ = try JSONDecoder().decode(ExploreConfig.self, from: Data(#"{"prefetch_policies": ["window", "lookahead"]}"#.utf8))
+            _ = try JSONDecoder().decode(
+                ExploreConfig.self, from: Data(#"{"prefetch_policies": ["window", "lookahead"]}"#.utf8))
         } catch {
             // At the second name: `$.prefetch_policies[1]` in a message.
             #expect("\(error)".contains("prefetch_policies"), "\(error)")

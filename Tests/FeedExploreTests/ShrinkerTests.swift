@@ -1,8 +1,8 @@
-import Foundation
-import Testing
 import FeedEngine
 import FeedExplore
 import FeedScenario
+import Foundation
+import Testing
 
 /// A strategy that claims every cause and holds none: what `none` does,
 /// with `anchor`'s promises. Every change that moves the reader breaks it.
@@ -22,7 +22,9 @@ struct ForgetsDeepPostsKeeper: PositionKeeper {
     static let heldCauses = AnchorKeeper.heldCauses
     var anchor = AnchorKeeper()
     mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) { anchor.batchWillApply(batch, list: list) }
-    func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome { anchor.batchDidApply(batch, list: list) }
+    func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
+        anchor.batchDidApply(batch, list: list)
+    }
     func heightsChangedAbove(by delta: Double) -> PlaceCorrection { anchor.heightsChangedAbove(by: delta) }
     func afterRelayout(anchor scrollAnchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         scrollAnchor.index >= 45 ? .keepOffset : anchor.afterRelayout(anchor: scrollAnchor, list: list)
@@ -42,7 +44,9 @@ struct DipsWithChangesKeeper: PositionKeeper {
         batches += 1
         anchor.batchWillApply(batch, list: list)
     }
-    func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome { anchor.batchDidApply(batch, list: list) }
+    func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
+        anchor.batchDidApply(batch, list: list)
+    }
     func heightsChangedAbove(by delta: Double) -> PlaceCorrection { anchor.heightsChangedAbove(by: delta) }
     func afterRelayout(anchor scrollAnchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         .adjustOffset(by: batches == 0 || batches >= 10 ? 300 : 30)
@@ -60,11 +64,14 @@ struct MissesAtOnePlaceKeeper: PositionKeeper {
     static let place: ClosedRange<Double> = 28...34
     var anchor = AnchorKeeper()
     mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) { anchor.batchWillApply(batch, list: list) }
-    func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome { anchor.batchDidApply(batch, list: list) }
+    func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
+        anchor.batchDidApply(batch, list: list)
+    }
     func heightsChangedAbove(by delta: Double) -> PlaceCorrection { anchor.heightsChangedAbove(by: delta) }
     func afterRelayout(anchor scrollAnchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {
         let held = anchor.afterRelayout(anchor: scrollAnchor, list: list)
-        guard scrollAnchor.index == 30, Self.place.contains(scrollAnchor.viewportY), case let .moveOffset(offset) = held else {
+        guard scrollAnchor.index == 30, Self.place.contains(scrollAnchor.viewportY), case let .moveOffset(offset) = held
+        else {
             return held
         }
         return .moveOffset(to: offset + 300)
@@ -88,7 +95,9 @@ struct ShrinkerTests {
         var index = 0
         while found.count < count, index < 200 {
             let session = generator.session(index)
-            if let violation = runner.run(session, checkDeterminism: false).flatMap(\.violations).first(where: { $0.property == .drift }) {
+            if let violation = runner.run(session, checkDeterminism: false).flatMap(\.violations).first(where: {
+                $0.property == .drift
+            }) {
                 found.append((session, violation))
             }
             index += 1
@@ -116,10 +125,12 @@ struct ShrinkerTests {
             {"schema_version": 1, "name": "planted", "description": "d", "device": "iphone-pro-120hz", "seed": 1,
              "duration_s": \(seconds), "feed": {"post_count": \(posts)},
              "variants": [{"name": "\(strategy)", "position_strategy": "\(strategy)"}],
-             "script": [\(steps.joined(separator: ", ")), {"at_ms": \(rotatingAtMs), "action": "rotate", "width_pt": 852, "height_pt": 393}]}
+             "script": [\(steps.joined(separator: ", ")), {"at_ms": \(rotatingAtMs), "action": "rotate", "width_pt": \
+            852, "height_pt": 393}]}
             """
         let device = try ExploreFixtures.device()
-        let loaded = try ScenarioLoader.load(data: Data(json.utf8), file: "planted.json", deviceDirectories: [ExploreFixtures.devicesFolder])
+        let loaded = try ScenarioLoader.load(
+            data: Data(json.utf8), file: "planted.json", deviceDirectories: [ExploreFixtures.devicesFolder])
         let runner = SessionRunner(device: device)
         let violation = try #require(runner.run(loaded.scenario, checkDeterminism: false).flatMap(\.violations).first)
         var shrinker = Shrinker(runner: runner, budget: 400)
@@ -140,15 +151,17 @@ struct ShrinkerTests {
             #expect(result.violation.identity == violation.identity, "\(session.name): \(result.violation.sentence)")
             // The same size of failure, not a smaller overshoot of the same cause.
             #expect(violation.excessPt > 1)
-            #expect(result.violation.excessPt >= violation.excessPt / 2,
-                    "\(session.name): \(violation.sentence) shrank to \(result.violation.sentence)")
+            #expect(
+                result.violation.excessPt >= violation.excessPt / 2,
+                "\(session.name): \(violation.sentence) shrank to \(result.violation.sentence)")
             #expect(result.scenario.script.count <= session.script.count)
             #expect(result.scenario.variants.map(\.name) == [ShrinkerTests.strategy.name])
             #expect(result.runs <= 300)
             stepsAfter.append(result.scenario.script.count)
             // The file explore writes reads back and fails the same way.
             let text = result.scenario.fileText
-            let reread = try ScenarioLoader.load(data: Data(text.utf8), file: "repro.json", deviceDirectories: [ExploreFixtures.devicesFolder])
+            let reread = try ScenarioLoader.load(
+                data: Data(text.utf8), file: "repro.json", deviceDirectories: [ExploreFixtures.devicesFolder])
             let again = runner.run(reread.scenario, checkDeterminism: false).flatMap(\.violations)
             #expect(again.contains { $0.identity == violation.identity }, "\(session.name) shrunk to:\n\(text)")
         }
@@ -182,7 +195,9 @@ struct ShrinkerTests {
         let result = Shrinker(runner: runner, budget: 300).shrink(session, keeping: violation)
         #expect(result.violation.identity == violation.identity)
         #expect(result.scenario.variants.map(\.name) == ["promises_everything-velocity_prefetch"])
-        #expect(result.scenario.script.count < session.script.count, "\(session.script.count) → \(result.scenario.script.count)")
+        #expect(
+            result.scenario.script.count < session.script.count,
+            "\(session.script.count) → \(result.scenario.script.count)")
     }
 
     /// The shrinker's own goal for long sessions (docs/explore.md, "The
@@ -229,7 +244,8 @@ struct ShrinkerTests {
         }
         let (violation, result) = try Self.shrinkFirstViolation(
             under: "misses_at_one_place", posts: 400, seconds: 26, steps: flings, rotatingAtMs: 24000)
-        #expect(violation.cause == ChangeCause.widthChange.rawValue && violation.excessPt > 250, "\(violation.sentence)")
+        #expect(
+            violation.cause == ChangeCause.widthChange.rawValue && violation.excessPt > 250, "\(violation.sentence)")
         #expect(result.violation.identity == violation.identity)
         let actions = result.scenario.script.map(\.action)
         #expect(actions.count == 2, "shrunk to \(actions)")
@@ -250,16 +266,22 @@ struct ShrinkerTests {
         let strategy = PositionStrategy(ForgetsDeepPostsKeeper.self)
         PositionStrategy.register(strategy)
         let dropsRepeats: @Sendable (String) -> Scenario? = { text in
-            guard var scenario = try? ScenarioLoader.scenario(from: Data(text.utf8), file: "repro.json") else { return nil }
+            guard var scenario = try? ScenarioLoader.scenario(from: Data(text.utf8), file: "repro.json") else {
+                return nil
+            }
             scenario.script = scenario.script.map { ScriptStep(atNs: $0.atNs, action: $0.action) }
             return scenario
         }
         let (violation, result) = try Self.shrinkFirstViolation(
-            under: "forgets_deep_posts", posts: 400, seconds: 40, steps: Self.deepFlings, rotatingAtMs: 32000, readBack: dropsRepeats)
+            under: "forgets_deep_posts", posts: 400, seconds: 40, steps: Self.deepFlings, rotatingAtMs: 32000,
+            readBack: dropsRepeats)
         let reread = try #require(dropsRepeats(result.scenario.fileText))
         let runner = SessionRunner(device: try ExploreFixtures.device())
-        #expect(runner.run(reread, checkDeterminism: false).flatMap(\.violations).contains { $0.identity == violation.identity },
-                "the repro does not fail from its file: \(result.scenario.script.map(\.action))")
+        #expect(
+            runner.run(reread, checkDeterminism: false).flatMap(\.violations).contains {
+                $0.identity == violation.identity
+            },
+            "the repro does not fail from its file: \(result.scenario.script.map(\.action))")
         #expect(result.scenario.script.allSatisfy { $0.repeatCount == 1 }, "\(result.scenario.script)")
     }
 
@@ -275,9 +297,12 @@ struct ShrinkerTests {
         let likes = (0..<12).map { #"{"at_ms": \#(1000 + $0 * 1000), "action": "like"}"# }
         let (violation, result) = try Self.shrinkFirstViolation(
             under: "dips_with_changes", posts: 100, seconds: 16, steps: likes, rotatingAtMs: 14000)
-        #expect(violation.cause == ChangeCause.widthChange.rawValue && violation.excessPt > 250, "\(violation.sentence)")
+        #expect(
+            violation.cause == ChangeCause.widthChange.rawValue && violation.excessPt > 250, "\(violation.sentence)")
         #expect(result.violation.identity == violation.identity)
-        #expect(result.violation.excessPt >= violation.excessPt * Shrinker.keptExcessFraction, "\(result.violation.sentence)")
+        #expect(
+            result.violation.excessPt >= violation.excessPt * Shrinker.keptExcessFraction,
+            "\(result.violation.sentence)")
         let actions = result.scenario.script.map(\.action)
         #expect(actions.count == 1, "shrunk to \(actions)")
     }
@@ -289,7 +314,9 @@ struct ShrinkerTests {
         let (session, violation) = try #require(try ShrinkerTests.failingSessions(count: 1).first)
         // Asked to keep a cause this session never shows, nothing smaller is accepted.
         var other = violation
-        other.cause = violation.cause == ChangeCause.widthChange.rawValue ? ChangeCause.textSizeChange.rawValue : ChangeCause.widthChange.rawValue
+        other.cause =
+            violation.cause == ChangeCause.widthChange.rawValue
+            ? ChangeCause.textSizeChange.rawValue : ChangeCause.widthChange.rawValue
         let result = Shrinker(runner: runner, budget: 50).shrink(session, keeping: other)
         #expect(result.scenario.script == session.script)
         #expect(result.runs == 1)

@@ -101,7 +101,8 @@ struct TimelineImportTests {
 
     @Test("replies keep parent and root, reposts their reposter, as hashed ids linked in the engine's posts")
     func threadsAndReposts() throws {
-        let ref = #"{"uri": "at://did:plc:a/app.bsky.feed.post/p1", "cid": "c1", "author": {"did": "did:plc:a"}, "#
+        let ref =
+            #"{"uri": "at://did:plc:a/app.bsky.feed.post/p1", "cid": "c1", "author": {"did": "did:plc:a"}, "#
             + #""record": {"text": ""}, "indexedAt": "x"}"#
         let page = TimelineFixture.page([
             TimelineFixture.item(2, by: "b", text: "reply", extra: #", "reply": {"root": \#(ref), "parent": \#(ref)}"#),
@@ -133,7 +134,8 @@ struct TimelineImportTests {
         #expect(feed.unknownEmbedTypes == ["app.example.embed.poll#view": 2])
         #expect(feed.embeds["unknown"] == 2 && feed.embeds["none"] == 1)
         // Media of a type not known beside a quote is counted the same way.
-        let withMedia = #"{"$type": "app.bsky.embed.recordWithMedia#view", "record": {"record": "#
+        let withMedia =
+            #"{"$type": "app.bsky.embed.recordWithMedia#view", "record": {"record": "#
             + #"{"$type": "app.bsky.embed.record#viewNotFound"}}, "media": {"$type": "app.example.embed.gif#view"}}"#
         let quoting = try TimelineFixture.importing(
             TimelineFixture.page([TimelineFixture.item(4, by: "a", text: "q", embed: withMedia)]))
@@ -151,7 +153,7 @@ struct TimelineImportTests {
         let secrets = ["did:plc:secretauthor", "secretauthor.test", "the secret words of a post", "cdn.test", "next"]
         let page = TimelineFixture.page([
             TimelineFixture.item(
-                1, by: "secretauthor", text: "the secret words of a post", embed: TimelineFixture.images([true])),
+                1, by: "secretauthor", text: "the secret words of a post", embed: TimelineFixture.images([true]))
         ])
         let text = String(decoding: try TimelineFixture.importing(page).encoded(), as: UTF8.self)
         for secret in secrets + ["p1", "at://"] { #expect(!text.contains(secret), "\(secret) leaked") }

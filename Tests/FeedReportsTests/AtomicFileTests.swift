@@ -6,7 +6,9 @@ import Testing
 /// `AtomicFile` and `StagedFiles`, which write every results file.
 @Suite("Atomic files")
 struct AtomicFileTests {
-    @Test("a file written over a longer one holds the new text alone, and no temporary file is left", arguments: [0, 1, 100_000])
+    @Test(
+        "a file written over a longer one holds the new text alone, and no temporary file is left",
+        arguments: [0, 1, 100_000])
     func replacesWholly(length: Int) throws {
         let folder = try ScratchFolder(prefix: "feedsim-atomic")
         defer { folder.remove() }

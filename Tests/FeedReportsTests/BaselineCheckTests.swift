@@ -2,6 +2,7 @@ import CSVCodec
 import FeedSimTestSupport
 import Foundation
 import Testing
+
 @testable import FeedReports
 
 /// Tolerances from `--tolerance` flags only.
@@ -16,23 +17,28 @@ struct BaselineCheckTests {
     @Test("A planted regression (overrun_frames 3 → 5) is found and fails the check")
     func plantedRegression() throws {
         let baseline = try SummaryFixture.file([SummaryFixture.row("feed"), SummaryFixture.row("other")])
-        let current = try SummaryFixture.file([SummaryFixture.row("feed", ["overrun_frames": "5"]), SummaryFixture.row("other")])
+        let current = try SummaryFixture.file([
+            SummaryFixture.row("feed", ["overrun_frames": "5"]), SummaryFixture.row("other"),
+        ])
 
         let result = BaselineCheck.compare(baseline: baseline, current: current)
 
         #expect(!result.passed)
-        #expect(result.findings == [
-            CheckFinding(key: SummaryKey(scenario: "feed", variant: "default", refreshHz: 60), metric: "overrun_frames",
-                         baseline: "3", current: "5", delta: "+2 (+66.7%)", verdict: .regression),
-        ])
+        #expect(
+            result.findings == [
+                CheckFinding(
+                    key: SummaryKey(scenario: "feed", variant: "default", refreshHz: 60), metric: "overrun_frames",
+                    baseline: "3", current: "5", delta: "+2 (+66.7%)", verdict: .regression)
+            ])
         #expect(result.comparedRuns == 2)
         #expect(result.verdictLine == "FAIL: 1 regression (2 runs compared)")
         let lines = result.table.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
-        #expect(lines == [
-            "scenario variant refresh_hz metric baseline current delta verdict",
-            "-------- ------- ---------- -------------- -------- ------- ----------- ----------",
-            "feed default 60 overrun_frames 3 5 +2 (+66.7%) regression",
-        ])
+        #expect(
+            lines == [
+                "scenario variant refresh_hz metric baseline current delta verdict",
+                "-------- ------- ---------- -------------- -------- ------- ----------- ----------",
+                "feed default 60 overrun_frames 3 5 +2 (+66.7%) regression",
+            ])
     }
 
     @Test("A metric column an older baseline lacks is listed as not in the baseline, not compared, and passes")
@@ -45,30 +51,42 @@ struct BaselineCheckTests {
         // What `feedsim check` asks of a baseline: the run's key and seed.
         let baseline = try SummaryFile(text: older.text, file: "base/summary.csv", requiredColumns: [])
         let current = try SummaryFixture.file([
-            SummaryFixture.row("feed", ["image_wait_p50_ms": "16.667", "overrun_frames": "5"]), SummaryFixture.row("other"),
+            SummaryFixture.row("feed", ["image_wait_p50_ms": "16.667", "overrun_frames": "5"]),
+            SummaryFixture.row("other"),
         ])
 
         let result = BaselineCheck.compare(baseline: baseline, current: current)
 
         #expect(result.notInBaseline == absent)
         #expect(result.findings.map(\.metric) == ["overrun_frames"])
-        #expect(result.verdictLine
-            == "FAIL: 1 regression (2 runs compared, not in baseline: image_wait_p50_ms, image_wait_p95_ms)")
-        let same = BaselineCheck.compare(baseline: baseline, current: try SummaryFixture.file([
-            SummaryFixture.row("feed"), SummaryFixture.row("other"),
-        ]))
+        #expect(
+            result.verdictLine
+                == "FAIL: 1 regression (2 runs compared, not in baseline: image_wait_p50_ms, image_wait_p95_ms)")
+        let same = BaselineCheck.compare(
+            baseline: baseline,
+            current: try SummaryFixture.file([
+                SummaryFixture.row("feed"), SummaryFixture.row("other"),
+            ]))
         #expect(same.passed)
-        #expect(same.verdictLine == "PASS: no regressions (2 runs compared, not in baseline: image_wait_p50_ms, image_wait_p95_ms)")
+        #expect(
+            same.verdictLine
+                == "PASS: no regressions (2 runs compared, not in baseline: image_wait_p50_ms, image_wait_p95_ms)")
         // A baseline with every column lists none.
         #expect(BaselineCheck.compare(baseline: current, current: current).notInBaseline.isEmpty)
     }
 
-    @Test("Allocation columns left empty (a build that cannot count) are named as not counted, not compared, and pass; the rest is still checked")
+    @Test(
+        """
+        Allocation columns left empty (a build that cannot count) are named as not counted, not compared, and \
+        pass; the rest is still checked
+        """
+    )
     func allocationsNotCounted() throws {
         let baseline = try SummaryFixture.file([SummaryFixture.row("feed"), SummaryFixture.row("other")])
         let empty = ["allocations": "", "allocated_bytes": ""]
         let current = try SummaryFixture.file([
-            SummaryFixture.row("feed", empty.merging(["overrun_frames": "5"]) { $1 }), SummaryFixture.row("other", empty),
+            SummaryFixture.row("feed", empty.merging(["overrun_frames": "5"]) { $1 }),
+            SummaryFixture.row("other", empty),
         ])
 
         let result = BaselineCheck.compare(baseline: baseline, current: current)
@@ -76,9 +94,11 @@ struct BaselineCheckTests {
         #expect(result.notCounted == ["allocations", "allocated_bytes"])
         #expect(result.findings.map(\.metric) == ["overrun_frames"])
         #expect(result.verdictLine == "FAIL: 1 regression (2 runs compared, not counted: allocations, allocated_bytes)")
-        let rest = BaselineCheck.compare(baseline: current, current: try SummaryFixture.file([
-            SummaryFixture.row("feed", empty.merging(["overrun_frames": "5"]) { $1 }), SummaryFixture.row("other"),
-        ]))
+        let rest = BaselineCheck.compare(
+            baseline: current,
+            current: try SummaryFixture.file([
+                SummaryFixture.row("feed", empty.merging(["overrun_frames": "5"]) { $1 }), SummaryFixture.row("other"),
+            ]))
         #expect(rest.passed)
         #expect(rest.notCounted == ["allocations", "allocated_bytes"])
         #expect(BaselineCheck.compare(baseline: baseline, current: baseline).notCounted.isEmpty)
@@ -86,8 +106,12 @@ struct BaselineCheckTests {
 
     @Test("Identical inputs pass with nothing listed")
     func identicalInputsPass() throws {
-        let rows = [SummaryFixture.row("feed"), SummaryFixture.row("feed", hz: 120), SummaryFixture.row("other", variant: "anchor")]
-        let result = BaselineCheck.compare(baseline: try SummaryFixture.file(rows), current: try SummaryFixture.file(rows))
+        let rows = [
+            SummaryFixture.row("feed"), SummaryFixture.row("feed", hz: 120),
+            SummaryFixture.row("other", variant: "anchor"),
+        ]
+        let result = BaselineCheck.compare(
+            baseline: try SummaryFixture.file(rows), current: try SummaryFixture.file(rows))
 
         #expect(result.passed)
         #expect(result.findings.isEmpty)
@@ -158,17 +182,21 @@ struct BaselineCheckTests {
         let result = BaselineCheck.compare(baseline: baseline, current: current)
 
         #expect(!result.passed)
-        #expect(result.findings == [
-            CheckFinding(key: SummaryKey(scenario: "feed", variant: "default", refreshHz: 120), metric: nil,
-                         baseline: "present", current: "absent", delta: "-", verdict: .missing),
-        ])
+        #expect(
+            result.findings == [
+                CheckFinding(
+                    key: SummaryKey(scenario: "feed", variant: "default", refreshHz: 120), metric: nil,
+                    baseline: "present", current: "absent", delta: "-", verdict: .missing)
+            ])
         #expect(result.verdictLine == "FAIL: 1 missing run (1 run compared)")
     }
 
     @Test("A new run is reported and passes")
     func newRunPasses() throws {
         let baseline = try SummaryFixture.file([SummaryFixture.row("feed")])
-        let current = try SummaryFixture.file([SummaryFixture.row("feed"), SummaryFixture.row("feed", variant: "anchor")])
+        let current = try SummaryFixture.file([
+            SummaryFixture.row("feed"), SummaryFixture.row("feed", variant: "anchor"),
+        ])
 
         let result = BaselineCheck.compare(baseline: baseline, current: current)
 
@@ -186,17 +214,20 @@ struct BaselineCheckTests {
         var testDescription: String { "\(metric) \(baseline) → \(current) is \(verdict)" }
     }
 
-    @Test("Each metric's direction decides regression or improvement", arguments: [
-        DirectionCase(metric: "viewmodel_hit_rate", baseline: "0.9000", current: "0.8000", verdict: .regression),
-        DirectionCase(metric: "viewmodel_hit_rate", baseline: "0.9000", current: "0.9500", verdict: .improvement),
-        DirectionCase(metric: "image_hit_rate", baseline: "0.7500", current: "0.7499", verdict: .regression),
-        DirectionCase(metric: "drift_max_pt", baseline: "0.50", current: "1.50", verdict: .regression),
-        DirectionCase(metric: "peak_memory_mb", baseline: "120.5", current: "110.0", verdict: .improvement),
-        DirectionCase(metric: "frame_work_p99_ms", baseline: "6.152", current: "6.153", verdict: .regression),
-        DirectionCase(metric: "frames", baseline: "1000", current: "1200", verdict: .change),
-        DirectionCase(metric: "network_requests", baseline: "4", current: "2", verdict: .change),
-        DirectionCase(metric: "trace_digest", baseline: "81fcec7f61c6cb0b", current: "1986943573f2f7d5", verdict: .change),
-    ])
+    @Test(
+        "Each metric's direction decides regression or improvement",
+        arguments: [
+            DirectionCase(metric: "viewmodel_hit_rate", baseline: "0.9000", current: "0.8000", verdict: .regression),
+            DirectionCase(metric: "viewmodel_hit_rate", baseline: "0.9000", current: "0.9500", verdict: .improvement),
+            DirectionCase(metric: "image_hit_rate", baseline: "0.7500", current: "0.7499", verdict: .regression),
+            DirectionCase(metric: "drift_max_pt", baseline: "0.50", current: "1.50", verdict: .regression),
+            DirectionCase(metric: "peak_memory_mb", baseline: "120.5", current: "110.0", verdict: .improvement),
+            DirectionCase(metric: "frame_work_p99_ms", baseline: "6.152", current: "6.153", verdict: .regression),
+            DirectionCase(metric: "frames", baseline: "1000", current: "1200", verdict: .change),
+            DirectionCase(metric: "network_requests", baseline: "4", current: "2", verdict: .change),
+            DirectionCase(
+                metric: "trace_digest", baseline: "81fcec7f61c6cb0b", current: "1986943573f2f7d5", verdict: .change),
+        ])
     func direction(_ example: DirectionCase) throws {
         let baseline = try SummaryFixture.file([SummaryFixture.row("feed", [example.metric: example.baseline])])
         let current = try SummaryFixture.file([SummaryFixture.row("feed", [example.metric: example.current])])
@@ -211,20 +242,24 @@ struct BaselineCheckTests {
     @Test("A neutral change fails only under a strict tolerance")
     func strictNeutralChange() throws {
         let baseline = try SummaryFixture.file([SummaryFixture.row("feed")])
-        let current = try SummaryFixture.file([SummaryFixture.row("feed", ["trace_digest": "0000000000000001", "frames": "1001"])])
+        let current = try SummaryFixture.file([
+            SummaryFixture.row("feed", ["trace_digest": "0000000000000001", "frames": "1001"])
+        ])
 
         let lenient = BaselineCheck.compare(baseline: baseline, current: current)
         #expect(lenient.passed)
         #expect(lenient.findings.map(\.verdict) == [.change, .change])
         #expect(lenient.findings.map(\.delta) == ["+1 (+0.1%)", "-"])
 
-        let strict = BaselineCheck.compare(baseline: baseline, current: current, tolerances: try flags("trace_digest=strict"))
+        let strict = BaselineCheck.compare(
+            baseline: baseline, current: current, tolerances: try flags("trace_digest=strict"))
         #expect(!strict.passed)
         #expect(strict.findings.map(\.verdict) == [.strictChange, .change])
         #expect(strict.findings.map(\.metric) == ["trace_digest", "frames"])
         #expect(strict.verdictLine == "FAIL: 1 strict change (1 run compared, 1 neutral change)")
 
-        let withinStrict = BaselineCheck.compare(baseline: baseline, current: current, tolerances: try flags("frames=1 strict"))
+        let withinStrict = BaselineCheck.compare(
+            baseline: baseline, current: current, tolerances: try flags("frames=1 strict"))
         #expect(withinStrict.findings.map(\.metric) == ["trace_digest"])
         #expect(withinStrict.withinTolerance == 1)
     }
@@ -233,7 +268,8 @@ struct BaselineCheckTests {
     func strictImprovement() throws {
         let baseline = try SummaryFixture.file([SummaryFixture.row("feed", ["allocations": "100"])])
         let current = try SummaryFixture.file([SummaryFixture.row("feed", ["allocations": "90"])])
-        let result = BaselineCheck.compare(baseline: baseline, current: current, tolerances: try flags("allocations=strict"))
+        let result = BaselineCheck.compare(
+            baseline: baseline, current: current, tolerances: try flags("allocations=strict"))
         #expect(result.findings.map(\.verdict) == [.strictChange])
         #expect(!result.passed)
     }
@@ -242,7 +278,8 @@ struct BaselineCheckTests {
     func nanIsRegression() throws {
         let baseline = try SummaryFixture.file([SummaryFixture.row("feed")])
         let current = try SummaryFixture.file([SummaryFixture.row("feed", ["hitch_ratio_ms_per_s": "nan"])])
-        let result = BaselineCheck.compare(baseline: baseline, current: current, tolerances: try flags("hitch_ratio_ms_per_s=100%"))
+        let result = BaselineCheck.compare(
+            baseline: baseline, current: current, tolerances: try flags("hitch_ratio_ms_per_s=100%"))
         #expect(result.findings.map(\.verdict) == [.regression])
         #expect(result.findings.first?.delta == "-")
     }
@@ -250,7 +287,8 @@ struct BaselineCheckTests {
     @Test("Findings list regressions, improvements, changes, missing then new runs, each sorted by run and column")
     func findingsOrder() throws {
         let baseline = try SummaryFixture.file([
-            SummaryFixture.row("b"), SummaryFixture.row("a", hz: 120), SummaryFixture.row("a"), SummaryFixture.row("gone"),
+            SummaryFixture.row("b"), SummaryFixture.row("a", hz: 120), SummaryFixture.row("a"),
+            SummaryFixture.row("gone"),
         ])
         let current = try SummaryFixture.file([
             SummaryFixture.row("added"),
@@ -261,19 +299,23 @@ struct BaselineCheckTests {
 
         let result = BaselineCheck.compare(baseline: baseline, current: current)
 
-        let listed = result.findings.map { "\($0.verdict) \($0.key.scenario) \($0.key.refreshHz) \($0.metric ?? "(run)")" }
-        #expect(listed == [
-            "regression a 120 jank_frames",
-            "regression b 60 overrun_frames",
-            "regression b 60 allocations",
-            "improvement a 60 allocations",
-            "improvement a 120 image_hit_rate",
-            "changed b 60 frames",
-            "missing gone 60 (run)",
-            "new added 60 (run)",
-        ])
-        #expect(result.verdictLine
-            == "FAIL: 3 regressions, 1 missing run (3 runs compared, 2 improvements, 1 neutral change, 1 new run)")
+        let listed = result.findings.map {
+            "\($0.verdict) \($0.key.scenario) \($0.key.refreshHz) \($0.metric ?? "(run)")"
+        }
+        #expect(
+            listed == [
+                "regression a 120 jank_frames",
+                "regression b 60 overrun_frames",
+                "regression b 60 allocations",
+                "improvement a 60 allocations",
+                "improvement a 120 image_hit_rate",
+                "changed b 60 frames",
+                "missing gone 60 (run)",
+                "new added 60 (run)",
+            ])
+        #expect(
+            result.verdictLine
+                == "FAIL: 3 regressions, 1 missing run (3 runs compared, 2 improvements, 1 neutral change, 1 new run)")
     }
 }
 
@@ -285,16 +327,20 @@ struct BaselineCheckToleranceTests {
         var testDescription: String { text }
     }
 
-    @Test("Tolerance values parse", arguments: [
-        ValueCase(text: "hitch_time_ms=0.5", tolerance: Tolerance(amount: .absolute(0.5))),
-        ValueCase(text: "hitch_time_ms = 2", tolerance: Tolerance(amount: .absolute(2))),
-        ValueCase(text: "hitch_time_ms=5%", tolerance: Tolerance(amount: .relative(percent: 5))),
-        ValueCase(text: "hitch_time_ms = 2.5 %", tolerance: Tolerance(amount: .relative(percent: 2.5))),
-        ValueCase(text: "hitch_time_ms=strict", tolerance: Tolerance(amount: .absolute(0), isStrict: true)),
-        ValueCase(text: "hitch_time_ms = 1 strict", tolerance: Tolerance(amount: .absolute(1), isStrict: true)),
-        ValueCase(text: "hitch_time_ms = 10% strict", tolerance: Tolerance(amount: .relative(percent: 10), isStrict: true)),
-        ValueCase(text: "hitch_time_ms=0", tolerance: .exact),
-    ])
+    @Test(
+        "Tolerance values parse",
+        arguments: [
+            ValueCase(text: "hitch_time_ms=0.5", tolerance: Tolerance(amount: .absolute(0.5))),
+            ValueCase(text: "hitch_time_ms = 2", tolerance: Tolerance(amount: .absolute(2))),
+            ValueCase(text: "hitch_time_ms=5%", tolerance: Tolerance(amount: .relative(percent: 5))),
+            ValueCase(text: "hitch_time_ms = 2.5 %", tolerance: Tolerance(amount: .relative(percent: 2.5))),
+            ValueCase(text: "hitch_time_ms=strict", tolerance: Tolerance(amount: .absolute(0), isStrict: true)),
+            ValueCase(text: "hitch_time_ms = 1 strict", tolerance: Tolerance(amount: .absolute(1), isStrict: true)),
+            ValueCase(
+                text: "hitch_time_ms = 10% strict", tolerance: Tolerance(amount: .relative(percent: 10), isStrict: true)
+            ),
+            ValueCase(text: "hitch_time_ms=0", tolerance: .exact),
+        ])
     func valuesParse(_ example: ValueCase) throws {
         var set = ToleranceSet()
         try set.apply(flag: example.text)
@@ -352,19 +398,21 @@ struct BaselineCheckToleranceTests {
         var testDescription: String { line }
     }
 
-    @Test("Malformed lines are errors a person can act on", arguments: [
-        BadCase(line: "allocations 5%", fragment: "expected `metric = value`"),
-        BadCase(line: "= 5", fragment: "no metric name before `=`"),
-        BadCase(line: "allocations =", fragment: "\"\" is not a tolerance"),
-        BadCase(line: "allocations = five", fragment: "\"five\" is not a tolerance; use a non-negative number"),
-        BadCase(line: "allocations = -1", fragment: "\"-1\" is not a tolerance"),
-        BadCase(line: "allocations = 1 2", fragment: "\"1 2\" is not a tolerance"),
-        BadCase(line: "allocations = 5%%", fragment: "\"5%%\" is not a tolerance"),
-        BadCase(line: "allocations = 1e3", fragment: "\"1e3\" is not a tolerance"),
-        BadCase(line: "trace_digest = 5%", fragment: "trace_digest is compared as text"),
-        BadCase(line: "seed = 1", fragment: "seed identifies a run and is not compared"),
-        BadCase(line: "refresh_hz = 1", fragment: "refresh_hz identifies a run and is not compared"),
-    ])
+    @Test(
+        "Malformed lines are errors a person can act on",
+        arguments: [
+            BadCase(line: "allocations 5%", fragment: "expected `metric = value`"),
+            BadCase(line: "= 5", fragment: "no metric name before `=`"),
+            BadCase(line: "allocations =", fragment: "\"\" is not a tolerance"),
+            BadCase(line: "allocations = five", fragment: "\"five\" is not a tolerance; use a non-negative number"),
+            BadCase(line: "allocations = -1", fragment: "\"-1\" is not a tolerance"),
+            BadCase(line: "allocations = 1 2", fragment: "\"1 2\" is not a tolerance"),
+            BadCase(line: "allocations = 5%%", fragment: "\"5%%\" is not a tolerance"),
+            BadCase(line: "allocations = 1e3", fragment: "\"1e3\" is not a tolerance"),
+            BadCase(line: "trace_digest = 5%", fragment: "trace_digest is compared as text"),
+            BadCase(line: "seed = 1", fragment: "seed identifies a run and is not compared"),
+            BadCase(line: "refresh_hz = 1", fragment: "refresh_hz identifies a run and is not compared"),
+        ])
     func malformedLines(_ example: BadCase) {
         #expect {
             _ = try ToleranceSet.parse(fileText: "# first\n\(example.line)\n", file: "t.txt")
@@ -379,8 +427,10 @@ struct BaselineCheckToleranceTests {
         #expect {
             _ = try ToleranceSet.parse(fileText: "allocations = 5%\n\nallocations = 1\n", file: "t.txt")
         } throws: { error in
-            (error as? ToleranceError) == ToleranceError(
-                source: "t.txt:3", problem: "allocations already has a tolerance on line 1; keep one of the two lines")
+            (error as? ToleranceError)
+                == ToleranceError(
+                    source: "t.txt:3",
+                    problem: "allocations already has a tolerance on line 1; keep one of the two lines")
         }
     }
 
@@ -398,9 +448,11 @@ struct BaselineCheckToleranceTests {
     @Test("A bad flag names the flag")
     func badFlag() {
         var set = ToleranceSet()
-        #expect(throws: ToleranceError(
-            source: "--tolerance \"allocs=5%\"",
-            problem: "unknown metric \"allocs\"; tolerances apply to: " + SummaryMetrics.compared.joined(separator: ", "))
+        #expect(
+            throws: ToleranceError(
+                source: "--tolerance \"allocs=5%\"",
+                problem: "unknown metric \"allocs\"; tolerances apply to: "
+                    + SummaryMetrics.compared.joined(separator: ", "))
         ) {
             try set.apply(flag: "allocs=5%")
         }
@@ -444,7 +496,10 @@ struct BaselineCheckSummaryFileTests {
         let text = SummaryFixture.text([
             SummaryFixture.row("two\nlines"), SummaryFixture.row("plain", ["frames": "many"]),
         ])
-        #expect(throws: SummaryFileError(kind: .badValue, file: "s.csv", line: 4, problem: "frames is \"many\", expected a number")) {
+        #expect(
+            throws: SummaryFileError(
+                kind: .badValue, file: "s.csv", line: 4, problem: "frames is \"many\", expected a number")
+        ) {
             _ = try SummaryFile(text: text, file: "s.csv")
         }
     }
@@ -458,16 +513,20 @@ struct BaselineCheckSummaryFileTests {
         } throws: { error in
             guard let error = error as? SummaryFileError else { return false }
             return error.kind == .badHeader && error.line == 1
-                && error.description.hasPrefix("base/summary.csv:1: missing required columns jank_frames, trace_digest;")
+                && error.description.hasPrefix(
+                    "base/summary.csv:1: missing required columns jank_frames, trace_digest;")
         }
     }
 
     @Test("A duplicate key names both lines")
     func duplicateKey() {
-        let text = SummaryFixture.text([SummaryFixture.row("feed"), SummaryFixture.row("other"), SummaryFixture.row("feed")])
-        #expect(throws: SummaryFileError(
-            kind: .duplicateKey, file: "s.csv", line: 4,
-            problem: "duplicate row for feed / default @ 60 Hz; the first is on line 2")
+        let text = SummaryFixture.text([
+            SummaryFixture.row("feed"), SummaryFixture.row("other"), SummaryFixture.row("feed"),
+        ])
+        #expect(
+            throws: SummaryFileError(
+                kind: .duplicateKey, file: "s.csv", line: 4,
+                problem: "duplicate row for feed / default @ 60 Hz; the first is on line 2")
         ) {
             _ = try SummaryFile(text: text, file: "s.csv")
         }
@@ -480,15 +539,25 @@ struct BaselineCheckSummaryFileTests {
         var testDescription: String { "\(column)=\(value)" }
     }
 
-    @Test("Malformed values name the line, the column and what was expected", arguments: [
-        BadValueCase(column: "overrun_frames", value: "three", problem: "overrun_frames is \"three\", expected a number"),
-        BadValueCase(column: "hitch_time_ms", value: "", problem: "hitch_time_ms is \"\", expected a number"),
-        BadValueCase(column: "allocations", value: "1e3", problem: "allocations is \"1e3\", expected a number, or empty where allocations were not counted"),
-        BadValueCase(column: "seed", value: "-1", problem: "seed is \"-1\", expected a whole number from 0 to 18446744073709551615"),
-        BadValueCase(column: "trace_digest", value: "xyz", problem: "trace_digest is \"xyz\", expected 16 hex digits"),
-    ])
+    @Test(
+        "Malformed values name the line, the column and what was expected",
+        arguments: [
+            BadValueCase(
+                column: "overrun_frames", value: "three", problem: "overrun_frames is \"three\", expected a number"),
+            BadValueCase(column: "hitch_time_ms", value: "", problem: "hitch_time_ms is \"\", expected a number"),
+            BadValueCase(
+                column: "allocations", value: "1e3",
+                problem: "allocations is \"1e3\", expected a number, or empty where allocations were not counted"),
+            BadValueCase(
+                column: "seed", value: "-1",
+                problem: "seed is \"-1\", expected a whole number from 0 to 18446744073709551615"),
+            BadValueCase(
+                column: "trace_digest", value: "xyz", problem: "trace_digest is \"xyz\", expected 16 hex digits"),
+        ])
     func badValues(_ example: BadValueCase) {
-        let text = SummaryFixture.text([SummaryFixture.row("feed"), SummaryFixture.row("bad", [example.column: example.value])])
+        let text = SummaryFixture.text([
+            SummaryFixture.row("feed"), SummaryFixture.row("bad", [example.column: example.value]),
+        ])
         #expect(throws: SummaryFileError(kind: .badValue, file: "s.csv", line: 3, problem: example.problem)) {
             _ = try SummaryFile(text: text, file: "s.csv")
         }
@@ -496,9 +565,12 @@ struct BaselineCheckSummaryFileTests {
 
     @Test("A bad refresh rate is an error")
     func badRefreshRate() {
-        let text = SummaryFixture.text([SummaryFixture.row("feed")]).replacingOccurrences(of: "feed,default,60,", with: "feed,default,sixty,")
-        #expect(throws: SummaryFileError(
-            kind: .badValue, file: "s.csv", line: 2, problem: "refresh_hz is \"sixty\", expected a positive whole number of hertz")
+        let text = SummaryFixture.text([SummaryFixture.row("feed")]).replacingOccurrences(
+            of: "feed,default,60,", with: "feed,default,sixty,")
+        #expect(
+            throws: SummaryFileError(
+                kind: .badValue, file: "s.csv", line: 2,
+                problem: "refresh_hz is \"sixty\", expected a positive whole number of hertz")
         ) {
             _ = try SummaryFile(text: text, file: "s.csv")
         }
@@ -516,8 +588,12 @@ struct BaselineCheckSummaryFileTests {
 
     @Test("A missing file and an empty file are reported as such")
     func missingAndEmpty() {
-        #expect(throws: SummaryFileError(kind: .missingFile, file: "nowhere/summary.csv", line: nil, problem: "no such file")) {
-            _ = try SummaryFile.load(url: URL(fileURLWithPath: "/nonexistent-feedsim/summary.csv"), file: "nowhere/summary.csv")
+        #expect(
+            throws: SummaryFileError(
+                kind: .missingFile, file: "nowhere/summary.csv", line: nil, problem: "no such file")
+        ) {
+            _ = try SummaryFile.load(
+                url: URL(fileURLWithPath: "/nonexistent-feedsim/summary.csv"), file: "nowhere/summary.csv")
         }
         #expect {
             _ = try SummaryFile(text: "", file: "s.csv")

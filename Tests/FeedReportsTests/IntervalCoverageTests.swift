@@ -2,6 +2,7 @@ import CSVCodec
 import Determinism
 import Foundation
 import Testing
+
 @testable import FeedReports
 
 /// A shape of paired differences with a known mean, drawn from a seeded
@@ -63,7 +64,8 @@ struct IntervalCoverageTests {
             let means = bootstrap.resampled(sample)
             let tail = (1 - bootstrap.confidence) / 2
             let plain = ConfidenceInterval(
-                lower: PairedBootstrap.quantile(means.sorted, tail), upper: PairedBootstrap.quantile(means.sorted, 1 - tail))
+                lower: PairedBootstrap.quantile(means.sorted, tail),
+                upper: PairedBootstrap.quantile(means.sorted, 1 - tail))
             if plain.contains(shape.trueMean) { percentile += 1 }
             if means.interval(confidence: bootstrap.confidence).contains(shape.trueMean) { bca += 1 }
             let summary = bootstrap.summaries(ofColumns: [sample], thresholds: [0])[0]
@@ -82,21 +84,29 @@ struct IntervalCoverageTests {
         var lines = ["shape | pairs | percentile | BCa | studentized (BCa where undefined) | samples given BCa"]
         var table: [[Coverage]] = []
         for (s, shape) in Shape.all.enumerated() {
-            table.append(IntervalCoverageTests.sizes.map { size in
-                let found = IntervalCoverageTests.coverage(shape, count: size, seed: UInt64(1000 * s + size))
-                let shares = [found.percentile, found.bca, found.chosen].map(IntervalCoverageTests.percent)
-                lines.append("\(shape.description) | \(size) | " + shares.joined(separator: " | ") + " | \(found.fellBack)")
-                return found
-            })
+            table.append(
+                IntervalCoverageTests.sizes.map { size in
+                    let found = IntervalCoverageTests.coverage(shape, count: size, seed: UInt64(1000 * s + size))
+                    let shares = [found.percentile, found.bca, found.chosen].map(IntervalCoverageTests.percent)
+                    lines.append(
+                        "\(shape.description) | \(size) | " + shares.joined(separator: " | ") + " | \(found.fellBack)")
+                    return found
+                })
         }
         print(lines.joined(separator: "\n"))
         for (s, shape) in Shape.all.enumerated() {
             for (i, size) in IntervalCoverageTests.sizes.enumerated() {
                 let found = table[s][i]
                 // With 1,000 trials the standard error of a coverage near 95% is 0.7 points.
-                #expect(found.bca >= found.percentile - 0.02, "\(shape), \(size) pairs: BCa \(found.bca), percentile \(found.percentile)")
-                #expect(found.chosen >= found.bca - 0.01, "\(shape), \(size) pairs: chosen \(found.chosen), BCa \(found.bca)")
-                if size >= 40 { #expect(found.chosen >= (size >= 100 ? 0.92 : 0.895), "\(shape) at \(size) pairs: \(found.chosen)") }
+                #expect(
+                    found.bca >= found.percentile - 0.02,
+                    "\(shape), \(size) pairs: BCa \(found.bca), percentile \(found.percentile)")
+                #expect(
+                    found.chosen >= found.bca - 0.01,
+                    "\(shape), \(size) pairs: chosen \(found.chosen), BCa \(found.bca)")
+                if size >= 40 {
+                    #expect(found.chosen >= (size >= 100 ? 0.92 : 0.895), "\(shape) at \(size) pairs: \(found.chosen)")
+                }
             }
         }
         // What docs/explore.md states, with two standard errors of room.
@@ -107,7 +117,12 @@ struct IntervalCoverageTests {
         #expect(table[1][1].chosen >= 0.91, "zero-inflated exponential at 20 pairs")
     }
 
-    @Test("Above the resampled sizes the pairs are resampled in batches: where both run, the intervals and decisions agree")
+    @Test(
+        """
+        Above the resampled sizes the pairs are resampled in batches: where both run, the intervals and decisions \
+        agree
+        """
+    )
     func batchedAgreesWithFull() {
         let size = 20_000
         let bootstrap = PairedBootstrap(resamples: 2_000, seed: 3)
@@ -119,16 +134,32 @@ struct IntervalCoverageTests {
             let batched = bootstrap.summaries(ofColumns: [sample], thresholds: [threshold])[0]
             #expect(full.method == .bca && batched.method == .batchedBCa)
             let width = full.interval.upper - full.interval.lower
-            print("\(shape) at \(size): full \(full.interval), batched \(batched.interval), p \(full.mattersPValue) \(batched.mattersPValue)")
+            print(
+                """
+                \(shape) at \(size): full \(full.interval), batched \(batched.interval), p \(full.mattersPValue) \
+                \(batched.mattersPValue)
+                """
+            )
             // Two bootstraps of the same mean with their own draws: a few percent of the width apart.
-            #expect(abs(batched.interval.lower - full.interval.lower) <= 0.05 * width, "\(shape): \(batched.interval) vs \(full.interval)")
-            #expect(abs(batched.interval.upper - full.interval.upper) <= 0.05 * width, "\(shape): \(batched.interval) vs \(full.interval)")
-            #expect((batched.pValue <= 0.05) == (full.pValue <= 0.05), "\(shape): p \(batched.pValue) vs \(full.pValue)")
-            #expect((batched.mattersPValue <= 0.05) == (full.mattersPValue <= 0.05), "\(shape): \(batched.mattersPValue) vs \(full.mattersPValue)")
+            #expect(
+                abs(batched.interval.lower - full.interval.lower) <= 0.05 * width,
+                "\(shape): \(batched.interval) vs \(full.interval)")
+            #expect(
+                abs(batched.interval.upper - full.interval.upper) <= 0.05 * width,
+                "\(shape): \(batched.interval) vs \(full.interval)")
+            #expect(
+                (batched.pValue <= 0.05) == (full.pValue <= 0.05), "\(shape): p \(batched.pValue) vs \(full.pValue)")
+            #expect(
+                (batched.mattersPValue <= 0.05) == (full.mattersPValue <= 0.05),
+                "\(shape): \(batched.mattersPValue) vs \(full.mattersPValue)")
             #expect((batched.equivalencePValue <= 0.05) == (full.equivalencePValue <= 0.05))
         }
         let large = (0..<(PairedBootstrap.largestResampledSample + 1)).map { Double($0 % 7) }
-        #expect(PairedBootstrap().summaries(ofMeans: large.map { [$0] }, columns: 1, thresholds: [1])?.first?.method == .batchedBCa)
-        #expect(PairedBootstrap().summaries(ofMeans: large.dropLast().map { [$0] }, columns: 1, thresholds: [1])?.first?.method == .studentized)
+        #expect(
+            PairedBootstrap().summaries(ofMeans: large.map { [$0] }, columns: 1, thresholds: [1])?.first?.method
+                == .batchedBCa)
+        #expect(
+            PairedBootstrap().summaries(ofMeans: large.dropLast().map { [$0] }, columns: 1, thresholds: [1])?.first?
+                .method == .studentized)
     }
 }

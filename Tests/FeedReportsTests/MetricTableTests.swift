@@ -29,6 +29,8 @@ struct MetricTableTests {
     @Test("docs/csv-reports.md carries the table exactly as the code has it")
     func reference() throws {
         let text = try String(contentsOf: MetricTableTests.reference, encoding: .utf8)
-        #expect(text.contains(Metric.markdownTable + "\n"), "run `feedsim metrics --markdown` and paste it into docs/csv-reports.md")
+        #expect(
+            text.contains(Metric.markdownTable + "\n"),
+            "run `feedsim metrics --markdown` and paste it into docs/csv-reports.md")
     }
 }

@@ -15,7 +15,8 @@ struct RunRecordTests {
         let root = PackageRoot.appending("scenarios")
         let url = root.appendingPathComponent("swiftui-migration.json")
         let loaded = try ScenarioLoader.load(
-            data: Data(contentsOf: url), file: "swiftui-migration.json", deviceDirectories: [root.appendingPathComponent("devices")])
+            data: Data(contentsOf: url), file: "swiftui-migration.json",
+            deviceDirectories: [root.appendingPathComponent("devices")])
         var request = try #require(RunRequest.expand(loaded, seedOverride: nil, recordFrames: true).last)
         request.recordTimeline = true
         let result = try Simulation(request: request).run()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FeedScenario
 
 /// Profiles written back as JSON read back equal, in the bundled layout.
@@ -9,16 +10,20 @@ struct DeviceProfileJSONTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scenarios/devices", isDirectory: true)
 
-    @Test("each bundled profile is written back byte for byte", arguments: ["iphone-60hz", "iphone-pro-120hz", "iphone-pro-120hz-promotion"])
+    @Test(
+        "each bundled profile is written back byte for byte",
+        arguments: ["iphone-60hz", "iphone-pro-120hz", "iphone-pro-120hz-promotion"])
     func bundled(_ name: String) throws {
-        let text = try String(contentsOf: DeviceProfileJSONTests.devices.appendingPathComponent("\(name).json"), encoding: .utf8)
+        let text = try String(
+            contentsOf: DeviceProfileJSONTests.devices.appendingPathComponent("\(name).json"), encoding: .utf8)
         let profile = try ScenarioLoader.device(from: Data(text.utf8), file: "\(name).json")
         #expect(profile.jsonText == text)
     }
 
     @Test("strings that need escaping, fractions and adaptive refresh survive the round trip")
     func escaping() throws {
-        let text = try String(contentsOf: DeviceProfileJSONTests.devices.appendingPathComponent("iphone-pro-120hz.json"), encoding: .utf8)
+        let text = try String(
+            contentsOf: DeviceProfileJSONTests.devices.appendingPathComponent("iphone-pro-120hz.json"), encoding: .utf8)
         var profile = try ScenarioLoader.device(from: Data(text.utf8), file: "p.json")
         profile.description = "Quote \" backslash \\ tab \t line\nbreak, bell \u{7} and µ×"
         profile.adaptiveRefresh = true

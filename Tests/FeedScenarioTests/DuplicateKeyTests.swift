@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FeedScenario
 
 /// A document with a repeated key, and where the scan must find it.
@@ -11,32 +12,46 @@ struct DuplicateKeyCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { label }
 
     static let all: [DuplicateKeyCase] = [
-        DuplicateKeyCase(label: "at the top level", json: #"{"a": 1, "b": 2, "a": 3}"#,
-                         expected: DuplicateKey(path: "$.a", key: "a", firstLine: 1, line: 1)),
-        DuplicateKeyCase(label: "in a nested object, on later lines", json: "{\n\"feed\": {\n\"post_count\": 5,\n\"post_count\": 6\n}\n}",
-                         expected: DuplicateKey(path: "$.feed.post_count", key: "post_count", firstLine: 3, line: 4)),
-        DuplicateKeyCase(label: "in an object inside an array", json: #"{"script": [{"at_ms": 1}, {"at_ms": 2, "at_ms": 3}]}"#,
-                         expected: DuplicateKey(path: "$.script[1].at_ms", key: "at_ms", firstLine: 1, line: 1)),
-        DuplicateKeyCase(label: "spelt once with an escape", json: #"{"name": "a", "n\u0061me": "b"}"#,
-                         expected: DuplicateKey(path: "$.name", key: "name", firstLine: 1, line: 1)),
-        DuplicateKeyCase(label: "deep in arrays of arrays", json: #"[[[{"k": 1}], [{"k": 1, "k": 2}]]]"#,
-                         expected: DuplicateKey(path: "$[0][1][0].k", key: "k", firstLine: 1, line: 1)),
-        DuplicateKeyCase(label: "the first of two repeats is reported", json: #"{"x": {"b": 1, "b": 2}, "a": 1, "a": 2}"#,
-                         expected: DuplicateKey(path: "$.x.b", key: "b", firstLine: 1, line: 1)),
-        DuplicateKeyCase(label: "the same key in sibling objects is fine", json: #"[{"a": 1}, {"a": 2}, {"b": {"a": 3}}]"#, expected: nil),
+        DuplicateKeyCase(
+            label: "at the top level", json: #"{"a": 1, "b": 2, "a": 3}"#,
+            expected: DuplicateKey(path: "$.a", key: "a", firstLine: 1, line: 1)),
+        DuplicateKeyCase(
+            label: "in a nested object, on later lines",
+            json: "{\n\"feed\": {\n\"post_count\": 5,\n\"post_count\": 6\n}\n}",
+            expected: DuplicateKey(path: "$.feed.post_count", key: "post_count", firstLine: 3, line: 4)),
+        DuplicateKeyCase(
+            label: "in an object inside an array", json: #"{"script": [{"at_ms": 1}, {"at_ms": 2, "at_ms": 3}]}"#,
+            expected: DuplicateKey(path: "$.script[1].at_ms", key: "at_ms", firstLine: 1, line: 1)),
+        DuplicateKeyCase(
+            label: "spelt once with an escape", json: #"{"name": "a", "n\u0061me": "b"}"#,
+            expected: DuplicateKey(path: "$.name", key: "name", firstLine: 1, line: 1)),
+        DuplicateKeyCase(
+            label: "deep in arrays of arrays", json: #"[[[{"k": 1}], [{"k": 1, "k": 2}]]]"#,
+            expected: DuplicateKey(path: "$[0][1][0].k", key: "k", firstLine: 1, line: 1)),
+        DuplicateKeyCase(
+            label: "the first of two repeats is reported", json: #"{"x": {"b": 1, "b": 2}, "a": 1, "a": 2}"#,
+            expected: DuplicateKey(path: "$.x.b", key: "b", firstLine: 1, line: 1)),
+        DuplicateKeyCase(
+            label: "the same key in sibling objects is fine", json: #"[{"a": 1}, {"a": 2}, {"b": {"a": 3}}]"#,
+            expected: nil),
         DuplicateKeyCase(label: "keys differing only in case are different", json: #"{"a": 1, "A": 2}"#, expected: nil),
-        DuplicateKeyCase(label: "a key repeated as a string value is fine", json: #"{"a": "a", "b": ["a", "a"]}"#, expected: nil),
+        DuplicateKeyCase(
+            label: "a key repeated as a string value is fine", json: #"{"a": "a", "b": ["a", "a"]}"#, expected: nil),
         DuplicateKeyCase(label: "not JSON: the decoder reports it", json: #"{"a": 1, "a": 2"#, expected: nil),
         DuplicateKeyCase(label: "trailing text: the decoder reports it", json: #"{"a": 1, "a": 2} x"#, expected: nil),
-        DuplicateKeyCase(label: "a lone surrogate in a key: not JSON", json: #"{"\ud800": 1, "\ud800": 2}"#, expected: nil),
-        DuplicateKeyCase(label: "a surrogate pair in a key", json: #"{"\ud83d\ude00": 1, "😀": 2}"#,
-                         expected: DuplicateKey(path: "$.😀", key: "😀", firstLine: 1, line: 1)),
+        DuplicateKeyCase(
+            label: "a lone surrogate in a key: not JSON", json: #"{"\ud800": 1, "\ud800": 2}"#, expected: nil),
+        DuplicateKeyCase(
+            label: "a surrogate pair in a key", json: #"{"\ud83d\ude00": 1, "😀": 2}"#,
+            expected: DuplicateKey(path: "$.😀", key: "😀", firstLine: 1, line: 1)),
     ]
 }
 
 @Suite("Duplicate JSON keys")
 struct DuplicateKeyTests {
-    @Test("The scan finds the first repeated key with its path and lines, and nothing else", arguments: DuplicateKeyCase.all)
+    @Test(
+        "The scan finds the first repeated key with its path and lines, and nothing else",
+        arguments: DuplicateKeyCase.all)
     func scan(_ example: DuplicateKeyCase) {
         #expect(JSONDuplicateKeys.first(in: Array(example.json.utf8)) == example.expected)
     }
@@ -48,7 +63,8 @@ struct DuplicateKeyTests {
         #expect(JSONDuplicateKeys.first(in: Array(arrays.utf8)) == nil)
         let objects = String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
         #expect(JSONDuplicateKeys.first(in: Array(objects.utf8)) == nil)
-        let repeated = String(repeating: #"{"a":"#, count: depth) + #"{"b": 1, "b": 2}"# + String(repeating: "}", count: depth)
+        let repeated =
+            String(repeating: #"{"a":"#, count: depth) + #"{"b": 1, "b": 2}"# + String(repeating: "}", count: depth)
         let found = JSONDuplicateKeys.first(in: Array(repeated.utf8))
         #expect(found?.key == "b")
         #expect(found?.path == "$" + String(repeating: ".a", count: depth) + ".b")
@@ -76,13 +92,18 @@ struct DuplicateKeyTests {
 
     @Test("A device profile with a repeated key is refused the same way")
     func deviceRefused() throws {
-        let device = try String(contentsOf: ScenarioFixtures.devicesFolder.appendingPathComponent("iphone-60hz.json"), encoding: .utf8)
+        let device = try String(
+            contentsOf: ScenarioFixtures.devicesFolder.appendingPathComponent("iphone-60hz.json"), encoding: .utf8)
         let brace = try #require(device.firstIndex(of: "{"))
         let doubled = device.replacingCharacters(in: brace...brace, with: #"{"name": "again", "#)
-        let error = #expect(throws: ScenarioError.self) { try ScenarioLoader.device(from: Data(doubled.utf8), file: "devices/doubled.json") }
+        let error = #expect(throws: ScenarioError.self) {
+            try ScenarioLoader.device(from: Data(doubled.utf8), file: "devices/doubled.json")
+        }
         #expect(error?.path == "$.name")
         #expect(error?.expected.contains("found `name` twice") == true)
-        #expect(throws: Never.self) { try ScenarioLoader.device(from: Data(device.utf8), file: "devices/iphone-60hz.json") }
+        #expect(throws: Never.self) {
+            try ScenarioLoader.device(from: Data(device.utf8), file: "devices/iphone-60hz.json")
+        }
     }
 }
 
@@ -92,7 +113,8 @@ struct DuplicateKeyTests {
 /// scenario reader is added here.
 @Suite("Hostile scenario files")
 struct HostileScenarioFileTests {
-    static let folder = ScenarioFixtures.packageRoot.appendingPathComponent("Tests/FeedScenarioTests/Fixtures/invalid", isDirectory: true)
+    static let folder = ScenarioFixtures.packageRoot.appendingPathComponent(
+        "Tests/FeedScenarioTests/Fixtures/invalid", isDirectory: true)
     static let files = ScenarioFixtures.jsonFiles(in: folder)
 
     /// What the error for some of the files must say, by file name.
@@ -124,7 +146,8 @@ struct HostileScenarioFileTests {
         let data = try Data(contentsOf: url)
         let name = url.lastPathComponent
         let error = #expect(throws: ScenarioError.self) {
-            try ScenarioLoader.load(data: data, file: "invalid/\(name)", deviceDirectories: [ScenarioFixtures.devicesFolder])
+            try ScenarioLoader.load(
+                data: data, file: "invalid/\(name)", deviceDirectories: [ScenarioFixtures.devicesFolder])
         }
         guard let error else { return }
         #expect(error.file == "invalid/\(name)")

@@ -1,7 +1,7 @@
+import FeedScenario
 import FeedSimTestSupport
 import Foundation
 import Testing
-import FeedScenario
 
 /// The package's own scenario folders, found from this file's location so the
 /// tests read the profiles users run with, not copies.
@@ -26,7 +26,8 @@ enum ScenarioFixtures {
 struct ScenarioDecodingTests {
     @Test("A scenario that sets every field decodes to exactly those values")
     func everyField() throws {
-        let loaded = try ScenarioFixtures.load("""
+        let loaded = try ScenarioFixtures.load(
+            """
             {
               "schema_version": 1,
               "name": "every_field-1",
@@ -40,8 +41,10 @@ struct ScenarioDecodingTests {
               "limits": { "max_events": 5000, "max_simulated_s": 10 },
               "script": [
                 { "at_ms": 0.5, "action": "fling", "velocity_pt_s": -3000, "deceleration": "fast" },
-                { "at_ms": 100, "action": "drag", "distance_pt": 250, "duration_ms": 120.5, "release": "stop", "deceleration": "normal" },
-                { "at_ms": 400, "action": "drag", "trajectory": [ { "t_ms": 0, "dy_pt": 0 }, { "t_ms": 16.25, "dy_pt": -40.5 } ] },
+                { "at_ms": 100, "action": "drag", "distance_pt": 250, "duration_ms": 120.5, "release": "stop", \
+            "deceleration": "normal" },
+                { "at_ms": 400, "action": "drag", "trajectory": [ { "t_ms": 0, "dy_pt": 0 }, { "t_ms": 16.25, "dy_pt": \
+            -40.5 } ] },
                 { "at_ms": 2000, "action": "fling", "velocity_pt_s": 1500, "repeat": { "count": 2, "every_ms": 250 } }
               ]
             }
@@ -60,28 +63,34 @@ struct ScenarioDecodingTests {
         #expect(scenario.feed == FeedSettings(postCount: 120, textLength: 10...80, mediaFraction: 0.25))
         #expect(scenario.engine == EngineSettings(estimatedItemHeightPt: 180.5))
         #expect(scenario.limits == RunLimits(maxEvents: 5000, maxSimulatedNs: 10_000_000_000))
-        #expect(scenario.expandedScript == [
-            ScriptStep(atNs: 500_000, action: .fling(velocityPtPerS: -3000, deceleration: .fast)),
-            ScriptStep(atNs: 100_000_000, action: .drag(
-                trajectory: [
-                    TrajectoryPoint(timeNs: 0, displacementPt: 0),
-                    TrajectoryPoint(timeNs: 120_500_000, displacementPt: 250),
-                ],
-                release: .stop, deceleration: .normal)),
-            ScriptStep(atNs: 400_000_000, action: .drag(
-                trajectory: [
-                    TrajectoryPoint(timeNs: 0, displacementPt: 0),
-                    TrajectoryPoint(timeNs: 16_250_000, displacementPt: -40.5),
-                ],
-                release: .fling, deceleration: .normal)),
-            ScriptStep(atNs: 2_000_000_000, action: .fling(velocityPtPerS: 1500, deceleration: .normal)),
-            ScriptStep(atNs: 2_250_000_000, action: .fling(velocityPtPerS: 1500, deceleration: .normal)),
-        ])
+        #expect(
+            scenario.expandedScript == [
+                ScriptStep(atNs: 500_000, action: .fling(velocityPtPerS: -3000, deceleration: .fast)),
+                ScriptStep(
+                    atNs: 100_000_000,
+                    action: .drag(
+                        trajectory: [
+                            TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                            TrajectoryPoint(timeNs: 120_500_000, displacementPt: 250),
+                        ],
+                        release: .stop, deceleration: .normal)),
+                ScriptStep(
+                    atNs: 400_000_000,
+                    action: .drag(
+                        trajectory: [
+                            TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                            TrajectoryPoint(timeNs: 16_250_000, displacementPt: -40.5),
+                        ],
+                        release: .fling, deceleration: .normal)),
+                ScriptStep(atNs: 2_000_000_000, action: .fling(velocityPtPerS: 1500, deceleration: .normal)),
+                ScriptStep(atNs: 2_250_000_000, action: .fling(velocityPtPerS: 1500, deceleration: .normal)),
+            ])
     }
 
     @Test("Optional fields take their documented defaults when absent")
     func defaults() throws {
-        let loaded = try ScenarioFixtures.load("""
+        let loaded = try ScenarioFixtures.load(
+            """
             {
               "schema_version": 1,
               "name": "minimal",
@@ -111,13 +120,15 @@ struct ScenarioDecodingTests {
 
     @Test("Empty engine and limits objects also take the defaults")
     func emptySectionsTakeDefaults() throws {
-        let scenario = try ScenarioFixtures.load("""
+        let scenario = try ScenarioFixtures.load(
+            """
             {
               "schema_version": 1, "name": "empty-sections", "description": "Empty objects.",
               "device": "iphone-60hz", "duration_s": 1, "feed": { "post_count": 3 },
               "engine": {}, "limits": {}, "script": []
             }
-            """).scenario
+            """
+        ).scenario
         #expect(scenario.engine == .defaults)
         #expect(scenario.limits == .defaults)
         #expect(scenario.script.isEmpty)
@@ -125,7 +136,8 @@ struct ScenarioDecodingTests {
 
     @Test("A device with a 120 Hz display runs at 120 Hz when no rates are listed")
     func deviceRateIsTheDefault() throws {
-        let loaded = try ScenarioFixtures.load("""
+        let loaded = try ScenarioFixtures.load(
+            """
             {
               "schema_version": 1, "name": "pro", "description": "No rates.",
               "device": "iphone-pro-120hz", "duration_s": 1, "feed": { "post_count": 3 }
@@ -142,14 +154,17 @@ struct ScenarioDecodingTests {
         var testDescription: String { "at \(atMs) ms, \(count) × every \(everyMs) ms" }
     }
 
-    @Test("`repeat` expands one step into `count` steps, `every_ms` apart", arguments: [
-        RepeatCase(atMs: "500", count: 1, everyMs: "400", expectedNs: [500_000_000]),
-        RepeatCase(atMs: "500", count: 3, everyMs: "400", expectedNs: [500_000_000, 900_000_000, 1_300_000_000]),
-        RepeatCase(atMs: "0", count: 4, everyMs: "0.5", expectedNs: [0, 500_000, 1_000_000, 1_500_000]),
-        RepeatCase(atMs: "0.25", count: 2, everyMs: "1000.125", expectedNs: [250_000, 1_000_375_000]),
-    ])
+    @Test(
+        "`repeat` expands one step into `count` steps, `every_ms` apart",
+        arguments: [
+            RepeatCase(atMs: "500", count: 1, everyMs: "400", expectedNs: [500_000_000]),
+            RepeatCase(atMs: "500", count: 3, everyMs: "400", expectedNs: [500_000_000, 900_000_000, 1_300_000_000]),
+            RepeatCase(atMs: "0", count: 4, everyMs: "0.5", expectedNs: [0, 500_000, 1_000_000, 1_500_000]),
+            RepeatCase(atMs: "0.25", count: 2, everyMs: "1000.125", expectedNs: [250_000, 1_000_375_000]),
+        ])
     func repeatExpands(_ example: RepeatCase) throws {
-        let scenario = try ScenarioFixtures.load("""
+        let scenario = try ScenarioFixtures.load(
+            """
             {
               "schema_version": 1, "name": "repeat", "description": "One repeated fling, then one more.",
               "device": "iphone-60hz", "duration_s": 10, "feed": { "post_count": 10 },
@@ -159,9 +174,11 @@ struct ScenarioDecodingTests {
                 { "at_ms": 9000, "action": "fling", "velocity_pt_s": -800 }
               ]
             }
-            """).scenario
+            """
+        ).scenario
         let repeated = ScriptAction.fling(velocityPtPerS: 800, deceleration: .normal)
-        let expected = example.expectedNs.map { ScriptStep(atNs: $0, action: repeated) }
+        let expected =
+            example.expectedNs.map { ScriptStep(atNs: $0, action: repeated) }
             + [ScriptStep(atNs: 9_000_000_000, action: .fling(velocityPtPerS: -800, deceleration: .normal))]
         #expect(scenario.expandedScript == expected)
         #expect(scenario.expandedScript.allSatisfy { $0.repeatCount == 1 && $0.repeatEveryNs == 0 })
@@ -171,7 +188,8 @@ struct ScenarioDecodingTests {
 
     @Test("A repeated drag repeats its whole trajectory at each start time")
     func repeatedDrag() throws {
-        let scenario = try ScenarioFixtures.load("""
+        let scenario = try ScenarioFixtures.load(
+            """
             {
               "schema_version": 1, "name": "repeat-drag", "description": "A drag three times.",
               "device": "iphone-60hz", "duration_s": 5, "feed": { "post_count": 10 },
@@ -180,16 +198,23 @@ struct ScenarioDecodingTests {
                   "repeat": { "count": 3, "every_ms": 700 } }
               ]
             }
-            """).scenario
+            """
+        ).scenario
         let drag = ScriptAction.drag(
-            trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: 700_000_000, displacementPt: 320)],
+            trajectory: [
+                TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                TrajectoryPoint(timeNs: 700_000_000, displacementPt: 320),
+            ],
             release: .stop, deceleration: .normal)
-        #expect(scenario.expandedScript == [1_000_000_000, 1_700_000_000, 2_400_000_000].map { ScriptStep(atNs: $0, action: drag) })
+        #expect(
+            scenario.expandedScript
+                == [1_000_000_000, 1_700_000_000, 2_400_000_000].map { ScriptStep(atNs: $0, action: drag) })
     }
 
     @Test("Repetitions interleave with later steps in time order, ties in file order")
     func repetitionsInterleave() throws {
-        let scenario = try ScenarioFixtures.load("""
+        let scenario = try ScenarioFixtures.load(
+            """
             {
               "schema_version": 1, "name": "interleave", "description": "A repeated fling with other steps between.",
               "device": "iphone-60hz", "duration_s": 2, "feed": { "post_count": 10 },
@@ -199,16 +224,21 @@ struct ScenarioDecodingTests {
                 { "at_ms": 500, "action": "fling", "velocity_pt_s": 3000 }
               ]
             }
-            """).scenario
-        #expect(scenario.expandedScript.map(\.atNs) == [100_000_000, 400_000_000, 400_000_000, 500_000_000, 700_000_000])
-        #expect(scenario.expandedScript.map(\.action) == [1000, 1000, -2000, 3000, 1000].map {
-            ScriptAction.fling(velocityPtPerS: $0, deceleration: .normal)
-        })
+            """
+        ).scenario
+        #expect(
+            scenario.expandedScript.map(\.atNs) == [100_000_000, 400_000_000, 400_000_000, 500_000_000, 700_000_000])
+        #expect(
+            scenario.expandedScript.map(\.action)
+                == [1000, 1000, -2000, 3000, 1000].map {
+                    ScriptAction.fling(velocityPtPerS: $0, deceleration: .normal)
+                })
     }
 
     @Test("ScriptStep.expanded and lastNs agree with the repeat fields")
     func expandedStep() {
-        let step = ScriptStep(atNs: 10, action: .fling(velocityPtPerS: 1, deceleration: .fast), repeatCount: 3, repeatEveryNs: 5)
+        let step = ScriptStep(
+            atNs: 10, action: .fling(velocityPtPerS: 1, deceleration: .fast), repeatCount: 3, repeatEveryNs: 5)
         #expect(step.lastNs == 20)
         #expect(step.expanded.map(\.atNs) == [10, 15, 20])
         #expect(step.expanded.allSatisfy { $0.action == step.action && $0.repeatCount == 1 })
@@ -216,46 +246,57 @@ struct ScenarioDecodingTests {
 
     @Test("A drag given as distance and duration becomes a two-point trajectory; release defaults to fling")
     func distanceDrag() throws {
-        let scenario = try ScenarioFixtures.load("""
+        let scenario = try ScenarioFixtures.load(
+            """
             {
               "schema_version": 1, "name": "distance-drag", "description": "A constant-speed drag upwards.",
               "device": "iphone-60hz", "duration_s": 2, "feed": { "post_count": 10 },
               "script": [ { "at_ms": 1, "action": "drag", "distance_pt": -123.5, "duration_ms": 0.75 } ]
             }
-            """).scenario
-        #expect(scenario.script == [
-            ScriptStep(atNs: 1_000_000, action: .drag(
-                trajectory: [
-                    TrajectoryPoint(timeNs: 0, displacementPt: 0),
-                    TrajectoryPoint(timeNs: 750_000, displacementPt: -123.5),
-                ],
-                release: .fling, deceleration: .normal)),
-        ])
+            """
+        ).scenario
+        #expect(
+            scenario.script == [
+                ScriptStep(
+                    atNs: 1_000_000,
+                    action: .drag(
+                        trajectory: [
+                            TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                            TrajectoryPoint(timeNs: 750_000, displacementPt: -123.5),
+                        ],
+                        release: .fling, deceleration: .normal))
+            ])
     }
 
     @Test("A trajectory drag keeps every point, times in nanoseconds")
     func trajectoryDrag() throws {
-        let scenario = try ScenarioFixtures.load("""
+        let scenario = try ScenarioFixtures.load(
+            """
             {
               "schema_version": 1, "name": "trajectory-drag", "description": "Pull past the top, then let go.",
               "device": "iphone-60hz", "duration_s": 2, "feed": { "post_count": 10 },
               "script": [
                 { "at_ms": 1000, "action": "drag", "release": "stop", "deceleration": "fast",
-                  "trajectory": [ { "t_ms": 0, "dy_pt": 0 }, { "t_ms": 8.5, "dy_pt": -20 }, { "t_ms": 200, "dy_pt": -120 },
+                  "trajectory": [ { "t_ms": 0, "dy_pt": 0 }, { "t_ms": 8.5, "dy_pt": -20 }, { "t_ms": 200, "dy_pt": \
+            -120 },
                                   { "t_ms": 400.001, "dy_pt": -180.25 } ] }
               ]
             }
-            """).scenario
-        #expect(scenario.script == [
-            ScriptStep(atNs: 1_000_000_000, action: .drag(
-                trajectory: [
-                    TrajectoryPoint(timeNs: 0, displacementPt: 0),
-                    TrajectoryPoint(timeNs: 8_500_000, displacementPt: -20),
-                    TrajectoryPoint(timeNs: 200_000_000, displacementPt: -120),
-                    TrajectoryPoint(timeNs: 400_001_000, displacementPt: -180.25),
-                ],
-                release: .stop, deceleration: .fast)),
-        ])
+            """
+        ).scenario
+        #expect(
+            scenario.script == [
+                ScriptStep(
+                    atNs: 1_000_000_000,
+                    action: .drag(
+                        trajectory: [
+                            TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                            TrajectoryPoint(timeNs: 8_500_000, displacementPt: -20),
+                            TrajectoryPoint(timeNs: 200_000_000, displacementPt: -120),
+                            TrajectoryPoint(timeNs: 400_001_000, displacementPt: -180.25),
+                        ],
+                        release: .stop, deceleration: .fast))
+            ])
     }
 
     struct DurationCase: Sendable, CustomTestStringConvertible {
@@ -266,26 +307,38 @@ struct ScenarioDecodingTests {
         var testDescription: String { "duration_s \(durationS), at_ms \(atMs)" }
     }
 
-    @Test("Seconds and milliseconds convert to integer nanoseconds, rounded to the nearest", arguments: [
-        DurationCase(durationS: "1", atMs: "0", expectedDurationNs: 1_000_000_000, expectedAtNs: 0),
-        DurationCase(durationS: "0.001", atMs: "0.000001", expectedDurationNs: 1_000_000, expectedAtNs: 1),
-        DurationCase(durationS: "1.5", atMs: "1499.9999994", expectedDurationNs: 1_500_000_000, expectedAtNs: 1_499_999_999),
-        DurationCase(durationS: "60", atMs: "59999.0000006", expectedDurationNs: 60_000_000_000, expectedAtNs: 59_999_000_001),
-        DurationCase(durationS: "3600", atMs: "1e3", expectedDurationNs: 3_600_000_000_000, expectedAtNs: 1_000_000_000),
-    ])
+    @Test(
+        "Seconds and milliseconds convert to integer nanoseconds, rounded to the nearest",
+        arguments: [
+            DurationCase(durationS: "1", atMs: "0", expectedDurationNs: 1_000_000_000, expectedAtNs: 0),
+            DurationCase(durationS: "0.001", atMs: "0.000001", expectedDurationNs: 1_000_000, expectedAtNs: 1),
+            DurationCase(
+                durationS: "1.5", atMs: "1499.9999994", expectedDurationNs: 1_500_000_000, expectedAtNs: 1_499_999_999),
+            DurationCase(
+                durationS: "60", atMs: "59999.0000006", expectedDurationNs: 60_000_000_000, expectedAtNs: 59_999_000_001
+            ),
+            DurationCase(
+                durationS: "3600", atMs: "1e3", expectedDurationNs: 3_600_000_000_000, expectedAtNs: 1_000_000_000),
+        ])
     func timeConversion(_ example: DurationCase) throws {
-        let scenario = try ScenarioFixtures.load("""
+        let scenario = try ScenarioFixtures.load(
+            """
             {
               "schema_version": 1, "name": "times", "description": "Unit conversion.",
               "device": "iphone-60hz", "duration_s": \(example.durationS), "feed": { "post_count": 1 },
               "script": [ { "at_ms": \(example.atMs), "action": "fling", "velocity_pt_s": 100 } ]
             }
-            """).scenario
+            """
+        ).scenario
         #expect(scenario.durationNs == example.expectedDurationNs)
         #expect(scenario.script.map(\.atNs) == [example.expectedAtNs])
     }
 
-    @Test("The example scenarios shipped in scenarios/ load", arguments: ScenarioFixtures.jsonFiles(in: ScenarioFixtures.scenariosFolder).filter { $0.lastPathComponent != "schema.json" })
+    @Test(
+        "The example scenarios shipped in scenarios/ load",
+        arguments: ScenarioFixtures.jsonFiles(in: ScenarioFixtures.scenariosFolder).filter {
+            $0.lastPathComponent != "schema.json"
+        })
     func shippedScenarioLoads(_ url: URL) throws {
         let loaded = try ScenarioLoader.load(url: url, file: url.lastPathComponent)
         #expect(loaded.file == url.lastPathComponent)
@@ -303,10 +356,12 @@ struct DeviceProfileTests {
         var testDescription: String { name }
     }
 
-    @Test("The shipped device profiles decode", arguments: [
-        DeviceCase(name: "iphone-60hz", maxRefreshHz: 60, supportedRates: [60], screenWidthPt: 390),
-        DeviceCase(name: "iphone-pro-120hz", maxRefreshHz: 120, supportedRates: [60, 120], screenWidthPt: 393),
-    ])
+    @Test(
+        "The shipped device profiles decode",
+        arguments: [
+            DeviceCase(name: "iphone-60hz", maxRefreshHz: 60, supportedRates: [60], screenWidthPt: 390),
+            DeviceCase(name: "iphone-pro-120hz", maxRefreshHz: 120, supportedRates: [60, 120], screenWidthPt: 393),
+        ])
     func shippedProfileDecodes(_ example: DeviceCase) throws {
         let url = ScenarioFixtures.devicesFolder.appendingPathComponent("\(example.name).json")
         let profile = try JSONDecoder().decode(DeviceProfile.self, from: Data(contentsOf: url))
@@ -325,8 +380,9 @@ struct DeviceProfileTests {
         #expect(ScenarioFixtures.jsonFiles(in: ScenarioFixtures.devicesFolder).count >= 2)
     }
 
-    @Test("Every number in a device profile carries a non-empty rationale",
-          arguments: ScenarioFixtures.jsonFiles(in: ScenarioFixtures.devicesFolder))
+    @Test(
+        "Every number in a device profile carries a non-empty rationale",
+        arguments: ScenarioFixtures.jsonFiles(in: ScenarioFixtures.devicesFolder))
     func everyNumberHasRationale(_ url: URL) throws {
         let profile = try JSONDecoder().decode(DeviceProfile.self, from: Data(contentsOf: url))
         let rated = Self.ratedValues(in: profile)
@@ -334,7 +390,9 @@ struct DeviceProfileTests {
         // and four render-server costs, and the jitter's σ.
         #expect(rated.count == 25)
         for (label, value) in rated {
-            #expect(!value.rationale.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(url.lastPathComponent): \(label)")
+            #expect(
+                !value.rationale.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+                "\(url.lastPathComponent): \(label)")
         }
 
         // The same in the raw file, so a number the decoder skipped is caught too.
@@ -354,7 +412,8 @@ struct DeviceProfileTests {
     /// JSON paths of numbers that are not the `value` of an object with a non-empty `rationale`.
     static func numbersWithoutRationale(_ json: Any, path: String) -> [String] {
         if let object = json as? [String: Any] {
-            let explained = (object["rationale"] as? String).map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? false
+            let explained =
+                (object["rationale"] as? String).map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? false
             return object.keys.sorted().flatMap { key -> [String] in
                 if key == "value", explained, object[key] is NSNumber { return [] }
                 return numbersWithoutRationale(object[key]!, path: "\(path).\(key)")

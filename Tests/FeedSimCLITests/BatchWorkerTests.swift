@@ -1,7 +1,7 @@
 import FeedReports
 import FeedScenario
-import FeedSimulator
 import FeedSimTestSupport
+import FeedSimulator
 import Foundation
 import Testing
 
@@ -18,7 +18,8 @@ struct BatchWorkerTests {
 
     /// The scenario's own seed, as `run` uses it.
     static func seed(of file: String) throws -> UInt64 {
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any]
+        let object =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any]
         return (object?["seed"] as? NSNumber)?.uint64Value ?? 0
     }
 
@@ -83,16 +84,20 @@ struct BatchWorkerTests {
         try folder.copyDeviceProfiles()
         let file = folder.appending("\(session).json")
         try FileManager.default.copyItem(
-            at: FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/flags/\(session).json"), to: file)
+            at: FeedSimProcess.packageRoot.appendingPathComponent(
+                "Tests/FeedSimCLITests/Fixtures/flags/\(session).json"), to: file)
         let run = RunOrder(
-            file: file.path, refreshHz: refreshHz, seed: try BatchWorkerTests.seed(of: file.path), variant: variant, frames: false, trace: false)
+            file: file.path, refreshHz: refreshHz, seed: try BatchWorkerTests.seed(of: file.path), variant: variant,
+            frames: false, trace: false)
         try BatchWorkerTests.checkComposition(of: run, in: folder)
     }
 
     /// Runs `run` alone in a worker and in batches with other runs before
     /// and after it, and expects the same result from each.
     static func checkComposition(of run: RunOrder, in folder: ScratchFolder) throws {
-        let missing = RunOrder(file: folder.appending("missing.json").path, refreshHz: 60, seed: 1, variant: "default", frames: false, trace: false)
+        let missing = RunOrder(
+            file: folder.appending("missing.json").path, refreshHz: 60, seed: 1, variant: "default", frames: false,
+            trace: false)
         let batches: [(name: String, orders: [RunOrder], position: Int)] = [
             ("alone", [run], 0),
             ("after-others", BatchWorkerTests.others + [run], 3),
@@ -106,7 +111,8 @@ struct BatchWorkerTests {
         for batch in batches {
             let replies = try BatchWorkerTests.runBatch(batch.orders, in: folder, named: "\(batch.name).jsonl")
             guard replies.count == batch.orders.count else { continue }
-            let result = try #require(replies[batch.position].result, "\(batch.name): \(replies[batch.position].message ?? "")")
+            let result = try #require(
+                replies[batch.position].result, "\(batch.name): \(replies[batch.position].message ?? "")")
             results.append((batch.name, result))
             if batch.name == "after-a-failed-order" {
                 #expect(replies[1].failure == .invalidScenario && replies[1].message?.contains("missing.json") == true)
@@ -115,8 +121,12 @@ struct BatchWorkerTests {
         let alone = try #require(results.first?.1)
         #expect((alone.allocations?.requests ?? 0) > 0, "the meter counted nothing")
         for (name, result) in results.dropFirst() {
-            #expect(result.allocations == alone.allocations, "\(name): allocations \(result.allocations), alone \(alone.allocations)")
-            #expect(result.frames.map(\.allocations) == alone.frames.map(\.allocations), "\(name): per-frame allocations differ")
+            #expect(
+                result.allocations == alone.allocations,
+                "\(name): allocations \(result.allocations), alone \(alone.allocations)")
+            #expect(
+                result.frames.map(\.allocations) == alone.frames.map(\.allocations),
+                "\(name): per-frame allocations differ")
             #expect(result == alone, "\(name): the result differs from the run alone")
         }
     }
@@ -133,10 +143,13 @@ struct RegisteredStrategyWorkerTests {
     func unknownStrategyStopsTheWorker(command: [String]) throws {
         let folder = try ScratchFolder(prefix: "feedsim-registered")
         defer { folder.remove() }
-        let parts = "position_strategy=none,anchor,center_anchor;image_prefetch=window,lookahead;page_prefetch=threshold"
+        let parts =
+            "position_strategy=none,anchor,center_anchor;image_prefetch=window,lookahead;page_prefetch=threshold"
         let outcome = try FeedSimProcess.run(command + ["--parts", parts], in: folder.url, timeout: 60)
         #expect(outcome.status == 1, "\(outcome)")
-        #expect(outcome.stderr.contains("does not know position_strategy \"center_anchor\", image_prefetch \"lookahead\""), "\(outcome)")
+        #expect(
+            outcome.stderr.contains("does not know position_strategy \"center_anchor\", image_prefetch \"lookahead\""),
+            "\(outcome)")
         #expect(outcome.stderr.contains("FeedSim.main(registering:)"), "\(outcome)")
         #expect(!outcome.stderr.contains("\"anchor\""), "\(outcome)")
     }
@@ -148,11 +161,18 @@ struct RegisteredStrategyWorkerTests {
         let order = BatchWorkerTests.order("exact-place-changes", variant: "anchor", hz: 60)
         try folder.write(String(decoding: try order.line(), as: UTF8.self), to: "orders.jsonl")
         let outcome = try FeedSimProcess.run(
-            ["_run-batch", "--orders", "orders.jsonl", "--parts",
-             "position_strategy=none,index_restore,offset_adjust,anchor,virtual_space;image_prefetch=window,velocity_prefetch;page_prefetch=threshold"],
+            [
+                "_run-batch", "--orders", "orders.jsonl", "--parts",
+                """
+                position_strategy=none,index_restore,offset_adjust,anchor,virtual_space;image_prefetch=window,\
+                velocity_prefetch;page_prefetch=threshold
+                """,
+            ],
             in: folder.url, timeout: 600)
         #expect(outcome.status == 0, "\(outcome)")
-        #expect(outcome.stdout.split(separator: "\n").compactMap { RunReply.decode(line: Data($0.utf8)) }.count == 1, "\(outcome)")
+        #expect(
+            outcome.stdout.split(separator: "\n").compactMap { RunReply.decode(line: Data($0.utf8)) }.count == 1,
+            "\(outcome)")
     }
 }
 
@@ -169,17 +189,28 @@ extension RunOrder {
 /// with the same file and bytes; anything else is read afresh.
 @Suite("Worker scenario cache")
 struct ScenarioCacheTests {
-    @Test("the cache gives what loading the order gives: after the file changes, for another file, for the order's own text, and the same error for a bad file every time")
+    @Test(
+        """
+        the cache gives what loading the order gives: after the file changes, for another file, for the order's \
+        own text, and the same error for a bad file every time
+        """
+    )
     func sameAsLoading() throws {
         let folder = try ScratchFolder(prefix: "feedsim-scenario-cache")
         defer { folder.remove() }
         try folder.copyDeviceProfiles()
-        let bundled = try String(contentsOf: FeedSimProcess.packageRoot.appendingPathComponent("scenarios/exact-place-changes.json"), encoding: .utf8)
-        let other = try String(contentsOf: FeedSimProcess.packageRoot.appendingPathComponent("scenarios/pull-to-refresh-at-top.json"), encoding: .utf8)
+        let bundled = try String(
+            contentsOf: FeedSimProcess.packageRoot.appendingPathComponent("scenarios/exact-place-changes.json"),
+            encoding: .utf8)
+        let other = try String(
+            contentsOf: FeedSimProcess.packageRoot.appendingPathComponent("scenarios/pull-to-refresh-at-top.json"),
+            encoding: .utf8)
         try folder.write(bundled, to: "a.json")
         try folder.write(other, to: "b.json")
         func order(_ name: String, text: String? = nil, seed: UInt64 = 1) -> RunOrder {
-            RunOrder(file: folder.appending(name).path, scenarioText: text, refreshHz: 60, seed: seed, variant: "default", frames: false, trace: false)
+            RunOrder(
+                file: folder.appending(name).path, scenarioText: text, refreshHz: 60, seed: seed, variant: "default",
+                frames: false, trace: false)
         }
         var cache = ScenarioCache()
         func check(_ order: RunOrder, _ step: String) throws {

@@ -2,6 +2,7 @@ import CSVCodec
 import FeedSimTestSupport
 import Foundation
 import Testing
+
 @testable import FeedReports
 
 /// The committed baseline with some values changed and some runs left out.
@@ -41,7 +42,12 @@ struct CIOutputTests {
         return try FeedSimProcess.run(["check", "--baseline", "base", "--current", "current"] + extra, in: folder.url)
     }
 
-    @Test("A JUnit reader sees every run as a test case, and a planted regression as exactly one failed test case with its message; an improvement passes")
+    @Test(
+        """
+        A JUnit reader sees every run as a test case, and a planted regression as exactly one failed test case \
+        with its message; an improvement passes
+        """
+    )
     func junitPlantedRegression() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
@@ -51,7 +57,8 @@ struct CIOutputTests {
         let allocations = Int(current.value("allocations", row: 5))!
         current.set("allocations", row: 5, to: String(allocations - 1))
 
-        let outcome = try check(current, ["--junit", "out/check.xml", "--summary-markdown", "out/summary.md"], in: folder)
+        let outcome = try check(
+            current, ["--junit", "out/check.xml", "--summary-markdown", "out/summary.md"], in: folder)
         #expect(outcome.status == 2, "\(outcome)")
 
         let junit = try JUnitReading.read(folder.appending("out/check.xml"))
@@ -61,8 +68,9 @@ struct CIOutputTests {
         let scenarioColumn = current.columns.firstIndex(of: "scenario")!
         let variantColumn = current.columns.firstIndex(of: "variant")!
         let rateColumn = current.columns.firstIndex(of: "refresh_hz")!
-        #expect(Set(junit.cases.map { "\($0.classname)|\($0.name)" })
-            == Set(rows.map { "\($0[scenarioColumn])|\($0[variantColumn]) @ \($0[rateColumn]) Hz" }))
+        #expect(
+            Set(junit.cases.map { "\($0.classname)|\($0.name)" })
+                == Set(rows.map { "\($0[scenarioColumn])|\($0[variantColumn]) @ \($0[rateColumn]) Hz" }))
         #expect(Set(junit.suites.map(\.name)) == Set(rows.map { $0[scenarioColumn] }))
         #expect(junit.failures == 1)
         #expect(junit.errors == 0)
@@ -76,10 +84,16 @@ struct CIOutputTests {
         #expect(failure.kind == "Failure")
         #expect(failure.type == "regression")
         let message = try #require(failure.message)
-        #expect(message.contains("overrun_frames regression: baseline \(overrun), current \(overrun + 4), delta +4"), "\(message)")
+        #expect(
+            message.contains("overrun_frames regression: baseline \(overrun), current \(overrun + 4), delta +4"),
+            "\(message)")
         #expect(message.contains("tolerance 0"), "\(message)")
 
-        let improved = try #require(junit.cases.first { $0.classname == rows[5][scenarioColumn] && $0.name == "\(rows[5][variantColumn]) @ \(rows[5][rateColumn]) Hz" })
+        let improved = try #require(
+            junit.cases.first {
+                $0.classname == rows[5][scenarioColumn]
+                    && $0.name == "\(rows[5][variantColumn]) @ \(rows[5][rateColumn]) Hz"
+            })
         #expect(improved.passed)
 
         // The job summary: regressions first, then improvements, then the verdict.
@@ -132,7 +146,8 @@ struct CIOutputTests {
         #expect(findings.first?["current"] as? String == String(overrun + 1))
         #expect(findings.first?["fails"] as? Bool == true)
 
-        let same = try FeedSimProcess.run(["check", "--baseline", "base", "--current", "base", "--format", "json"], in: folder.url)
+        let same = try FeedSimProcess.run(
+            ["check", "--baseline", "base", "--current", "base", "--format", "json"], in: folder.url)
         #expect(same.status == 0)
         let passed = try #require(try JSONSerialization.jsonObject(with: Data(same.stdout.utf8)) as? [String: Any])
         #expect(passed["passed"] as? Bool == true)
@@ -156,7 +171,8 @@ struct CIOutputTests {
         #expect(text.stdout.contains("PASS: no regressions ("))
         #expect(text.stdout.contains("not in baseline: \(dropped)"))
 
-        let json = try FeedSimProcess.run(["check", "--baseline", "base", "--current", "current", "--format", "json"], in: folder.url)
+        let json = try FeedSimProcess.run(
+            ["check", "--baseline", "base", "--current", "current", "--format", "json"], in: folder.url)
         #expect(json.status == 0, "\(json)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(document["not_in_baseline"] as? [String] == [dropped])
@@ -171,7 +187,10 @@ struct CIOutputTests {
     @Test("compare --format json: every variant's value per row, the best variants named")
     func compareJSON() throws {
         let outcome = try FeedSimProcess.run(
-            ["compare", "results/baseline", "--format", "json", "--metric", "allocations", "--metric", "network_requests"],
+            [
+                "compare", "results/baseline", "--format", "json", "--metric", "allocations", "--metric",
+                "network_requests",
+            ],
             in: FeedSimProcess.packageRoot)
         #expect(outcome.status == 0, "\(outcome)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])

@@ -57,15 +57,22 @@ struct CLIErrorTests {
         var testDescription: String { label }
     }
 
-    @Test("An invalid scenario exits 65 naming the file, the JSON path and what was expected", arguments: [
-        InvalidFile(label: "negative post count", text: tinyScenario(postCount: "-5"),
-                    path: "$.feed.post_count", fragment: "expected a value in 0...1000000 posts, found -5"),
-        InvalidFile(label: "unknown field", text: tinyScenario(extra: "\n  \"colour\": \"blue\","),
-                    path: "$.colour", fragment: "unknown field `colour`"),
-        InvalidFile(label: "device that does not exist", text: tinyScenario().replacingOccurrences(of: "iphone-60hz", with: "iphone-3g"),
-                    path: "$.device", fragment: "found \"iphone-3g\""),
-        InvalidFile(label: "not JSON", text: "{ \"schema_version\": 1,", path: "$", fragment: "expected valid JSON"),
-    ])
+    @Test(
+        "An invalid scenario exits 65 naming the file, the JSON path and what was expected",
+        arguments: [
+            InvalidFile(
+                label: "negative post count", text: tinyScenario(postCount: "-5"),
+                path: "$.feed.post_count", fragment: "expected a value in 0...1000000 posts, found -5"),
+            InvalidFile(
+                label: "unknown field", text: tinyScenario(extra: "\n  \"colour\": \"blue\","),
+                path: "$.colour", fragment: "unknown field `colour`"),
+            InvalidFile(
+                label: "device that does not exist",
+                text: tinyScenario().replacingOccurrences(of: "iphone-60hz", with: "iphone-3g"),
+                path: "$.device", fragment: "found \"iphone-3g\""),
+            InvalidFile(
+                label: "not JSON", text: "{ \"schema_version\": 1,", path: "$", fragment: "expected valid JSON"),
+        ])
     func invalidScenarioExits65(_ example: InvalidFile) throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
@@ -95,8 +102,11 @@ struct CLIErrorTests {
         let outcome = try FeedSimProcess.run(["run", "mine/tiny.json", "--out", "out"], in: folder.url)
 
         #expect(outcome.status == ExitStatus.invalidScenario, "\(outcome)")
-        let line = try #require(outcome.stderrLines.first { $0.hasPrefix("invalid scenario: mine/tiny.json: $.device: ") }, "\(outcome)")
-        #expect(line.contains(folder.appending("mine/devices").standardizedFileURL.path), "names the folder beside the file: \(line)")
+        let line = try #require(
+            outcome.stderrLines.first { $0.hasPrefix("invalid scenario: mine/tiny.json: $.device: ") }, "\(outcome)")
+        #expect(
+            line.contains(folder.appending("mine/devices").standardizedFileURL.path),
+            "names the folder beside the file: \(line)")
         #expect(line.contains("no device profiles there"), "says that the folders it searched hold none: \(line)")
         #expect(!line.contains("one of: )"), "no empty list of choices: \(line)")
         #expect(line.contains("--devices"), "says how to fix it: \(line)")
@@ -108,12 +118,15 @@ struct CLIErrorTests {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         try folder.copyDeviceProfiles(to: "profiles")
-        try folder.write(tinyScenario().replacingOccurrences(of: "iphone-60hz", with: "iphone-3g"), to: "mine/tiny.json")
+        try folder.write(
+            tinyScenario().replacingOccurrences(of: "iphone-60hz", with: "iphone-3g"), to: "mine/tiny.json")
 
-        let outcome = try FeedSimProcess.run(["run", "mine/tiny.json", "--devices", "profiles", "--out", "out"], in: folder.url)
+        let outcome = try FeedSimProcess.run(
+            ["run", "mine/tiny.json", "--devices", "profiles", "--out", "out"], in: folder.url)
 
         #expect(outcome.status == ExitStatus.invalidScenario, "\(outcome)")
-        let line = try #require(outcome.stderrLines.first { $0.hasPrefix("invalid scenario: mine/tiny.json: $.device: ") }, "\(outcome)")
+        let line = try #require(
+            outcome.stderrLines.first { $0.hasPrefix("invalid scenario: mine/tiny.json: $.device: ") }, "\(outcome)")
         #expect(line.contains("profiles"), "names the folder searched: \(line)")
         #expect(line.contains("iphone-60hz") && line.contains("found \"iphone-3g\""), "lists what is there: \(line)")
     }
@@ -125,9 +138,13 @@ struct CLIErrorTests {
         try folder.copyDeviceProfiles(to: "profiles")
         try folder.write(tinyScenario(), to: "mine/tiny.json")
 
-        let alone = try FeedSimProcess.run(["run", "mine/tiny.json", "--devices", "profiles", "--quiet", "--out", "alone"], in: folder.url)
+        let alone = try FeedSimProcess.run(
+            ["run", "mine/tiny.json", "--devices", "profiles", "--quiet", "--out", "alone"], in: folder.url)
         let workers = try FeedSimProcess.run(
-            ["run", "mine/tiny.json", "--devices", "profiles", "--seeds", "3", "--jobs", "2", "--quiet", "--out", "workers"], in: folder.url)
+            [
+                "run", "mine/tiny.json", "--devices", "profiles", "--seeds", "3", "--jobs", "2", "--quiet", "--out",
+                "workers",
+            ], in: folder.url)
 
         #expect(alone.status == ExitStatus.success, "\(alone)")
         #expect(workers.status == ExitStatus.success, "\(workers)")
@@ -160,7 +177,10 @@ struct CLIErrorTests {
             "invalid scenario: suite/b.json: $.feed_size: ",
             "invalid scenario: suite/nested/c.json: $: expected valid JSON",
             "invalid scenario: lonely.json: $.feed.post_count: ",
-            "invalid scenario: suite/e.json: $.name: expected a name no other scenario uses; suite/d.json is also \"fine\"",
+            """
+            invalid scenario: suite/e.json: $.name: expected a name no other scenario uses; suite/d.json is also \
+            \"fine\"
+            """,
         ]
         #expect(reported.count == expectedPrefixes.count, "\(outcome)")
         for prefix in expectedPrefixes {
@@ -180,10 +200,12 @@ struct CLIErrorTests {
         try folder.write(tinyScenario(name: "bad", postCount: "\"many\""), to: "bad.json")
         try folder.write("previous summary\n", to: "out/summary.csv")
 
-        let outcome = try FeedSimProcess.run(["run", "good.json", "bad.json", "--out", "out", "--frames"], in: folder.url)
+        let outcome = try FeedSimProcess.run(
+            ["run", "good.json", "bad.json", "--out", "out", "--frames"], in: folder.url)
 
         #expect(outcome.status == ExitStatus.invalidScenario, "\(outcome)")
-        #expect(outcome.stderr.contains("invalid scenario: bad.json: $.feed.post_count: expected an integer"), "\(outcome)")
+        #expect(
+            outcome.stderr.contains("invalid scenario: bad.json: $.feed.post_count: expected an integer"), "\(outcome)")
         #expect(!outcome.stderr.contains("good.json"))
         #expect(folder.entries(in: "out") == ["summary.csv"])
         #expect(try String(contentsOf: folder.appending("out/summary.csv"), encoding: .utf8) == "previous summary\n")
@@ -196,19 +218,26 @@ struct CLIErrorTests {
         var testDescription: String { label }
     }
 
-    @Test("Usage errors exit 64 with a message and write nothing", arguments: [
-        UsageError(label: "a path that does not exist", arguments: ["run", "missing.json", "--out", "out"],
-                   fragment: "No such file or folder: missing.json"),
-        UsageError(label: "one of several paths does not exist", arguments: ["run", "empty", "missing", "--out", "out"],
-                   fragment: "No such file or folder: missing"),
-        UsageError(label: "an unknown option", arguments: ["run", "empty", "--colour", "red", "--out", "out"],
-                   fragment: "--colour"),
-        UsageError(label: "a folder with no scenarios", arguments: ["run", "empty", "--out", "out"],
-                   fragment: "No scenario files (*.json) found in empty"),
-        UsageError(label: "a seed that is not a number", arguments: ["run", "empty", "--seed", "abc", "--out", "out"],
-                   fragment: "abc"),
-        UsageError(label: "an unknown subcommand", arguments: ["walk"], fragment: "Unexpected argument 'walk'"),
-    ])
+    @Test(
+        "Usage errors exit 64 with a message and write nothing",
+        arguments: [
+            UsageError(
+                label: "a path that does not exist", arguments: ["run", "missing.json", "--out", "out"],
+                fragment: "No such file or folder: missing.json"),
+            UsageError(
+                label: "one of several paths does not exist", arguments: ["run", "empty", "missing", "--out", "out"],
+                fragment: "No such file or folder: missing"),
+            UsageError(
+                label: "an unknown option", arguments: ["run", "empty", "--colour", "red", "--out", "out"],
+                fragment: "--colour"),
+            UsageError(
+                label: "a folder with no scenarios", arguments: ["run", "empty", "--out", "out"],
+                fragment: "No scenario files (*.json) found in empty"),
+            UsageError(
+                label: "a seed that is not a number", arguments: ["run", "empty", "--seed", "abc", "--out", "out"],
+                fragment: "abc"),
+            UsageError(label: "an unknown subcommand", arguments: ["walk"], fragment: "Unexpected argument 'walk'"),
+        ])
     func usageErrorExits64(_ example: UsageError) throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
@@ -232,11 +261,15 @@ struct CLIErrorTests {
         try folder.copyDeviceProfiles()
         try folder.write(tinyScenario(), to: "tiny.json")
 
-        let outcome = try FeedSimProcess.run(["run", "tiny.json", "--out", "out/run"] + (frames ? ["--frames"] : []), in: folder.url)
+        let outcome = try FeedSimProcess.run(
+            ["run", "tiny.json", "--out", "out/run"] + (frames ? ["--frames"] : []), in: folder.url)
 
         #expect(outcome.status == ExitStatus.success, "\(outcome)")
         #expect(!outcome.stderr.contains("invalid scenario"))
-        let expectedFiles = frames ? ["drift.csv", "frames.csv", "provenance.json", "summary.csv"] : ["drift.csv", "provenance.json", "summary.csv"]
+        let expectedFiles =
+            frames
+            ? ["drift.csv", "frames.csv", "provenance.json", "summary.csv"]
+            : ["drift.csv", "provenance.json", "summary.csv"]
         #expect(folder.entries(in: "out/run") == expectedFiles, "no temporary files may be left behind")
 
         let summary = try CSVFile(folder.appending("out/run/summary.csv"))
@@ -282,7 +315,9 @@ struct CLIErrorTests {
         let outcome = try FeedSimProcess.run(["--help"], in: folder.url)
         #expect(outcome.status == ExitStatus.success, "\(outcome)")
         #expect(outcome.stdout.contains("USAGE: feedsim"))
-        #expect(FileManager.default.fileExists(atPath: FeedSimProcess.packageRoot.appendingPathComponent("Package.swift").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: FeedSimProcess.packageRoot.appendingPathComponent("Package.swift").path))
     }
 
     @Test("The helper kills a run that outlives its timeout and says so")
@@ -298,7 +333,9 @@ struct CLIErrorTests {
         // SIGTERM ends the run: by the signal itself when it lands before
         // the run installs its handler, else by the handler (128 + SIGTERM);
         // which comes first depends on how busy the machine is.
-        #expect((outcome.exitedBySignal && outcome.status == SIGTERM) || (!outcome.exitedBySignal && outcome.status == 128 + SIGTERM),
-                "\(outcome)")
+        #expect(
+            (outcome.exitedBySignal && outcome.status == SIGTERM)
+                || (!outcome.exitedBySignal && outcome.status == 128 + SIGTERM),
+            "\(outcome)")
     }
 }

@@ -1,6 +1,6 @@
 import FeedReports
-import Foundation
 import FeedSimTestSupport
+import Foundation
 import Testing
 
 /// A number of a parsed JSON event.
@@ -21,7 +21,8 @@ private struct ParsedTrace {
         for event in all {
             if event["ph"] as? String == "M" {
                 if event["name"] as? String == "thread_name", let tid = number(event["tid"]),
-                   let name = (event["args"] as? [String: Any])?["name"] as? String {
+                    let name = (event["args"] as? [String: Any])?["name"] as? String
+                {
                     threadNames[Int(tid)] = name
                 }
             } else {
@@ -40,7 +41,10 @@ private struct ParsedTrace {
 
 @Suite("Chrome trace")
 struct ChromeTraceTests {
-    static let scenarios = ["flaky-network-offline-likes", "jetsam-kill-and-relaunch", "image-decode-main-vs-background", "refresh-while-reading"]
+    static let scenarios = [
+        "flaky-network-offline-likes", "jetsam-kill-and-relaunch", "image-decode-main-vs-background",
+        "refresh-while-reading",
+    ]
 
     @Test("a traced run's events are well formed and match what the run reported", arguments: scenarios)
     func wellFormed(_ name: String) throws {
@@ -56,7 +60,8 @@ struct ChromeTraceTests {
         #expect(!summary.isEmpty)
         for run in summary {
             let key = ["scenario", "variant", "refresh_hz"].map { run[$0] ?? "" }
-            let ofRun = { (row: [String: String]) in ["scenario", "variant", "refresh_hz"].map { row[$0] ?? "" } == key }
+            let ofRun = { (row: [String: String]) in ["scenario", "variant", "refresh_hz"].map { row[$0] ?? "" } == key
+            }
             let file = folder.appending("out/traces/\(key[0])--\(key[1])--\(key[2])hz.json")
             try check(
                 ParsedTrace(String(contentsOf: file, encoding: .utf8)), run: key.joined(separator: " "),
@@ -101,29 +106,40 @@ struct ChromeTraceTests {
         for part in trace.on(.mainThread, cat: "commit_part") {
             let frame = Int(try #require(number((part["args"] as? [String: Any])?["frame"])))
             let start = number(part["ts"]) ?? 0, end = start + (number(part["dur"]) ?? 0)
-            #expect(start >= (commitStart[frame] ?? .infinity) - tolerance && end <= (commitEnd[frame] ?? 0) + tolerance, "\(run): \(part)")
+            #expect(
+                start >= (commitStart[frame] ?? .infinity) - tolerance && end <= (commitEnd[frame] ?? 0) + tolerance,
+                "\(run): \(part)")
         }
         // Render server: each render starts at or after its commit's end.
         let renders = trace.on(.renderServer, phase: "X")
         #expect(renders.count == frames.count, "\(run)")
         for render in renders {
             let frame = Int(try #require(number((render["args"] as? [String: Any])?["frame"])))
-            #expect((number(render["ts"]) ?? 0) >= (commitEnd[frame] ?? .infinity) - tolerance, "\(run): frame \(frame)")
+            #expect(
+                (number(render["ts"]) ?? 0) >= (commitEnd[frame] ?? .infinity) - tolerance, "\(run): frame \(frame)")
         }
         // Display: a slice per presented frame, a hitch marker exactly on late frames.
         #expect(trace.on(.display, phase: "X").count == frames.count, "\(run)")
         let markers = trace.on(.display, phase: "i")
-        #expect(markers.compactMap { number(($0["args"] as? [String: Any])?["frame"]).map(Int.init) } == hitches.compactMap { Int($0["frame"] ?? "") }, "\(run)")
-        #expect(markers.compactMap { ($0["args"] as? [String: Any])?["type"] as? String } == hitches.compactMap { $0["hitch_type"] }, "\(run)")
+        #expect(
+            markers.compactMap { number(($0["args"] as? [String: Any])?["frame"]).map(Int.init) }
+                == hitches.compactMap { Int($0["frame"] ?? "") }, "\(run)")
+        #expect(
+            markers.compactMap { ($0["args"] as? [String: Any])?["type"] as? String }
+                == hitches.compactMap { $0["hitch_type"] }, "\(run)")
         // Network: one async slice per request, each begun and ended; images likewise.
         let begins = trace.on(.network, phase: "b"), ends = trace.on(.network, phase: "e")
         #expect(begins.count == networkRequests, "\(run)")
-        #expect(begins.compactMap { number($0["id"]) }.sorted() == ends.compactMap { number($0["id"]) }.sorted(), "\(run)")
+        #expect(
+            begins.compactMap { number($0["id"]) }.sorted() == ends.compactMap { number($0["id"]) }.sorted(), "\(run)")
         let loads = trace.on(.images, phase: "b"), loaded = trace.on(.images, phase: "e")
-        #expect(loads.compactMap { number($0["id"]) }.sorted() == loaded.compactMap { number($0["id"]) }.sorted(), "\(run)")
+        #expect(
+            loads.compactMap { number($0["id"]) }.sorted() == loaded.compactMap { number($0["id"]) }.sorted(), "\(run)")
         // Drift: an instant per drift.csv row, in the same order.
         let instants = trace.on(.drift, phase: "i")
-        #expect(instants.compactMap { ($0["args"] as? [String: Any])?["cause"] as? String } == drift.compactMap { $0["cause"] }, "\(run)")
+        #expect(
+            instants.compactMap { ($0["args"] as? [String: Any])?["cause"] as? String }
+                == drift.compactMap { $0["cause"] }, "\(run)")
         #expect(trace.metadata["frames"] as? Int == frames.count, "\(run)")
     }
 
@@ -147,11 +163,13 @@ struct ChromeTraceTests {
             print(name + ": " + ", ".join("%s=%d" % (names[t], counts[t]) for t in sorted(counts)))
         """
 
-    @Test("feedsim run --trace writes one trace per run, which Python's json module loads, every named track with events")
+    @Test(
+        "feedsim run --trace writes one trace per run, which Python's json module loads, every named track with events")
     func pythonLoadsTraces() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
-        let scenario = FeedSimProcess.packageRoot.appendingPathComponent("scenarios/flaky-network-offline-likes.json").path
+        let scenario = FeedSimProcess.packageRoot.appendingPathComponent("scenarios/flaky-network-offline-likes.json")
+            .path
         let outcome = try FeedSimProcess.run(["run", scenario, "--trace", "--quiet", "--out", "out"], in: folder.url)
         #expect(outcome.status == 0, "\(outcome)")
         let summary = try SummaryFile.load(url: folder.appending("out/summary.csv"))
@@ -160,7 +178,8 @@ struct ChromeTraceTests {
         #expect(written == expected)
 
         let python = try ChildProcess.run(
-            ChildProcess.env, ["python3", "-c", ChromeTraceTests.pythonCheck, folder.appending("out/traces").path], timeout: 120)
+            ChildProcess.env, ["python3", "-c", ChromeTraceTests.pythonCheck, folder.appending("out/traces").path],
+            timeout: 120)
         #expect(python.status == 0 && !python.timedOut, "\(python)")
         let printed = python.stdout
         let lines = printed.split(separator: "\n")
@@ -172,16 +191,25 @@ struct ChromeTraceTests {
         }
     }
 
-    @Test("traces are byte-identical for any --jobs, and without --trace no traces folder is written and the reports are the same")
+    @Test(
+        """
+        traces are byte-identical for any --jobs, and without --trace no traces folder is written and the reports \
+        are the same
+        """
+    )
     func deterministicAndOptional() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let scenario = FeedSimProcess.packageRoot.appendingPathComponent("scenarios/jetsam-kill-and-relaunch.json").path
-        for (out, extra) in [("serial", ["--trace", "--jobs", "1"]), ("parallel", ["--trace", "--jobs", "2"]), ("plain", ["--jobs", "2"])] {
+        for (out, extra) in [
+            ("serial", ["--trace", "--jobs", "1"]), ("parallel", ["--trace", "--jobs", "2"]),
+            ("plain", ["--jobs", "2"]),
+        ] {
             let outcome = try FeedSimProcess.run(["run", scenario, "--quiet", "--out", out] + extra, in: folder.url)
             #expect(outcome.status == 0, "\(outcome)")
         }
-        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.appending("serial/traces").path).sorted()
+        let traces = try FileManager.default.contentsOfDirectory(atPath: folder.appending("serial/traces").path)
+            .sorted()
         #expect(!traces.isEmpty)
         for file in traces {
             let serial = try Data(contentsOf: folder.appending("serial/traces/\(file)"))
@@ -189,9 +217,14 @@ struct ChromeTraceTests {
             #expect(serial == parallel, "\(file) differs between two runs")
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appending("plain/traces").path))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending("plain").path).sorted() == ["drift.csv", "provenance.json", "summary.csv"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appending("plain").path).sorted() == [
+                "drift.csv", "provenance.json", "summary.csv",
+            ])
         for file in ["summary.csv", "drift.csv"] {
-            #expect(try Data(contentsOf: folder.appending("plain/\(file)")) == Data(contentsOf: folder.appending("serial/\(file)")), "\(file)")
+            #expect(
+                try Data(contentsOf: folder.appending("plain/\(file)"))
+                    == Data(contentsOf: folder.appending("serial/\(file)")), "\(file)")
         }
     }
 }

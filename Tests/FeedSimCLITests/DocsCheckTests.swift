@@ -16,7 +16,9 @@ struct DocsCheckTests {
         let script = FeedSimProcess.packageRoot.appendingPathComponent("scripts/check-docs")
         let outcome = try ChildProcess.run(
             ChildProcess.env,
-            ["FEEDSIM_EXECUTABLE=\(try FeedSimProcess.executableURL().path)", "python3", script.path] + options + [folder.appending("page.md").path],
+            ["FEEDSIM_EXECUTABLE=\(try FeedSimProcess.executableURL().path)", "python3", script.path] + options + [
+                folder.appending("page.md").path
+            ],
             timeout: 120)
         return (outcome, try String(contentsOf: folder.appending("page.md"), encoding: .utf8))
     }
@@ -50,7 +52,9 @@ struct DocsCheckTests {
         let stale = try Self.check(Self.page(quote: "metric  value\nhitch  12.519\ndrift  0.000\nallocations  263"))
         #expect(stale.outcome.status == 1, "\(stale.outcome)")
         #expect(stale.outcome.stderr.contains("the quote differs from what the command printed"), "\(stale.outcome)")
-        #expect(stale.outcome.stderr.contains("-hitch  12.519") && stale.outcome.stderr.contains("+hitch  12.202"), "\(stale.outcome)")
+        #expect(
+            stale.outcome.stderr.contains("-hitch  12.519") && stale.outcome.stderr.contains("+hitch  12.202"),
+            "\(stale.outcome)")
         #expect(stale.outcome.stderr.contains("scripts/check-docs --update"), "\(stale.outcome)")
     }
 
@@ -65,14 +69,18 @@ struct DocsCheckTests {
 
         let stale = try Self.check(Self.page(quote: "metric  value\nhitch  12.519", marker: marker))
         #expect(stale.outcome.status == 1, "\(stale.outcome)")
-        #expect(stale.outcome.stderr.contains("hitch  12.519\n  is not printed (in this order); the nearest line printed:\n    hitch  12.202"),
-                "\(stale.outcome)")
+        #expect(
+            stale.outcome.stderr.contains(
+                "hitch  12.519\n  is not printed (in this order); the nearest line printed:\n    hitch  12.202"),
+            "\(stale.outcome)")
 
         let whole = try Self.check(Self.page(quote: "metric  value\ndrift  0.000"))
         #expect(whole.outcome.status == 1, "without the marker, a quote with lines left out is stale: \(whole.outcome)")
     }
 
-    @Test("--update rewrites a stale quote with what was printed, an abridged one line for line, and the page then passes")
+    @Test(
+        "--update rewrites a stale quote with what was printed, an abridged one line for line, and the page then passes"
+    )
     func updateRequotes() throws {
         let whole = try Self.check(Self.page(quote: "metric  value\nhitch  12.519"), ["--update"])
         #expect(whole.outcome.status == 0, "\(whole.outcome)")
@@ -95,7 +103,8 @@ struct DocsCheckTests {
         let shape = try Self.check("<!-- not output: a shape -->\n\(Self.fence)text\nUSAGE: something\n\(Self.fence)\n")
         #expect(shape.outcome.status == 0, "\(shape.outcome)")
 
-        let named = try Self.check("<!-- output of: printf 'USAGE: something\\n' -->\n\(Self.fence)text\nUSAGE: something\n\(Self.fence)\n")
+        let named = try Self.check(
+            "<!-- output of: printf 'USAGE: something\\n' -->\n\(Self.fence)text\nUSAGE: something\n\(Self.fence)\n")
         #expect(named.outcome.status == 0, "\(named.outcome)")
     }
 }

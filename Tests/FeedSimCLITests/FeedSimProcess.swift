@@ -1,5 +1,5 @@
-import Foundation
 import FeedSimTestSupport
+import Foundation
 
 /// What one run of the `feedsim` binary did.
 typealias FeedSimOutcome = ProcessOutcome
@@ -45,8 +45,11 @@ enum FeedSimProcess {
         // Linux: `<products>/FeedSimPackageTests.xctest` is the test executable.
         // macOS: `<products>/FeedSimPackageTests.xctest/Contents/MacOS/...` sits
         // three folders below it, and the main executable may be `xctest` itself.
-        let starts = [Bundle.main.executableURL, CommandLine.arguments.first.map { URL(fileURLWithPath: $0) }]
-            + Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map { $0.bundleURL.appendingPathComponent("x") }
+        let starts =
+            [Bundle.main.executableURL, CommandLine.arguments.first.map { URL(fileURLWithPath: $0) }]
+            + Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map {
+                $0.bundleURL.appendingPathComponent("x")
+            }
         for case let start? in starts {
             var folder = start.resolvingSymlinksInPath().deletingLastPathComponent()
             for _ in 0..<4 {
@@ -61,8 +64,10 @@ enum FeedSimProcess {
             searched.append(folder.path)
             let candidate = folder.appendingPathComponent("feedsim")
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-               FileManager.default.isExecutableFile(atPath: candidate.path) {
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
+                !isDirectory.boolValue,
+                FileManager.default.isExecutableFile(atPath: candidate.path)
+            {
                 return candidate
             }
         }

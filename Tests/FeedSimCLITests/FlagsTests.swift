@@ -20,19 +20,24 @@ struct FlagsTests {
     /// which the warm-up's tour did not use.
     static let sessions = ["session-000011", "session-000042"]
 
-    @Test("summary.csv and drift.csv are byte-identical with and without --frames and --trace, and at --jobs 1 and 2", arguments: sessions)
+    @Test(
+        "summary.csv and drift.csv are byte-identical with and without --frames and --trace, and at --jobs 1 and 2",
+        arguments: sessions)
     func sameNumbers(_ session: String) throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         try folder.copyDeviceProfiles()
         try FileManager.default.copyItem(
-            at: FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/flags/\(session).json"),
+            at: FeedSimProcess.packageRoot.appendingPathComponent(
+                "Tests/FeedSimCLITests/Fixtures/flags/\(session).json"),
             to: folder.appending("\(session).json"))
         let variants: [(name: String, flags: [String])] = [
-            ("plain", []), ("frames", ["--frames"]), ("trace", ["--trace"]), ("both", ["--frames", "--trace"]), ("jobs", ["--jobs", "2"]),
+            ("plain", []), ("frames", ["--frames"]), ("trace", ["--trace"]), ("both", ["--frames", "--trace"]),
+            ("jobs", ["--jobs", "2"]),
         ]
         for variant in variants {
-            let run = try FeedSimProcess.run(["run", "\(session).json", "--quiet", "--out", variant.name] + variant.flags, in: folder.url)
+            let run = try FeedSimProcess.run(
+                ["run", "\(session).json", "--quiet", "--out", variant.name] + variant.flags, in: folder.url)
             #expect(run.status == 0, "\(run)")
         }
         for file in ["summary.csv", "drift.csv"] {

@@ -29,10 +29,10 @@ enum ResultsCommand: String, Sendable, CaseIterable {
 /// One way to damage a file.
 enum Damage: String, Sendable {
     case empty, headerOnly, wrongHeader, truncated, extraColumn, missingFields, nonNumeric, nanAndInfinity,
-         hugeNumbers, binary, byteOrderMark, enormousLine, crlf, nulInName, unterminatedQuote,
-         directory, danglingLink,
-         // shard.json only
-         notJSON, deepNesting, duplicateKey, negativeRows, hugeTotal, indexBeyondInt
+        hugeNumbers, binary, byteOrderMark, enormousLine, crlf, nulInName, unterminatedQuote,
+        directory, danglingLink,
+        // shard.json only
+        notJSON, deepNesting, duplicateKey, negativeRows, hugeTotal, indexBeyondInt
 
     /// A 16 MiB line: longer than any row `feedsim run` writes by far.
     static let enormousLineBytes = 16 << 20
@@ -42,14 +42,17 @@ enum Damage: String, Sendable {
         let text = String(decoding: data, as: UTF8.self)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         func row(_ change: ([String]) -> [String]) -> Data {
-            lines[1] = change(lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)).joined(separator: ",")
+            lines[1] = change(lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)).joined(
+                separator: ",")
             return Data(lines.joined(separator: "\n").utf8)
         }
         // The numeric columns after the key (and a summary's seed), and
         // before a summary's trace_digest.
         let numbers = file == "summary.csv" ? 4..<(lines[0].split(separator: ",").count - 1) : 3..<Int.max
         func metrics(_ value: String) -> Data {
-            row { fields in fields.enumerated().map { i, field in numbers.contains(i) && Double(field) != nil ? value : field } }
+            row { fields in
+                fields.enumerated().map { i, field in numbers.contains(i) && Double(field) != nil ? value : field }
+            }
         }
         switch self {
         case .empty: return Data()
@@ -63,21 +66,28 @@ enum Damage: String, Sendable {
         case .hugeNumbers: return metrics(String(repeating: "9", count: 400))
         case .binary: return Data((0..<2048).map { UInt8(truncatingIfNeeded: $0) })
         case .byteOrderMark: return Data([0xEF, 0xBB, 0xBF]) + data
-        case .enormousLine: return data + Data(repeating: UInt8(ascii: "x"), count: Self.enormousLineBytes) + Data("\n".utf8)
+        case .enormousLine:
+            return data + Data(repeating: UInt8(ascii: "x"), count: Self.enormousLineBytes) + Data("\n".utf8)
         case .crlf: return Data(text.replacingOccurrences(of: "\n", with: "\r\n").utf8)
         case .nulInName: return Data(text.replacingOccurrences(of: "\ntiny,", with: "\nti\u{0}ny,").utf8)
         case .unterminatedQuote: return data + Data("\"tiny,anchor,60\n".utf8)
         case .notJSON: return Data("{\"format\" : 1,".utf8)
-        case .deepNesting: return Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8)
-        case .duplicateKey: return Data(text.replacingOccurrences(of: "\"format\" : 1,", with: "\"format\" : 1, \"format\" : 1,").utf8)
+        case .deepNesting:
+            return Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8)
+        case .duplicateKey:
+            return Data(text.replacingOccurrences(of: "\"format\" : 1,", with: "\"format\" : 1, \"format\" : 1,").utf8)
         case .negativeRows:
             // -1 and 3 still add up to the two rows the drift file has.
             var changed = text
             changed.replace(#/"drift_rows" : 1/#, with: "\"drift_rows\" : -1", maxReplacements: 1)
             changed.replace(#/"drift_rows" : 1/#, with: "\"drift_rows\" : 3", maxReplacements: 1)
             return Data(changed.utf8)
-        case .hugeTotal: return Data(text.replacingOccurrences(of: "\"total_requests\" : 2", with: "\"total_requests\" : 1000000000000000").utf8)
-        case .indexBeyondInt: return Data(text.replacingOccurrences(of: "\"index\" : 1", with: "\"index\" : 99999999999999999999").utf8)
+        case .hugeTotal:
+            return Data(
+                text.replacingOccurrences(of: "\"total_requests\" : 2", with: "\"total_requests\" : 1000000000000000")
+                    .utf8)
+        case .indexBeyondInt:
+            return Data(text.replacingOccurrences(of: "\"index\" : 1", with: "\"index\" : 99999999999999999999").utf8)
         case .directory, .danglingLink: return nil
         }
     }
@@ -103,33 +113,72 @@ struct HostileInput: Sendable, CustomTestStringConvertible {
         _ file: String, _ damage: Damage, _ expectations: (Int32, String)?..., fragment: String = ""
     ) -> [HostileInput] {
         zip(ResultsCommand.allCases, expectations).compactMap { command, expected in
-            expected.map { HostileInput(file: file, damage: damage, command: command, status: $0.0, location: $0.1, fragment: fragment) }
+            expected.map {
+                HostileInput(
+                    file: file, damage: damage, command: command, status: $0.0, location: $0.1, fragment: fragment)
+            }
         }
     }
 
-    static let csvDamages: [(Damage, summary: [(Int32, String)], drift: [(Int32, String)], frames: [(Int32, String)])] = [
-        // (damage, summary: check, compare, report, merge; drift: report, merge; frames: report, merge)
-        (.empty, [(1, ":1:"), (1, ":1:"), (1, ":1:"), (64, ":1:")], [(1, ":1:"), (64, ":1:")], [(1, ":1:"), (64, ":1:")]),
-        (.headerOnly, [(2, ""), (0, ""), (0, ""), (64, ":2:")], [(0, ""), (64, ":2:")], [(0, ""), (64, ":2:")]),
-        (.wrongHeader, [(1, ":1:"), (1, ":1:"), (1, ":1:"), (64, ":1:")], [(1, ":1:"), (64, ":1:")], [(1, ":1:"), (64, ":1:")]),
-        (.truncated, [(1, ":1:"), (1, ":1:"), (1, ":1:"), (64, ":1:")], [(1, ":2:"), (64, ":2:")], [(1, ":55:"), (64, ":55:")]),
-        (.extraColumn, [(1, ":2:"), (1, ":2:"), (1, ":2:"), (64, ":2:")], [(1, ":2:"), (64, ":2:")], [(1, ":2:"), (64, ":2:")]),
-        (.missingFields, [(1, ":2:"), (1, ":2:"), (1, ":2:"), (64, ":2:")], [(1, ":2:"), (64, ":2:")], [(1, ":2:"), (64, ":2:")]),
-        (.nonNumeric, [(1, ":2:"), (1, ":2:"), (1, ":2:"), (64, ":2:")], [(1, ":2:"), (64, ":2:")], [(1, ":2:"), (64, ":2:")]),
-        // `inf` and `nan` are numbers in a summary (reports write them for
-        // non-finite values) and merge copies rows as they are; a report
-        // plots drift and frames, which must be finite.
-        (.nanAndInfinity, [(2, ""), (0, ""), (0, ""), (0, "")], [(1, ":2:"), (0, "")], [(1, ":2:"), (0, "")]),
-        (.hugeNumbers, [(2, ""), (0, ""), (0, ""), (0, "")], [(1, ":2:"), (0, "")], [(1, ":2:"), (0, "")]),
-        (.binary, [(1, ":2:"), (1, ":2:"), (1, ":2:"), (64, ":9:")], [(1, ":1:"), (64, ":9:")], [(1, ":1:"), (64, ":9:")]),
-        (.byteOrderMark, [(1, ":1:"), (1, ":1:"), (1, ":1:"), (64, ":1:")], [(1, ":1:"), (64, ":1:")], [(1, ":1:"), (64, ":1:")]),
-        (.enormousLine, [(1, ":4:"), (1, ":4:"), (1, ":4:"), (64, ":4:")], [(1, ":4:"), (64, ":4:")], [(1, ":112:"), (64, ":112:")]),
-        (.crlf, [(0, ""), (0, ""), (0, ""), (64, ":1:")], [(0, ""), (64, ":1:")], [(0, ""), (64, ":1:")]),
-        (.nulInName, [(1, ":2:"), (1, ":2:"), (1, ":2:"), (64, ":2:")], [(1, ":2:"), (64, ":2:")], [(1, ":2:"), (64, ":2:")]),
-        (.unterminatedQuote, [(1, ":4:"), (1, ":4:"), (1, ":4:"), (64, ":4:")], [(1, ":4:"), (64, ":4:")], [(1, ":112:"), (64, ":112:")]),
-        (.directory, [(1, ": is a folder"), (1, ": is a folder"), (1, ": is a folder"), (64, " is a folder")],
-         [(1, ": is a folder"), (64, " is a folder")], [(1, ": is a folder"), (64, " is a folder")]),
-    ]
+    static let csvDamages: [(Damage, summary: [(Int32, String)], drift: [(Int32, String)], frames: [(Int32, String)])] =
+        [
+            // (damage, summary: check, compare, report, merge; drift: report, merge; frames: report, merge)
+            (
+                .empty, [(1, ":1:"), (1, ":1:"), (1, ":1:"), (64, ":1:")], [(1, ":1:"), (64, ":1:")],
+                [(1, ":1:"), (64, ":1:")]
+            ),
+            (.headerOnly, [(2, ""), (0, ""), (0, ""), (64, ":2:")], [(0, ""), (64, ":2:")], [(0, ""), (64, ":2:")]),
+            (
+                .wrongHeader, [(1, ":1:"), (1, ":1:"), (1, ":1:"), (64, ":1:")], [(1, ":1:"), (64, ":1:")],
+                [(1, ":1:"), (64, ":1:")]
+            ),
+            (
+                .truncated, [(1, ":1:"), (1, ":1:"), (1, ":1:"), (64, ":1:")], [(1, ":2:"), (64, ":2:")],
+                [(1, ":55:"), (64, ":55:")]
+            ),
+            (
+                .extraColumn, [(1, ":2:"), (1, ":2:"), (1, ":2:"), (64, ":2:")], [(1, ":2:"), (64, ":2:")],
+                [(1, ":2:"), (64, ":2:")]
+            ),
+            (
+                .missingFields, [(1, ":2:"), (1, ":2:"), (1, ":2:"), (64, ":2:")], [(1, ":2:"), (64, ":2:")],
+                [(1, ":2:"), (64, ":2:")]
+            ),
+            (
+                .nonNumeric, [(1, ":2:"), (1, ":2:"), (1, ":2:"), (64, ":2:")], [(1, ":2:"), (64, ":2:")],
+                [(1, ":2:"), (64, ":2:")]
+            ),
+            // `inf` and `nan` are numbers in a summary (reports write them for
+            // non-finite values) and merge copies rows as they are; a report
+            // plots drift and frames, which must be finite.
+            (.nanAndInfinity, [(2, ""), (0, ""), (0, ""), (0, "")], [(1, ":2:"), (0, "")], [(1, ":2:"), (0, "")]),
+            (.hugeNumbers, [(2, ""), (0, ""), (0, ""), (0, "")], [(1, ":2:"), (0, "")], [(1, ":2:"), (0, "")]),
+            (
+                .binary, [(1, ":2:"), (1, ":2:"), (1, ":2:"), (64, ":9:")], [(1, ":1:"), (64, ":9:")],
+                [(1, ":1:"), (64, ":9:")]
+            ),
+            (
+                .byteOrderMark, [(1, ":1:"), (1, ":1:"), (1, ":1:"), (64, ":1:")], [(1, ":1:"), (64, ":1:")],
+                [(1, ":1:"), (64, ":1:")]
+            ),
+            (
+                .enormousLine, [(1, ":4:"), (1, ":4:"), (1, ":4:"), (64, ":4:")], [(1, ":4:"), (64, ":4:")],
+                [(1, ":112:"), (64, ":112:")]
+            ),
+            (.crlf, [(0, ""), (0, ""), (0, ""), (64, ":1:")], [(0, ""), (64, ":1:")], [(0, ""), (64, ":1:")]),
+            (
+                .nulInName, [(1, ":2:"), (1, ":2:"), (1, ":2:"), (64, ":2:")], [(1, ":2:"), (64, ":2:")],
+                [(1, ":2:"), (64, ":2:")]
+            ),
+            (
+                .unterminatedQuote, [(1, ":4:"), (1, ":4:"), (1, ":4:"), (64, ":4:")], [(1, ":4:"), (64, ":4:")],
+                [(1, ":112:"), (64, ":112:")]
+            ),
+            (
+                .directory, [(1, ": is a folder"), (1, ": is a folder"), (1, ": is a folder"), (64, " is a folder")],
+                [(1, ": is a folder"), (64, " is a folder")], [(1, ": is a folder"), (64, " is a folder")]
+            ),
+        ]
 
     static let all: [HostileInput] = {
         var cases: [HostileInput] = []
@@ -153,8 +202,12 @@ struct HostileInput: Sendable, CustomTestStringConvertible {
         for (damage, location, fragment) in merge {
             cases += row("shard.json", damage, nil, nil, (0, ""), (64, location), fragment: fragment)
         }
-        cases += row("shard.json", .negativeRows, nil, nil, nil, (64, ""), fragment: "drift.csv: its shard.json gives tiny / anchor @ 60 Hz -1 rows")
-        cases += row("shard.json", .hugeTotal, nil, nil, nil, (64, ""), fragment: "the parts list 2 requests of 1000000000000000")
+        cases += row(
+            "shard.json", .negativeRows, nil, nil, nil, (64, ""),
+            fragment: "drift.csv: its shard.json gives tiny / anchor @ 60 Hz -1 rows")
+        cases += row(
+            "shard.json", .hugeTotal, nil, nil, nil, (64, ""), fragment: "the parts list 2 requests of 1000000000000000"
+        )
         return cases
     }()
 }
@@ -170,7 +223,8 @@ struct HostileInputTests {
             try FileManager.default.createDirectory(at: folder.appending(name), withIntermediateDirectories: true)
             for seed in seeds {
                 try FileManager.default.copyItem(
-                    at: FeedSimProcess.packageRoot.appendingPathComponent("Fuzz/seeds/\(seed)"), to: folder.appending("\(name)/\(seed)"))
+                    at: FeedSimProcess.packageRoot.appendingPathComponent("Fuzz/seeds/\(seed)"),
+                    to: folder.appending("\(name)/\(seed)"))
             }
         }
         guard let file, let damage else { return folder }
@@ -179,7 +233,8 @@ struct HostileInputTests {
         try FileManager.default.removeItem(at: target)
         switch damage {
         case .directory: try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
-        case .danglingLink: try FileManager.default.createSymbolicLink(atPath: target.path, withDestinationPath: "no/such/file")
+        case .danglingLink:
+            try FileManager.default.createSymbolicLink(atPath: target.path, withDestinationPath: "no/such/file")
         default: try damage.apply(to: original, file: file)!.write(to: target)
         }
         return folder
@@ -193,7 +248,9 @@ struct HostileInputTests {
         #expect(outcome.status == 0 && !outcome.exitedBySignal, "\(outcome)")
     }
 
-    @Test("A damaged file gets its exit code and a message naming the file and line, never a crash", arguments: HostileInput.all)
+    @Test(
+        "A damaged file gets its exit code and a message naming the file and line, never a crash",
+        arguments: HostileInput.all)
     func hostile(_ example: HostileInput) throws {
         let folder = try Self.folder(damaging: example.file, with: example.damage)
         defer { folder.remove() }

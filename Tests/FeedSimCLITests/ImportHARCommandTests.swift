@@ -99,17 +99,25 @@ struct ImportHARCommandTests {
         #expect(imported.status == 0, "\(imported)")
         let text = try String(contentsOf: folder.appending("NETWORK.json"), encoding: .utf8)
         let cases = [
-            (text.replacingOccurrences(of: "\"latency_ms\": [\n        98,\n", with: "\"latency_ms\": [\n"),
-             "NETWORK.json: $.classes[0].latency_ms: expected 101 quantiles, found 100"),
-            (text.replacingOccurrences(of: "\"latency_ms\": [\n        98,\n", with: "\"latency_ms\": [\n        990,\n"),
-             "NETWORK.json: $.classes[0].latency_ms[1]: expected a finite number ≥ 0 and ≥ the quantile before it"),
-            (text.replacingOccurrences(of: "feedsim-network", with: "other"),
-             "NETWORK.json: $.format: expected \"feedsim-network\""),
+            (
+                text.replacingOccurrences(of: "\"latency_ms\": [\n        98,\n", with: "\"latency_ms\": [\n"),
+                "NETWORK.json: $.classes[0].latency_ms: expected 101 quantiles, found 100"
+            ),
+            (
+                text.replacingOccurrences(
+                    of: "\"latency_ms\": [\n        98,\n", with: "\"latency_ms\": [\n        990,\n"),
+                "NETWORK.json: $.classes[0].latency_ms[1]: expected a finite number ≥ 0 and ≥ the quantile before it"
+            ),
+            (
+                text.replacingOccurrences(of: "feedsim-network", with: "other"),
+                "NETWORK.json: $.format: expected \"feedsim-network\""
+            ),
         ]
         for (bad, message) in cases {
             #expect(bad != text)
             try folder.write(bad, to: "NETWORK.json")
-            let outcome = try FeedSimProcess.run(["run", "scroll-on-your-network.json", "--quiet", "--out", "out"], in: folder.url)
+            let outcome = try FeedSimProcess.run(
+                ["run", "scroll-on-your-network.json", "--quiet", "--out", "out"], in: folder.url)
             #expect(outcome.status == 65, "\(outcome)")
             #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
         }

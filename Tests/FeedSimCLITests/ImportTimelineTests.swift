@@ -45,8 +45,10 @@ struct ImportTimelineTests {
         defer { folder.remove() }
         try folder.write("short", to: "salt")
         let outcome = try FeedSimProcess.run(
-            ["import", "timeline", Self.samples.appendingPathComponent("posts.jsonl").path, "--salt-file", "salt",
-             "--out", "feed.json"],
+            [
+                "import", "timeline", Self.samples.appendingPathComponent("posts.jsonl").path, "--salt-file", "salt",
+                "--out", "feed.json",
+            ],
             in: folder.url)
         #expect(outcome.status == 65)
         #expect(outcome.stderr.contains("salt: expected a salt of at least 16 bytes, found 5"))
@@ -59,15 +61,19 @@ struct ImportTimelineTests {
         let folder = try ScratchFolder()
         try folder.copyDeviceProfiles()
         let outcome = try FeedSimProcess.run(
-            ["import", "timeline", samples.appendingPathComponent("timeline").path, "--salt-file",
-             samples.appendingPathComponent("sample.salt").path, "--out", "feed.json"],
+            [
+                "import", "timeline", samples.appendingPathComponent("timeline").path, "--salt-file",
+                samples.appendingPathComponent("sample.salt").path, "--out", "feed.json",
+            ],
             in: folder.url)
         #expect(outcome.status == 0, "\(outcome)")
         let scenario = try String(contentsOf: samples.appendingPathComponent("scenario.json"), encoding: .utf8)
         for (name, feed) in feeds.sorted(by: { $0.key < $1.key }) {
-            let text = scenario
+            let text =
+                scenario
                 .replacingOccurrences(
-                    of: #""feed": { "from": "feed.json", "post_count": 11 }"#, with: #""feed": \#(feed)"#)
+                    of: #""feed": { "from": "feed.json", "post_count": 11 }"#, with: #""feed": \#(feed)"#
+                )
                 .replacingOccurrences(of: "your-feed-sample", with: name)
             try folder.write(text, to: "\(name).json")
         }
@@ -85,13 +91,16 @@ struct ImportTimelineTests {
         var summaries: [Data] = []
         for (index, jobs) in ["1", "2", "2"].enumerated() {
             let outcome = try FeedSimProcess.run(
-                ["run", "captured.json", "paged.json", "repeated.json", "--quiet", "--jobs", jobs,
-                 "--out", "out\(index)"],
+                [
+                    "run", "captured.json", "paged.json", "repeated.json", "--quiet", "--jobs", jobs,
+                    "--out", "out\(index)",
+                ],
                 in: folder.url)
             #expect(outcome.status == 0, "\(outcome)")
             summaries.append(try Data(contentsOf: folder.appending("out\(index)/summary.csv")))
-            #expect(try Data(contentsOf: folder.appending("out\(index)/drift.csv"))
-                == Data(contentsOf: folder.appending("out0/drift.csv")))
+            #expect(
+                try Data(contentsOf: folder.appending("out\(index)/drift.csv"))
+                    == Data(contentsOf: folder.appending("out0/drift.csv")))
         }
         #expect(summaries[1] == summaries[0] && summaries[2] == summaries[0])
         // Served as captured, the 11 posts take the capture's two pages; in pages of 3, four.

@@ -15,8 +15,10 @@ private let slowScenario = """
       "device": "iphone-pro-120hz",
       "duration_s": 300,
       "feed": { "post_count": 20000 },
-      "variants": [ { "name": "anchor", "position_strategy": "anchor" }, { "name": "none", "position_strategy": "none" } ],
-      "script": [ { "at_ms": 100, "action": "fling", "velocity_pt_s": -6000, "repeat": { "count": 290, "every_ms": 1000 } } ]
+      "variants": [ { "name": "anchor", "position_strategy": "anchor" }, { "name": "none", "position_strategy": "none" \
+    } ],
+      "script": [ { "at_ms": 100, "action": "fling", "velocity_pt_s": -6000, "repeat": { "count": 290, "every_ms": \
+    1000 } } ]
     }
     """
 
@@ -30,7 +32,8 @@ private let quickScenario = """
       "device": "iphone-60hz",
       "duration_s": 2,
       "feed": { "post_count": 50 },
-      "variants": [ { "name": "anchor", "position_strategy": "anchor" }, { "name": "none", "position_strategy": "none" } ],
+      "variants": [ { "name": "anchor", "position_strategy": "anchor" }, { "name": "none", "position_strategy": "none" \
+    } ],
       "script": [ { "at_ms": 200, "action": "fling", "velocity_pt_s": 3000 } ]
     }
     """
@@ -57,7 +60,7 @@ enum ProcessTable {
     /// last `)`.
     private static func status(_ pid: pid_t) -> (ppid: pid_t, state: String)? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")")
+            let close = stat.lastIndex(of: ")")
         else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 2, let ppid = Int32(fields[1]) else { return nil }
@@ -72,8 +75,8 @@ enum ProcessTable {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         return tasks.sorted().compactMap { tid in
             guard let children = try? String(contentsOfFile: "/proc/self/task/\(tid)/children", encoding: .utf8),
-                  children.split(separator: " ").contains(Substring(String(child))),
-                  let name = try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8)
+                children.split(separator: " ").contains(Substring(String(child))),
+                let name = try? String(contentsOfFile: "/proc/self/task/\(tid)/comm", encoding: .utf8)
             else { return nil }
             return name.trimmingCharacters(in: .whitespacesAndNewlines)
         }
@@ -116,7 +119,8 @@ struct InterruptTests {
     /// Starts `feedsim run slow.json --jobs 2` with `extra` options and
     /// waits until both of its workers run.
     static func startWithTwoWorkers(_ extra: [String], in folder: ScratchFolder) throws -> (RunningChild, [pid_t]) {
-        let run = try FeedSimProcess.start(["run", "slow.json", "--jobs", "2", "--out", "out", "--quiet"] + extra, in: folder.url)
+        let run = try FeedSimProcess.start(
+            ["run", "slow.json", "--jobs", "2", "--out", "out", "--quiet"] + extra, in: folder.url)
         var workers: [pid_t] = []
         let started = ProcessTable.waitUntil(seconds: startupAllowance) {
             workers = ProcessTable.workers(of: run.pid)
@@ -131,15 +135,17 @@ struct InterruptTests {
         try folder.copyDeviceProfiles()
         try folder.write(slowScenario, to: "slow.json")
         try folder.write(quickScenario, to: "quick.json")
-        let before = try FeedSimProcess.run(["run", "quick.json", "--out", "out", "--quiet", "--frames"], in: folder.url)
+        let before = try FeedSimProcess.run(
+            ["run", "quick.json", "--out", "out", "--quiet", "--frames"], in: folder.url)
         #expect(before.status == 0, "\(before)")
         // Something of the user's, which a run must not touch either.
         try folder.write("kept\n", to: "out/notes.txt")
         return folder
     }
 
-    @Test("SIGINT or SIGTERM stops the workers, leaves the output folder as it was, and exits 128 + the signal",
-          arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])
+    @Test(
+        "SIGINT or SIGTERM stops the workers, leaves the output folder as it was, and exits 128 + the signal",
+        arguments: [(SIGINT, Int32(130), "SIGINT"), (SIGTERM, Int32(143), "SIGTERM")])
     func interrupted(_ signal: Int32, _ status: Int32, _ name: String) throws {
         let folder = try Self.prepare()
         defer { folder.remove() }
@@ -152,9 +158,12 @@ struct InterruptTests {
         let outcome = run.wait()
 
         #expect(!outcome.exitedBySignal && outcome.status == status, "\(outcome)")
-        #expect(outcome.stderrLines == ["feedsim: interrupted by \(name); stopped the workers, out is as it was"], "\(outcome)")
-        #expect(ProcessTable.waitUntil(seconds: Self.exitAllowance) { !workers.contains(where: ProcessTable.isRunning) },
-                "workers still running: \(workers.filter(ProcessTable.isRunning))")
+        #expect(
+            outcome.stderrLines == ["feedsim: interrupted by \(name); stopped the workers, out is as it was"],
+            "\(outcome)")
+        #expect(
+            ProcessTable.waitUntil(seconds: Self.exitAllowance) { !workers.contains(where: ProcessTable.isRunning) },
+            "workers still running: \(workers.filter(ProcessTable.isRunning))")
         let after = try folderDigest(out)
         #expect(after == before, "before: \(before)\nafter: \(after)")
         #expect(!(folder.entries(in: ".") ?? []).contains { $0.hasSuffix(".tmp") })
@@ -173,11 +182,13 @@ struct InterruptTests {
         #expect(outcome.exitedBySignal && outcome.status == SIGKILL, "\(outcome)")
 
         // Nobody is left to kill them: each worker notices on its own.
-        #expect(ProcessTable.waitUntil(seconds: Self.exitAllowance) { !workers.contains(where: ProcessTable.isRunning) },
-                "orphaned workers still running: \(workers.filter(ProcessTable.isRunning))")
+        #expect(
+            ProcessTable.waitUntil(seconds: Self.exitAllowance) { !workers.contains(where: ProcessTable.isRunning) },
+            "orphaned workers still running: \(workers.filter(ProcessTable.isRunning))")
         #expect(try folderDigest(out) == before)
 
-        let next = try FeedSimProcess.run(["run", "quick.json", "--jobs", "2", "--out", "out", "--quiet"], in: folder.url)
+        let next = try FeedSimProcess.run(
+            ["run", "quick.json", "--jobs", "2", "--out", "out", "--quiet"], in: folder.url)
         #expect(next.status == 0, "\(next)")
         // The earlier frames.csv goes (this run has no --frames); the user's file stays.
         #expect(folder.entries(in: "out") == ["drift.csv", "notes.txt", "provenance.json", "summary.csv"])
@@ -188,7 +199,12 @@ struct InterruptTests {
     /// a thread that ends at launch was killed whenever that thread ended
     /// after the worker had asked (a busy machine), as "A worker whose
     /// parent is already gone" once saw in CI.
-    @Test("A child's parent thread lives until the child exits, so a worker's parent-death signal waits for the test process")
+    @Test(
+        """
+        A child's parent thread lives until the child exits, so a worker's parent-death signal waits for the test \
+        process
+        """
+    )
     func launcherOutlivesChild() throws {
         let child = try ChildProcess.start(URL(fileURLWithPath: "/bin/sleep"), ["1"])
         // Long enough for a launcher that ended at launch to be gone.
@@ -205,8 +221,10 @@ struct InterruptTests {
         defer { folder.remove() }
         func worker(parent: pid_t) throws -> FeedSimOutcome {
             try FeedSimProcess.run(
-                ["_run-one", "--file", "quick.json", "--refresh-hz", "60", "--seed", "1", "--variant", "anchor",
-                 "--parent-pid", String(parent)], in: folder.url)
+                [
+                    "_run-one", "--file", "quick.json", "--refresh-hz", "60", "--seed", "1", "--variant", "anchor",
+                    "--parent-pid", String(parent),
+                ], in: folder.url)
         }
         // This test's process starts the worker, so it is the true parent.
         let adopted = try worker(parent: getpid())
@@ -214,6 +232,8 @@ struct InterruptTests {
         // Process 1 never is.
         let orphaned = try worker(parent: 1)
         #expect(orphaned.status == 1 && orphaned.stdout.isEmpty, "\(orphaned)")
-        #expect(orphaned.stderrLines == ["feedsim _run-one: the run that started this worker (process 1) is gone"], "\(orphaned)")
+        #expect(
+            orphaned.stderrLines == ["feedsim _run-one: the run that started this worker (process 1) is gone"],
+            "\(orphaned)")
     }
 }

@@ -1,8 +1,9 @@
 import FeedSimTestSupport
+import FeedSimulator
 import Foundation
 import Testing
+
 @testable import FeedReports
-import FeedSimulator
 
 /// A release build of today's FeedSim and the same with one field changed.
 private let release = Provenance(
@@ -41,14 +42,18 @@ struct ProvenanceTests {
         newer.swiftVersion = "6.4"
         let comparison = ProvenanceComparison(baseline: release, current: newer, allowBuildMismatch: false)
         #expect(comparison.refusal == nil)
-        #expect(comparison.notes == ["provenance: baseline and current differ: feedsim_version 1.0.0 -> 1.1.0, swift_version 6.3 -> 6.4"])
+        #expect(
+            comparison.notes == [
+                "provenance: baseline and current differ: feedsim_version 1.0.0 -> 1.1.0, swift_version 6.3 -> 6.4"
+            ])
     }
 
     @Test("A side without provenance.json (written before FeedSim recorded it) is said, not refused")
     func missing() {
         let comparison = ProvenanceComparison(baseline: nil, current: debug, allowBuildMismatch: false)
         #expect(comparison.refusal == nil)
-        #expect(comparison.notes == ["provenance: the baseline records no provenance.json; the builds cannot be compared"])
+        #expect(
+            comparison.notes == ["provenance: the baseline records no provenance.json; the builds cannot be compared"])
     }
 
     @Test("The file reads back as written, keys in a fixed order")
@@ -57,21 +62,24 @@ struct ProvenanceTests {
         defer { folder.remove() }
         try folder.write(debug.json, to: Provenance.fileName)
         #expect(try Provenance.load(inFolder: folder.url) == debug)
-        #expect(debug.json == """
-            {
-              "allocation_counting" : "jemalloc",
-              "architecture" : "x86_64",
-              "build_configuration" : "debug",
-              "feedsim_version" : "1.0.0",
-              "os" : "linux",
-              "swift_version" : "6.3"
-            }
+        #expect(
+            debug.json == """
+                {
+                  "allocation_counting" : "jemalloc",
+                  "architecture" : "x86_64",
+                  "build_configuration" : "debug",
+                  "feedsim_version" : "1.0.0",
+                  "os" : "linux",
+                  "swift_version" : "6.3"
+                }
 
-            """)
+                """)
         // A file written before FeedSim recorded how it counted: every
         // build then counted with jemalloc, or stopped.
-        try folder.write("""
-            {"architecture": "x86_64", "build_configuration": "debug", "feedsim_version": "1.0.0", "os": "linux", "swift_version": "6.3"}
+        try folder.write(
+            """
+            {"architecture": "x86_64", "build_configuration": "debug", "feedsim_version": "1.0.0", "os": "linux", \
+            "swift_version": "6.3"}
             """, to: Provenance.fileName)
         #expect(try Provenance.load(inFolder: folder.url) == debug)
         try folder.write("{\"feedsim_version\": 1}", to: Provenance.fileName)
@@ -95,8 +103,10 @@ struct ProvenanceCommandTests {
         #expect(outcome.status == 0, "\(outcome)")
         let changelog = try String(
             contentsOf: FeedSimProcess.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        let newest = try #require(ProvenanceCommandTests.newestRelease(inChangelog: changelog), "no `## [X.Y.Z] - date` heading")
-        #expect(newest == outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "CHANGELOG.md's newest release")
+        let newest = try #require(
+            ProvenanceCommandTests.newestRelease(inChangelog: changelog), "no `## [X.Y.Z] - date` heading")
+        #expect(
+            newest == outcome.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "CHANGELOG.md's newest release")
     }
 
     @Test("The newest release of a changelog is its first versioned heading, Unreleased skipped")
@@ -117,7 +127,12 @@ struct ProvenanceCommandTests {
         return nil
     }
 
-    @Test("run records its build beside the CSV files; check refuses a debug run against the release baseline unless asked")
+    @Test(
+        """
+        run records its build beside the CSV files; check refuses a debug run against the release baseline unless \
+        asked
+        """
+    )
     func runAndCheck() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
@@ -132,12 +147,15 @@ struct ProvenanceCommandTests {
         var other = recorded
         other.buildConfiguration = recorded.buildConfiguration == "release" ? "debug" : "release"
         try FileManager.default.createDirectory(at: folder.appending("base"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: folder.appending("current/summary.csv"), to: folder.appending("base/summary.csv"))
+        try FileManager.default.copyItem(
+            at: folder.appending("current/summary.csv"), to: folder.appending("base/summary.csv"))
         try folder.write(other.json, to: "base/\(Provenance.fileName)")
 
         let refused = try FeedSimProcess.run(["check", "--baseline", "base", "--current", "current"], in: folder.url)
         #expect(refused.status == 64, "\(refused)")
-        #expect(refused.stderr.contains("build_configuration \(other.buildConfiguration) -> \(recorded.buildConfiguration)"))
+        #expect(
+            refused.stderr.contains("build_configuration \(other.buildConfiguration) -> \(recorded.buildConfiguration)")
+        )
         #expect(refused.stderr.contains("--allow-build-mismatch"))
 
         let allowed = try FeedSimProcess.run(
@@ -149,20 +167,29 @@ struct ProvenanceCommandTests {
 
 @Suite("A build that cannot count allocations leaves their columns empty, says so, and checks the rest")
 struct AllocationsNotCountedTests {
-    @Test("Counting off (as on a system other than Linux): empty allocation cells in summary.csv and frames.csv, every other number the same, a note, provenance, and check passing on the rest")
+    @Test(
+        """
+        Counting off (as on a system other than Linux): empty allocation cells in summary.csv and frames.csv, \
+        every other number the same, a note, provenance, and check passing on the rest
+        """
+    )
     func columnsEmpty() throws {
         let folder = try ScratchFolder()
         defer { folder.remove() }
         let scenario = FeedSimProcess.packageRoot.appendingPathComponent("scenarios/refresh-while-reading.json").path
-        let counted = try FeedSimProcess.run(["run", scenario, "--frames", "--jobs", "2", "--out", "counted", "--quiet"], in: folder.url)
+        let counted = try FeedSimProcess.run(
+            ["run", scenario, "--frames", "--jobs", "2", "--out", "counted", "--quiet"], in: folder.url)
         #expect(counted.status == 0, "\(counted)")
         let notCounted = try ChildProcess.run(
             ChildProcess.env,
-            ["\(AllocationMeter.switchVariable)=off", try FeedSimProcess.executableURL().path,
-             "run", scenario, "--frames", "--jobs", "2", "--out", "uncounted", "--quiet"],
+            [
+                "\(AllocationMeter.switchVariable)=off", try FeedSimProcess.executableURL().path,
+                "run", scenario, "--frames", "--jobs", "2", "--out", "uncounted", "--quiet",
+            ],
             in: folder.url, timeout: FeedSimProcess.defaultTimeout)
         #expect(notCounted.status == 0, "\(notCounted)")
-        #expect(notCounted.stderr.contains("allocations not counted (turned off by \(AllocationMeter.switchVariable)=off)"))
+        #expect(
+            notCounted.stderr.contains("allocations not counted (turned off by \(AllocationMeter.switchVariable)=off)"))
         #expect(notCounted.stderr.contains("columns are empty"))
 
         let allocationColumns = ["allocations", "allocated_bytes"]
@@ -175,26 +202,33 @@ struct AllocationsNotCountedTests {
                 #expect(empty[column] == "", "\(column) of \(empty["variant"] ?? "?")")
                 #expect(Int(full[column] ?? "") ?? 0 > 0)
             }
-            #expect(empty.filter { !allocationColumns.contains($0.key) } == full.filter { !allocationColumns.contains($0.key) })
+            #expect(
+                empty.filter { !allocationColumns.contains($0.key) }
+                    == full.filter { !allocationColumns.contains($0.key) })
         }
         let framesCounted = try CSVFile(folder.appending("counted/frames.csv"))
         let framesEmpty = try CSVFile(folder.appending("uncounted/frames.csv"))
         #expect(framesEmpty.rows.count == framesCounted.rows.count)
         #expect(framesEmpty.rows.allSatisfy { $0["allocations"] == "" })
-        #expect(zip(framesEmpty.rows, framesCounted.rows).allSatisfy { empty, full in
-            empty.filter { $0.key != "allocations" } == full.filter { $0.key != "allocations" }
-        })
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending("counted").path).sorted()
-            == FileManager.default.contentsOfDirectory(atPath: folder.appending("uncounted").path).sorted())
+        #expect(
+            zip(framesEmpty.rows, framesCounted.rows).allSatisfy { empty, full in
+                empty.filter { $0.key != "allocations" } == full.filter { $0.key != "allocations" }
+            })
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appending("counted").path).sorted()
+                == FileManager.default.contentsOfDirectory(atPath: folder.appending("uncounted").path).sorted())
 
         let provenance = try #require(try Provenance.load(inFolder: folder.appending("uncounted")))
         #expect(provenance.allocationCounting == "none (turned off by \(AllocationMeter.switchVariable)=off)")
         #expect(provenance.summary.hasSuffix(", allocations not counted"))
-        #expect(try Provenance.load(inFolder: folder.appending("counted"))?.allocationCounting == Provenance.countedByJemalloc)
+        #expect(
+            try Provenance.load(inFolder: folder.appending("counted"))?.allocationCounting
+                == Provenance.countedByJemalloc)
 
         // Checked against the counted run: everything else is compared, the
         // allocation columns are named as not counted, and it passes.
-        let check = try FeedSimProcess.run(["check", "--baseline", "counted", "--current", "uncounted"], in: folder.url)
+        let check = try FeedSimProcess.run(
+            ["check", "--baseline", "counted", "--current", "uncounted"], in: folder.url)
         #expect(check.status == 0, "\(check)")
         #expect(check.stdout.contains("PASS"))
         #expect(check.stdout.contains("not counted: allocations, allocated_bytes"), "\(check)")

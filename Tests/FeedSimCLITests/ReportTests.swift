@@ -1,7 +1,8 @@
 import CSVCodec
-import Foundation
 import FeedSimTestSupport
+import Foundation
 import Testing
+
 @testable import FeedReports
 
 /// A short scenario with two variants, a refresh that lands posts above the
@@ -11,7 +12,8 @@ private let smallScenario = """
     {
       "schema_version": 1,
       "name": "report-small",
-      "description": "A short session for the report tests: a drag, a refresh that lands posts above the reader, and a rotation; two position strategies.",
+      "description": "A short session for the report tests: a drag, a refresh that lands posts above the reader, and a \
+    rotation; two position strategies.",
       "device": "iphone-60hz",
       "seed": 7,
       "duration_s": 12,
@@ -47,8 +49,9 @@ func runSmallScenario(frames: Bool, extra: [String] = []) throws -> ScratchFolde
 /// `out/`, and explore results made from its summary in `exploreFolder`.
 func populationFolder(seeds: Int, exploreFolder: String) throws -> ScratchFolder {
     let folder = try runSmallScenario(frames: false, extra: ["--seeds", String(seeds)])
-    try folder.write(try exploreResults(fromSummary: String(contentsOf: folder.appending("out/summary.csv"), encoding: .utf8)),
-                     to: "\(exploreFolder)/\(HTMLReport.populationFileName)")
+    try folder.write(
+        try exploreResults(fromSummary: String(contentsOf: folder.appending("out/summary.csv"), encoding: .utf8)),
+        to: "\(exploreFolder)/\(HTMLReport.populationFileName)")
     return folder
 }
 
@@ -84,7 +87,12 @@ private func count(_ needle: String, in text: String) -> Int {
 
 @Suite("HTML report")
 struct ReportTests {
-    @Test("report of a run with frames: plots, budget line, overrun and drift marks, no external references, same bytes twice")
+    @Test(
+        """
+        report of a run with frames: plots, budget line, overrun and drift marks, no external references, same \
+        bytes twice
+        """
+    )
     func reportWithFrames() throws {
         let folder = try runSmallScenario(frames: true)
         defer { folder.remove() }
@@ -117,7 +125,8 @@ struct ReportTests {
             #expect(!html.contains(forbidden), "the page must be self-contained: found \(forbidden)")
         }
         for row in summary.rows {
-            #expect(html.contains("<td>\(row.value(of: "frame_work_max_ms")!)</td>"), "the summary table shows \(row.key)")
+            #expect(
+                html.contains("<td>\(row.value(of: "frame_work_max_ms")!)</td>"), "the summary table shows \(row.key)")
         }
     }
 
@@ -146,7 +155,9 @@ struct ReportTests {
 
     @Test("text is escaped for HTML")
     func escaping() {
-        #expect(HTMLText.escape("<a href=\"x\">Tom & Jerry's</a>") == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
+        #expect(
+            HTMLText.escape("<a href=\"x\">Tom & Jerry's</a>")
+                == "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;")
         #expect(HTMLText.identifier("a b-c_d.") == "a~20~b-c_d~2e~")
     }
 
@@ -163,9 +174,11 @@ struct ReportTests {
         let columns = plot.columns()
         let spikeColumns = columns.filter { $0.frame.workMs == 40 }.count
         let overrunColumns = plot.overrunColumns().count
-        let columnsWithSpikes = Set(frames.filter(\.overrun).map { frame -> Int in
-            Int(frame.timeMs / plot.axisEndMs * FrameWorkPlot.plotWidth)
-        }).count
+        let columnsWithSpikes = Set(
+            frames.filter(\.overrun).map { frame -> Int in
+                Int(frame.timeMs / plot.axisEndMs * FrameWorkPlot.plotWidth)
+            }
+        ).count
         #expect(columns.count <= Int(FrameWorkPlot.plotWidth))
         #expect(spikeColumns == columnsWithSpikes, "no spike is lost to bucketing")
         #expect(overrunColumns == columnsWithSpikes)
@@ -175,7 +188,9 @@ struct ReportTests {
         #expect(plot.clippedFrames.isEmpty)
     }
 
-    @Test("axis scales are round and cover their value", arguments: [0.0, 0.3, 1, 4.421, 7, 16.667, 29.136, 1876.12, 30154])
+    @Test(
+        "axis scales are round and cover their value",
+        arguments: [0.0, 0.3, 1, 4.421, 7, 16.667, 29.136, 1876.12, 30154])
     func axisScale(_ value: Double) {
         let scale = AxisScale.covering(value)
         #expect(scale.maximum >= value)
@@ -183,7 +198,12 @@ struct ReportTests {
         #expect(scale.ticks.first == 0)
     }
 
-    @Test("multi-seed results: per scenario a distribution plot per metric and the paired differences, every run filed by its seed, same bytes twice")
+    @Test(
+        """
+        multi-seed results: per scenario a distribution plot per metric and the paired differences, every run \
+        filed by its seed, same bytes twice
+        """
+    )
     func multiSeedReport() throws {
         let folder = try runSmallScenario(frames: true, extra: ["--seeds", "3"])
         defer { folder.remove() }
@@ -194,12 +214,17 @@ struct ReportTests {
         let html = try String(contentsOf: folder.appending("first.html"), encoding: .utf8)
         #expect(try Data(contentsOf: folder.appending("second.html")) == Data(html.utf8))
         #expect(count("<svg class=\"distribution-plot\"", in: html) == HTMLReport.populationMetrics.count)
-        #expect(count("<svg class=\"bar-chart\"", in: html) == 0, "a scenario with seeds shows distributions, not one run's bars")
-        #expect(html.contains("<table class=\"differences\">") && html.contains("report-small @ 60 Hz, 3 seeds: paired by seed"))
+        #expect(
+            count("<svg class=\"bar-chart\"", in: html) == 0,
+            "a scenario with seeds shows distributions, not one run's bars")
+        #expect(
+            html.contains("<table class=\"differences\">")
+                && html.contains("report-small @ 60 Hz, 3 seeds: paired by seed"))
         #expect(html.contains("<th>seed</th>"))
         for variant in ["none", "anchor"] {
             for seed in 7...9 {
-                #expect(count("id=\"run-report-small.\(variant).60.\(seed)\"", in: html) == 1, "\(variant) seed \(seed)")
+                #expect(
+                    count("id=\"run-report-small.\(variant).60.\(seed)\"", in: html) == 1, "\(variant) seed \(seed)")
                 #expect(html.contains("Frame work over time, report-small / \(variant) @ 60 Hz, seed \(seed)"))
             }
         }
@@ -207,7 +232,12 @@ struct ReportTests {
         #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"))
     }
 
-    @Test("a multi-seed report answers first: the population, its distributions and verdicts, then every run's table, folded and whole")
+    @Test(
+        """
+        a multi-seed report answers first: the population, its distributions and verdicts, then every run's \
+        table, folded and whole
+        """
+    )
     func multiSeedReportAnswersFirst() throws {
         let folder = try runSmallScenario(frames: false, extra: ["--seeds", "4"])
         defer { folder.remove() }
@@ -215,13 +245,16 @@ struct ReportTests {
         try #require(report.status == 0, "\(report)")
         let html = try String(contentsOf: folder.appending("out/report.html"), encoding: .utf8)
 
-        let population = try #require(html.range(of: "8 runs of 1 scenario: 2 variants × 4 seeds"), "the lead gives the population")
+        let population = try #require(
+            html.range(of: "8 runs of 1 scenario: 2 variants × 4 seeds"), "the lead gives the population")
         let plot = try #require(html.range(of: "<svg class=\"distribution-plot\""))
         let verdicts = try #require(html.range(of: "<table class=\"differences\">"))
         let folded = try #require(html.range(of: "<details class=\"every-run\" id=\"summary\"><summary>"))
         let table = try #require(html.range(of: "<table class=\"summary\">"))
         #expect(population.lowerBound < plot.lowerBound)
-        #expect(plot.lowerBound < folded.lowerBound && verdicts.lowerBound < folded.lowerBound, "distributions and verdicts come first")
+        #expect(
+            plot.lowerBound < folded.lowerBound && verdicts.lowerBound < folded.lowerBound,
+            "distributions and verdicts come first")
         #expect(folded.upperBound < table.lowerBound, "the table of every run is inside the folded section")
         let body = html[table.upperBound...]
         let rows = try #require(body.range(of: "</table>")).lowerBound
@@ -237,7 +270,12 @@ struct ReportTests {
         #expect(!page.contains("<details class=\"every-run\""))
     }
 
-    @Test("explore.csv alone gives a population section: plots per metric, the population table with violations, the paired differences")
+    @Test(
+        """
+        explore.csv alone gives a population section: plots per metric, the population table with violations, the \
+        paired differences
+        """
+    )
     func exploreOnly() throws {
         let folder = try populationFolder(seeds: 5, exploreFolder: "explore")
         defer { folder.remove() }
@@ -248,17 +286,25 @@ struct ReportTests {
         #expect(count("<svg class=\"distribution-plot\"", in: html) == HTMLReport.populationMetrics.count)
         #expect(html.contains("<th>runs with violations</th>") && html.contains("<table class=\"differences\">"))
         #expect(!html.contains("id=\"summary\""), "no summary.csv, no summary table")
-        #expect(html.contains("<td class=\"text\">drift_max_pt</td>") && !html.contains("<td class=\"text\">allocations</td>"),
-                "explore results have no allocation counts, so the default metrics leave them out")
+        #expect(
+            html.contains("<td class=\"text\">drift_max_pt</td>")
+                && !html.contains("<td class=\"text\">allocations</td>"),
+            "explore results have no allocation counts, so the default metrics leave them out")
 
         let empty = try FeedSimProcess.run(["report", "nothing-here"], in: folder.url)
         #expect(empty.status == 64, "\(empty)")
     }
 
-    @Test("a distribution plot has at most one dot per pixel column, however many runs, and its percentiles are nearest-rank")
+    @Test(
+        """
+        a distribution plot has at most one dot per pixel column, however many runs, and its percentiles are \
+        nearest-rank
+        """
+    )
     func distributionBucketing() {
         let values = (0..<100_000).map { Double($0 % 1000) / 10 }
-        let plot = DistributionPlot(title: "t", unit: "pt", lanes: [DistributionPlot.Lane(name: "a", color: "#000", values: values)])
+        let plot = DistributionPlot(
+            title: "t", unit: "pt", lanes: [DistributionPlot.Lane(name: "a", color: "#000", values: values)])
         #expect(plot.columns(plot.lanes[0]).count <= Int(DistributionPlot.plotWidth) + 1)
         #expect(plot.columns(plot.lanes[0]).reduce(0) { $0 + $1.runs } == values.count)
         #expect(count("<circle", in: plot.svg) == plot.columns(plot.lanes[0]).count)
@@ -269,7 +315,8 @@ struct ReportTests {
     @Test("Chromium renders the report offline to a page that is not blank")
     func screenshot() throws {
         guard let chromium = Tool.find(["chromium", "chromium-browser"]) else {
-            Issue.record("""
+            Issue.record(
+                """
                 No chromium or chromium-browser on PATH: the screenshot test needs headless Chromium. \
                 Run scripts/bootstrap (Debian: apt-get install chromium fonts-liberation).
                 """)
@@ -283,32 +330,41 @@ struct ReportTests {
         defer { folder.remove() }
         let report = try FeedSimProcess.run(["report", "out"], in: folder.url)
         try #require(report.status == 0, "\(report)")
-        try ReportTests.expectRendered(folder.appending("out/report.html"), in: folder, chromium: chromium, python: python)
+        try ReportTests.expectRendered(
+            folder.appending("out/report.html"), in: folder, chromium: chromium, python: python)
     }
 
     @Test("Chromium renders the population page of multi-seed and explore results")
     func populationScreenshot() throws {
         guard let chromium = Tool.find(["chromium", "chromium-browser"]), let python = Tool.find(["python3"]) else {
-            Issue.record("No chromium or python3 on PATH: run scripts/bootstrap (Debian: apt-get install chromium fonts-liberation).")
+            Issue.record(
+                """
+                No chromium or python3 on PATH: run scripts/bootstrap (Debian: apt-get install chromium \
+                fonts-liberation).
+                """
+            )
             return
         }
         let folder = try populationFolder(seeds: 6, exploreFolder: "out")
         defer { folder.remove() }
         let report = try FeedSimProcess.run(["report", "out"], in: folder.url)
         try #require(report.status == 0, "\(report)")
-        try ReportTests.expectRendered(folder.appending("out/report.html"), in: folder, chromium: chromium, python: python)
+        try ReportTests.expectRendered(
+            folder.appending("out/report.html"), in: folder, chromium: chromium, python: python)
     }
 
     /// Renders `page` in headless Chromium and checks the screenshot is a
     /// drawn page, not a blank one; the PNG stays in `folder` as report.png.
     static func expectRendered(_ page: URL, in folder: ScratchFolder, chromium: URL, python: URL) throws {
         let png = folder.appending("report.png")
-        let render = try Tool.run(chromium, [
-            "--headless", "--no-sandbox", "--disable-gpu",
-            "--user-data-dir=\(folder.appending("chromium-profile").path)",
-            "--screenshot=\(png.path)", "--window-size=1280,2000",
-            page.absoluteString,
-        ], in: folder.url, timeout: 120)
+        let render = try Tool.run(
+            chromium,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu",
+                "--user-data-dir=\(folder.appending("chromium-profile").path)",
+                "--screenshot=\(png.path)", "--window-size=1280,2000",
+                page.absoluteString,
+            ], in: folder.url, timeout: 120)
         try #require(render.status == 0 && FileManager.default.fileExists(atPath: png.path), "\(render)")
 
         let script = FeedSimProcess.packageRoot.appendingPathComponent("Tests/FeedSimCLITests/Fixtures/png_stats.py")

@@ -13,7 +13,10 @@ struct MeasuredRun: Sendable, CustomStringConvertible {
     var stderr: String
 
     var description: String {
-        "\(exitedBySignal ? "signal" : "exit") \(status) after \(String(format: "%.1f", seconds)) s, peak \(String(format: "%.0f", peakMiB)) MiB\n\(stderr)"
+        """
+        \(exitedBySignal ? "signal" : "exit") \(status) after \(String(format: "%.1f", seconds)) s, peak \
+        \(String(format: "%.0f", peakMiB)) MiB\n\(stderr)
+        """
     }
 
     /// Runs `feedsim arguments...` in `directory`, killing it after `timeout` seconds.
@@ -76,8 +79,10 @@ struct RunawayScenario: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { label }
 
-    static func scenario(_ name: String, device: String = "iphone-60hz", duration: String, posts: Int = 1_000,
-                         limits: String? = nil, script: String) -> String {
+    static func scenario(
+        _ name: String, device: String = "iphone-60hz", duration: String, posts: Int = 1_000,
+        limits: String? = nil, script: String
+    ) -> String {
         """
         { "schema_version": 1, "name": "\(name)", "description": "A runaway: \(name).", "device": "\(device)",
           "duration_s": \(duration), "feed": { "post_count": \(posts) },\(limits.map { "\n  \"limits\": \($0)," } ?? "")
@@ -88,30 +93,65 @@ struct RunawayScenario: Sendable, CustomTestStringConvertible {
     static let all: [RunawayScenario] = [
         RunawayScenario(
             label: "a million posts, flung through for ten seconds at 120 Hz: finishes",
-            json: scenario("million-posts", device: "iphone-pro-120hz", duration: "10", posts: 1_000_000,
-                           script: #"{ "at_ms": 100, "action": "fling", "velocity_pt_s": -100000, "repeat": { "count": 9, "every_ms": 1000 } }"#),
+            json: scenario(
+                "million-posts", device: "iphone-pro-120hz", duration: "10", posts: 1_000_000,
+                script:
+                    #"""
+                    { "at_ms": 100, "action": "fling", "velocity_pt_s": -100000, "repeat": { "count": 9, \#
+                    "every_ms": 1000 } }
+                    """#
+            ),
             status: 0, message: "", maxSeconds: 240, maxMiB: 1_024),
         RunawayScenario(
             label: "a day of simulated time with the default event limit: refused at load",
-            json: scenario("a-day", duration: "86400", limits: #"{ "max_simulated_s": 86400 }"#,
-                           script: #"{ "at_ms": 1000, "action": "fling", "velocity_pt_s": -3000, "repeat": { "count": 24, "every_ms": 3600000 } }"#),
-            status: 65, message: "$.duration_s: expected a run whose vsyncs fit in limits.max_events (2000000), found 86400.0 s at 60 Hz, 5184000 vsyncs",
+            json: scenario(
+                "a-day", duration: "86400", limits: #"{ "max_simulated_s": 86400 }"#,
+                script:
+                    #"""
+                    { "at_ms": 1000, "action": "fling", "velocity_pt_s": -3000, "repeat": { "count": 24, \#
+                    "every_ms": 3600000 } }
+                    """#
+            ),
+            status: 65,
+            message:
+                """
+                $.duration_s: expected a run whose vsyncs fit in limits.max_events (2000000), found 86400.0 s at \
+                60 Hz, 5184000 vsyncs
+                """,
             maxSeconds: 30, maxMiB: 200),
         RunawayScenario(
             label: "the most repetitions of the dearest step (10,000 likes): finishes",
-            json: scenario("most-likes", duration: "361",
-                           script: #"{ "at_ms": 0, "action": "like", "repeat": { "count": 10000, "every_ms": 36 } }"#),
+            json: scenario(
+                "most-likes", duration: "361",
+                script: #"{ "at_ms": 0, "action": "like", "repeat": { "count": 10000, "every_ms": 36 } }"#),
             status: 0, message: "", maxSeconds: 400, maxMiB: 400),
         RunawayScenario(
             label: "more repetitions than a script may hold: refused at load",
-            json: scenario("too-many-likes", duration: "100",
-                           script: #"{ "at_ms": 0, "action": "like", "repeat": { "count": 10000, "every_ms": 1 } }, { "at_ms": 50, "action": "like", "repeat": { "count": 10000, "every_ms": 1 } }"#),
-            status: 65, message: "$.script[1]: expected at most 10000 steps in the script counting every repetition, found 20000 by this step",
+            json: scenario(
+                "too-many-likes", duration: "100",
+                script:
+                    #"""
+                    { "at_ms": 0, "action": "like", "repeat": { "count": 10000, "every_ms": 1 } }, { "at_ms": \#
+                    50, "action": "like", "repeat": { "count": 10000, "every_ms": 1 } }
+                    """#
+            ),
+            status: 65,
+            message:
+                """
+                $.script[1]: expected at most 10000 steps in the script counting every repetition, found 20000 by \
+                this step
+                """,
             maxSeconds: 30, maxMiB: 200),
         RunawayScenario(
             label: "the most new posts the most times: refused at load",
-            json: scenario("posts-without-end", duration: "100",
-                           script: #"{ "at_ms": 0, "action": "new_posts", "count": 100000, "delivery": "server", "repeat": { "count": 10000, "every_ms": 1 } }"#),
+            json: scenario(
+                "posts-without-end", duration: "100",
+                script:
+                    #"""
+                    { "at_ms": 0, "action": "new_posts", "count": 100000, "delivery": "server", "repeat": { \#
+                    "count": 10000, "every_ms": 1 } }
+                    """#
+            ),
             status: 65, message: "$.script[0].count: expected at most 1000000 posts over the run",
             maxSeconds: 30, maxMiB: 200),
     ]
@@ -119,14 +159,16 @@ struct RunawayScenario: Sendable, CustomTestStringConvertible {
 
 @Suite("Runaway scenarios", .serialized)
 struct RunawayScenarioTests {
-    @Test("A scenario that asks for a great deal finishes or stops with its limit's message, in bounded time and memory",
-          arguments: RunawayScenario.all)
+    @Test(
+        "A scenario that asks for a great deal finishes or stops with its limit's message, in bounded time and memory",
+        arguments: RunawayScenario.all)
     func bounded(_ example: RunawayScenario) throws {
         let folder = try ScratchFolder(prefix: "feedsim-runaway")
         defer { folder.remove() }
         try folder.copyDeviceProfiles()
         try folder.write(example.json, to: "runaway.json")
-        let run = try MeasuredRun.measure(["run", "runaway.json", "--out", "out", "--quiet"], in: folder.url, timeout: example.maxSeconds * 2)
+        let run = try MeasuredRun.measure(
+            ["run", "runaway.json", "--out", "out", "--quiet"], in: folder.url, timeout: example.maxSeconds * 2)
         print("runaway: \(example.label): \(run)")
         #expect(!run.exitedBySignal && run.status == example.status, "\(run)")
         #expect(run.seconds <= example.maxSeconds, "\(run)")

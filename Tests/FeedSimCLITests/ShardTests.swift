@@ -1,6 +1,7 @@
 import FeedSimTestSupport
 import Foundation
 import Testing
+
 @testable import FeedReports
 
 /// Two small scenarios, three runs in all (one has two variants), so that
@@ -75,13 +76,15 @@ struct ShardTests {
             try ShardManifest.decode(Data(contentsOf: folder.appending("part\(k)/shard.json")), file: "part\(k)")
         }
         let total = manifests[0].totalRequests
-        let summaryLines = try String(contentsOf: folder.appending("whole/summary.csv"), encoding: .utf8)
+        let summaryLines =
+            try String(contentsOf: folder.appending("whole/summary.csv"), encoding: .utf8)
             .split(separator: "\n").count - 1
         #expect(total == summaryLines, "total_requests is the number of runs in the suite")
         for (k, manifest) in zip(1..., manifests) {
             #expect(manifest.shard == k && manifest.shardCount == 3)
-            #expect(manifest.requests.map(\.index) == (0..<total).filter { $0 % 3 == k - 1 },
-                    "part \(k)/3 runs exactly the indices i with i % 3 == \(k - 1)")
+            #expect(
+                manifest.requests.map(\.index) == (0..<total).filter { $0 % 3 == k - 1 },
+                "part \(k)/3 runs exactly the indices i with i % 3 == \(k - 1)")
             #expect(manifest.inputs.frames && manifest.inputs.seedOverride == nil)
             #expect(manifest.inputs.files.map(\.path) == manifests[0].inputs.files.map(\.path))
             #expect(manifest.inputsHash == manifests[0].inputsHash)
@@ -136,7 +139,8 @@ struct ShardTests {
         #expect(outcome.stderr.contains("rows but its shard.json accounts for"), "\(outcome)")
     }
 
-    @Test("--shard must be K/N with 1 ≤ K ≤ N (exit 64)", arguments: ["0/3", "4/3", "1/0", "-1/2", "2", "a/b", "1/2/3"])
+    @Test(
+        "--shard must be K/N with 1 ≤ K ≤ N (exit 64)", arguments: ["0/3", "4/3", "1/0", "-1/2", "2", "a/b", "1/2/3"])
     func badShardIsAUsageError(_ value: String) throws {
         let folder = try SmallSuite.folder()
         defer { folder.remove() }
@@ -151,7 +155,8 @@ struct ShardTests {
         let folder = try SmallSuite.folder()
         defer { folder.remove() }
         try SmallSuite.runPart(5, of: 5, in: folder, out: "out")
-        let manifest = try ShardManifest.decode(Data(contentsOf: folder.appending("out/shard.json")), file: "out/shard.json")
+        let manifest = try ShardManifest.decode(
+            Data(contentsOf: folder.appending("out/shard.json")), file: "out/shard.json")
         #expect(manifest.totalRequests == 3 && manifest.requests.isEmpty)
         let summary = try String(contentsOf: folder.appending("out/summary.csv"), encoding: .utf8)
         #expect(summary == RunReports.summaryColumns.joined(separator: ",") + "\n")
@@ -161,11 +166,17 @@ struct ShardTests {
         #expect(folder.entries(in: "out")?.contains("shard.json") == false)
     }
 
-    @Test("a run or a merge into a folder leaves nothing of an earlier one: frames.csv and traces go when not asked for again")
+    @Test(
+        """
+        a run or a merge into a folder leaves nothing of an earlier one: frames.csv and traces go when not asked \
+        for again
+        """
+    )
     func noStaleOutput() throws {
         let folder = try SmallSuite.folder()
         defer { folder.remove() }
-        let traced = try FeedSimProcess.run(["run", "suite", "--frames", "--trace", "--quiet", "--out", "out"], in: folder.url)
+        let traced = try FeedSimProcess.run(
+            ["run", "suite", "--frames", "--trace", "--quiet", "--out", "out"], in: folder.url)
         try #require(traced.status == 0, "\(traced)")
         #expect(folder.entries(in: "out/traces")?.count == 3)
         let plain = try FeedSimProcess.run(["run", "suite", "--quiet", "--out", "out"], in: folder.url)
@@ -179,7 +190,8 @@ struct ShardTests {
         #expect(folder.entries(in: "out/traces") == ["shard-b--anchor--60hz.json"])
 
         // A merge of untraced parts into a folder that held a traced whole run.
-        _ = try FeedSimProcess.run(["run", "suite", "--frames", "--trace", "--quiet", "--out", "merged"], in: folder.url)
+        _ = try FeedSimProcess.run(
+            ["run", "suite", "--frames", "--trace", "--quiet", "--out", "merged"], in: folder.url)
         for k in 1...2 { try SmallSuite.runPart(k, of: 2, in: folder, out: "part\(k)", extra: []) }
         let merge = try FeedSimProcess.run(["merge", "part1", "part2", "--out", "merged"], in: folder.url)
         try #require(merge.status == 0, "\(merge)")
@@ -190,7 +202,8 @@ struct ShardTests {
     func mergeCarriesTraces() throws {
         let folder = try SmallSuite.folder()
         defer { folder.remove() }
-        let whole = try FeedSimProcess.run(["run", "suite", "--frames", "--trace", "--quiet", "--out", "whole"], in: folder.url)
+        let whole = try FeedSimProcess.run(
+            ["run", "suite", "--frames", "--trace", "--quiet", "--out", "whole"], in: folder.url)
         try #require(whole.status == 0, "\(whole)")
         for k in 1...3 { try SmallSuite.runPart(k, of: 3, in: folder, out: "part\(k)", extra: ["--trace"]) }
         let merge = try FeedSimProcess.run(["merge", "part2", "part3", "part1", "--out", "merged"], in: folder.url)
@@ -199,7 +212,9 @@ struct ShardTests {
         #expect(names.count == 3)
         #expect(folder.entries(in: "merged/traces") == names)
         for name in names {
-            #expect(try Data(contentsOf: folder.appending("merged/traces/\(name)")) == Data(contentsOf: folder.appending("whole/traces/\(name)")), "\(name)")
+            #expect(
+                try Data(contentsOf: folder.appending("merged/traces/\(name)"))
+                    == Data(contentsOf: folder.appending("whole/traces/\(name)")), "\(name)")
         }
 
         try SmallSuite.runPart(2, of: 3, in: folder, out: "part2", extra: [])
@@ -217,7 +232,9 @@ struct ShardTests {
         #expect(plain.status == 0, "\(plain)")
         let lines = plain.stderrLines.filter { $0.hasPrefix("feedsim: ") }
         #expect(lines.count == 3, "3 runs: each is another tenth of the suite. \(plain)")
-        #expect(lines.last?.hasPrefix("feedsim: 3/3 runs done, ") == true && lines.last?.hasSuffix(" elapsed") == true, "\(plain)")
+        #expect(
+            lines.last?.hasPrefix("feedsim: 3/3 runs done, ") == true && lines.last?.hasSuffix(" elapsed") == true,
+            "\(plain)")
         #expect(!plain.stdout.contains("runs done"))
         let quiet = try FeedSimProcess.run(["run", "suite", "--quiet", "--out", "b"], in: folder.url)
         #expect(quiet.status == 0, "\(quiet)")

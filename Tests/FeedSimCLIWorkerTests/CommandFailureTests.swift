@@ -1,8 +1,9 @@
 import ArgumentParser
-@testable import FeedSimCLI
 import FeedReports
 import FeedScenario
 import Testing
+
+@testable import FeedSimCLI
 
 /// The one mapping from a command's failure to its exit code and message:
 /// the contract of docs/commands.md, "Exit codes", pinned case by case.
@@ -56,13 +57,16 @@ struct CommandFailureTests {
 
     @Test("every file diagnostic reads as it always has: file:line, file: $.path, or file alone")
     func fileDiagnostics() {
-        #expect("\(ScenarioError(file: "a.json", path: "$.feed", expected: "expected an object"))" == "a.json: $.feed: expected an object")
+        #expect(
+            "\(ScenarioError(file: "a.json", path: "$.feed", expected: "expected an object"))"
+                == "a.json: $.feed: expected an object")
         #expect("\(ProvenanceError(file: "p.json", reason: "expected an object"))" == "p.json: expected an object")
         #expect("\(FileProblem(file: "t.csv", line: 3, problem: "expected 4 fields"))" == "t.csv:3: expected 4 fields")
         #expect("\(FileProblem(file: "t.csv", line: nil, problem: "empty"))" == "t.csv: empty")
         #expect(ScenarioError(file: "a.json", path: "$.feed", expected: "x").place == .jsonPath("$.feed"))
-        #expect("\(ShardMergeError.file("p1/summary.csv", line: 1, "the header is not the one `feedsim run` writes"))"
-            == "p1/summary.csv:1: the header is not the one `feedsim run` writes")
+        #expect(
+            "\(ShardMergeError.file("p1/summary.csv", line: 1, "the header is not the one `feedsim run` writes"))"
+                == "p1/summary.csv:1: the header is not the one `feedsim run` writes")
         #expect("\(ShardMergeError("part 1/2 is given twice: a and a"))" == "part 1/2 is given twice: a and a")
     }
 }

@@ -1,8 +1,9 @@
-@testable import FeedSimCLI
 import FeedReports
 import FeedSimTestSupport
 import Foundation
 import Testing
+
+@testable import FeedSimCLI
 
 /// What `run` says when a worker answers with something that is not a reply.
 @Suite("Worker replies")
@@ -16,13 +17,19 @@ struct WorkerReplyTests {
         return url
     }
 
-    @Test("a reply that does not decode is reported as such, with what the worker wrote, not as a worker that exited with status 0")
+    @Test(
+        """
+        a reply that does not decode is reported as such, with what the worker wrote, not as a worker that exited \
+        with status 0
+        """
+    )
     func undecodableReply() throws {
         let folder = try ScratchFolder(prefix: "feedsim-reply")
         defer { folder.remove() }
         let worker = try BatchWorker(
             executable: try WorkerReplyTests.fakeWorker(replying: "not a reply", in: folder), interruption: .shared)
-        let order = RunOrder(file: "scenario.json", refreshHz: 60, seed: 1, variant: "default", frames: false, trace: false)
+        let order = RunOrder(
+            file: "scenario.json", refreshHz: 60, seed: 1, variant: "default", frames: false, trace: false)
         #expect {
             _ = try worker.run(order)
         } throws: { error in

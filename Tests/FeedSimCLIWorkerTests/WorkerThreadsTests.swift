@@ -1,7 +1,8 @@
-@testable import FeedSimCLI
 import Foundation
 import Synchronization
 import Testing
+
+@testable import FeedSimCLI
 
 /// Outcomes handed over in index order as they finish, so an exploration
 /// keeps none it has written.

@@ -1,9 +1,9 @@
+import FeedScenario
+import FeedSimFuzz
 import FeedSimTestSupport
+import FeedSimulator
 import Foundation
 import Testing
-import FeedSimFuzz
-import FeedScenario
-import FeedSimulator
 
 /// The fuzz target's inputs that matter most, run through the same entry
 /// point without the sanitizers: the seeds `Fuzz/run` builds its corpus
@@ -28,7 +28,8 @@ enum FuzzFixtures {
             seeds.append(("scenario \(url.lastPathComponent)", FuzzInput.scenario.input([try Data(contentsOf: url)])))
         }
         for url in files(in: "Tests/FeedScenarioTests/Fixtures/invalid") {
-            seeds.append(("invalid scenario \(url.lastPathComponent)", FuzzInput.scenario.input([try Data(contentsOf: url)])))
+            seeds.append(
+                ("invalid scenario \(url.lastPathComponent)", FuzzInput.scenario.input([try Data(contentsOf: url)])))
         }
         for url in files(in: "scenarios/devices") {
             seeds.append(("device \(url.lastPathComponent)", FuzzInput.device.input([try Data(contentsOf: url)])))
@@ -41,12 +42,25 @@ enum FuzzFixtures {
         seeds.append(("compare", FuzzInput.compare.input([baseline])))
         seeds.append(("report", FuzzInput.report.input([summary, drift, frames])))
         seeds.append(("merge", FuzzInput.merge.input([try read("Fuzz/seeds/shard.json"), summary, drift, frames])))
-        seeds.append(("calibration", FuzzInput.calibration.input([try read("Fuzz/seeds/trace.csv"), try read("scenarios/devices/iphone-60hz.json")])))
-        seeds.append(("xctrace", FuzzInput.xctrace.input([
-            try read("Tests/FeedSimulatorTests/Fixtures/xctrace/frames.xml"), try read("scenarios/devices/iphone-60hz.json"),
-        ])))
-        seeds.append(("timeline page", FuzzInput.timelinePage.input([try read("docs/examples/your-app/timeline/page-1.json")])))
-        seeds.append(("timeline posts", FuzzInput.timelinePosts.input([try read("docs/examples/your-app/posts.jsonl")])))
+        seeds.append(
+            (
+                "calibration",
+                FuzzInput.calibration.input([
+                    try read("Fuzz/seeds/trace.csv"), try read("scenarios/devices/iphone-60hz.json"),
+                ])
+            ))
+        seeds.append(
+            (
+                "xctrace",
+                FuzzInput.xctrace.input([
+                    try read("Tests/FeedSimulatorTests/Fixtures/xctrace/frames.xml"),
+                    try read("scenarios/devices/iphone-60hz.json"),
+                ])
+            ))
+        seeds.append(
+            ("timeline page", FuzzInput.timelinePage.input([try read("docs/examples/your-app/timeline/page-1.json")])))
+        seeds.append(
+            ("timeline posts", FuzzInput.timelinePosts.input([try read("docs/examples/your-app/posts.jsonl")])))
         seeds.append(("har", FuzzInput.har.input([try read("docs/examples/your-app/sample.har")])))
         seeds.append(("sessions", FuzzInput.sessions.input([try read("docs/examples/your-app/one-session.jsonl")])))
         return seeds
@@ -61,7 +75,9 @@ struct FuzzRegressionTests {
             #expect(FuzzInput(selector: kind.rawValue) == kind)
             #expect(FuzzInput(selector: kind.rawValue + UInt8(FuzzInput.allCases.count)) == kind)
         }
-        #expect(FuzzInput.merge.input([Data("a".utf8), Data("bc".utf8)]) == Data([FuzzInput.merge.rawValue, 0x61, 0, 0x62, 0x63]))
+        #expect(
+            FuzzInput.merge.input([Data("a".utf8), Data("bc".utf8)])
+                == Data([FuzzInput.merge.rawValue, 0x61, 0, 0x62, 0x63]))
     }
 
     @Test("Every seed runs through its reader; there is one for each reader")
@@ -71,17 +87,21 @@ struct FuzzRegressionTests {
         for seed in seeds { FeedSimFuzz.consume(seed.input) }
     }
 
-    @Test("The calibration seed is a trace the fit accepts, padded and quoted fields included, so mutations reach the fit")
+    @Test(
+        "The calibration seed is a trace the fit accepts, padded and quoted fields included, so mutations reach the fit"
+    )
     func calibrationSeedFits() throws {
         let trace = try CalibrationTrace(data: try FuzzFixtures.read("Fuzz/seeds/trace.csv"), file: "trace.csv")
         #expect(trace.frames.count == 12)
         #expect(trace.frames[4].durationNs == 2_400_000)
-        let base = try ScenarioLoader.device(from: try FuzzFixtures.read("scenarios/devices/iphone-60hz.json"), file: "base.json")
+        let base = try ScenarioLoader.device(
+            from: try FuzzFixtures.read("scenarios/devices/iphone-60hz.json"), file: "base.json")
         let fit = try Calibration(trace: trace, base: base.costs)
         #expect(fit.fitFrames + fit.heldBackFrames == 12)
     }
 
-    @Test("Every input that once crashed a reader now runs through it", arguments: FuzzFixtures.files(in: "Fuzz/crashes"))
+    @Test(
+        "Every input that once crashed a reader now runs through it", arguments: FuzzFixtures.files(in: "Fuzz/crashes"))
     func crashes(_ url: URL) throws {
         FeedSimFuzz.consume(try Data(contentsOf: url))
     }

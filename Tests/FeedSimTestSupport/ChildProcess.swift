@@ -67,7 +67,9 @@ public enum ChildProcess {
             let stderrPipe = Pipe()
             process.standardOutput = stdoutPipe
             process.standardError = stderrPipe
-            capture = (.drain(PipeDrain(stdoutPipe.fileHandleForReading)), .drain(PipeDrain(stderrPipe.fileHandleForReading)))
+            capture = (
+                .drain(PipeDrain(stdoutPipe.fileHandleForReading)), .drain(PipeDrain(stderrPipe.fileHandleForReading))
+            )
         case let .files(folder):
             let stdoutURL = folder.appendingPathComponent(".\(executable.lastPathComponent).stdout")
             let stderrURL = folder.appendingPathComponent(".\(executable.lastPathComponent).stderr")
@@ -97,7 +99,9 @@ public final class RunningChild: @unchecked Sendable {
     private let stdout: OutputCapture
     private let stderr: OutputCapture
 
-    fileprivate init(process: Process, command: [String], exited: DispatchSemaphore, stdout: OutputCapture, stderr: OutputCapture) {
+    fileprivate init(
+        process: Process, command: [String], exited: DispatchSemaphore, stdout: OutputCapture, stderr: OutputCapture
+    ) {
         self.process = process
         self.command = command
         self.exited = exited
@@ -128,7 +132,8 @@ public final class RunningChild: @unchecked Sendable {
         }
         // The pipes reach end-of-file once the child is gone; the bound only
         // matters if something the child started still holds them open.
-        let drained = stdout.finish(within: ChildProcess.terminationGrace) && stderr.finish(within: ChildProcess.terminationGrace)
+        let drained =
+            stdout.finish(within: ChildProcess.terminationGrace) && stderr.finish(within: ChildProcess.terminationGrace)
         return ProcessOutcome(
             status: process.terminationStatus,
             exitedBySignal: process.terminationReason == .uncaughtSignal,

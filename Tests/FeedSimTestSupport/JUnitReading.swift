@@ -41,9 +41,11 @@ public struct JUnitReading: Decodable, Sendable {
         let script = PackageRoot.appending("Tests/FeedSimTestSupport/read_junit.py")
         let outcome = try ChildProcess.run(ChildProcess.env, ["python3", script.path, file.path], timeout: 60)
         guard outcome.status == 0 else {
-            throw Unreadable(description: """
-                junitparser could not read the file (scripts/bootstrap installs it: python3 -m pip install junitparser): \(outcome)
-                """)
+            throw Unreadable(
+                description: """
+                    junitparser could not read the file (scripts/bootstrap installs it: python3 -m pip install \
+                    junitparser): \(outcome)
+                    """)
         }
         return try JSONDecoder().decode(JUnitReading.self, from: Data(outcome.stdout.utf8))
     }

@@ -15,7 +15,9 @@ public enum SummaryFixture {
     ]
 
     /// One row in `RunReports.summaryColumns` order.
-    public static func row(_ scenario: String, variant: String = "default", hz: Int = 60, _ overrides: [String: String] = [:]) -> [String] {
+    public static func row(
+        _ scenario: String, variant: String = "default", hz: Int = 60, _ overrides: [String: String] = [:]
+    ) -> [String] {
         RunReports.summaryColumns.map { column in
             switch column {
             case "scenario": return scenario

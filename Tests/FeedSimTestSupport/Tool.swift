@@ -16,7 +16,10 @@ public enum Tool {
 
     /// Runs `executable` with its output going to files (so a browser's
     /// own children cannot hold a pipe open), killing it after `timeout` seconds.
-    public static func run(_ executable: URL, _ arguments: [String], in directory: URL, timeout: TimeInterval) throws -> ProcessOutcome {
-        try ChildProcess.start(executable, arguments, in: directory, output: .files(in: directory)).wait(timeout: timeout)
+    public static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL, timeout: TimeInterval
+    ) throws -> ProcessOutcome {
+        try ChildProcess.start(executable, arguments, in: directory, output: .files(in: directory)).wait(
+            timeout: timeout)
     }
 }

@@ -1,9 +1,10 @@
+import FeedEngine
+import FeedScenario
 import Foundation
 import Synchronization
 import Testing
+
 @testable import FeedSimulator
-import FeedEngine
-import FeedScenario
 
 @Suite("Allocation meter")
 struct AllocationMeterTests {
@@ -37,7 +38,9 @@ struct AllocationMeterTests {
     @Test("laying out a feed allocates a bounded number of blocks, not one per post")
     func feedListAllocations() throws {
         let meter = try AllocationMeter()
-        var feed = SyntheticFeed(settings: FeedSettings(postCount: 2000, textLength: 0...300, mediaFraction: 0.5), streams: RandomStreams(seed: 1))
+        var feed = SyntheticFeed(
+            settings: FeedSettings(postCount: 2000, textLength: 0...300, mediaFraction: 0.5),
+            streams: RandomStreams(seed: 1))
         let posts = feed.nextPosts(2000).map { FeedItem(post: $0) }
         let list = FeedList(configuration: FeedListConfiguration(estimatedItemHeight: 200, width: 390))
         // The Swift runtime allocates metadata the first time a path runs;
@@ -52,14 +55,21 @@ struct AllocationMeterTests {
         let afterLoad = meter.total().requests
         meter.measure { _ = list.updateVisibleRect(minY: 0, height: 800) }
         let afterFirst = meter.total().requests
-        #expect(afterLoad - before == 4, "posts are shared; heights, tree, measured and displayed flags are four blocks")
+        #expect(
+            afterLoad - before == 4, "posts are shared; heights, tree, measured and displayed flags are four blocks")
         #expect(afterFirst == afterLoad, "measuring cells in place allocates nothing")
     }
 
-    @Test("the simulated servers' work on a request is not the engine's: asking for 20 or 200 posts costs the engine the same")
+    @Test(
+        """
+        the simulated servers' work on a request is not the engine's: asking for 20 or 200 posts costs the engine \
+        the same
+        """
+    )
     func worldWorkIsExcluded() throws {
         func refreshCost(pageSize: Int) throws -> (requests: UInt64, bytes: UInt64, images: UInt64) {
-            let simulation = try Simulation(request: TestWorld.request(posts: 1_000, mediaFraction: 1, pageSize: pageSize))
+            let simulation = try Simulation(
+                request: TestWorld.request(posts: 1_000, mediaFraction: 1, pageSize: pageSize))
             let engine = simulation.engine
             let before = simulation.meter.total()
             simulation.meter.measure { engine.refresh() }
@@ -67,11 +77,16 @@ struct AllocationMeterTests {
             // An image load: the CDN plans and queues the download.
             let imageBefore = simulation.meter.total()
             simulation.meter.measure {
-                _ = simulation.transport.load(ImageRequest(
-                    key: ImageKey(postID: PostID(1)), pixelWidth: 2_000, pixelHeight: 2_000, encodedBytes: 400_000, priority: .visible)) { _ in }
+                _ = simulation.transport.load(
+                    ImageRequest(
+                        key: ImageKey(postID: PostID(1)), pixelWidth: 2_000, pixelHeight: 2_000, encodedBytes: 400_000,
+                        priority: .visible)
+                ) { _ in }
             }
-            return (after.requests - before.requests, after.bytes - before.bytes,
-                    simulation.meter.total().requests - imageBefore.requests)
+            return (
+                after.requests - before.requests, after.bytes - before.bytes,
+                simulation.meter.total().requests - imageBefore.requests
+            )
         }
         let small = try refreshCost(pageSize: 20)
         let large = try refreshCost(pageSize: 200)
@@ -112,7 +127,12 @@ struct AllocationMeterTests {
         #expect(counted.withLock { $0 } == blocksPerThread.map(UInt64.init))
     }
 
-    @Test("threads end 64 at a time, round after round, while simulations run on other threads: nothing crashes and every run counts the same")
+    @Test(
+        """
+        threads end 64 at a time, round after round, while simulations run on other threads: nothing crashes and \
+        every run counts the same
+        """
+    )
     func threadsEndWhileRunsAreMeasured() throws {
         let script = [ScriptStep(atNs: 300_000_000, action: .fling(velocityPtPerS: 8_000, deceleration: .normal))]
         let request = TestWorld.request(posts: 300, seconds: 2, script: script, frames: false)
@@ -180,10 +200,12 @@ final class JoinableThread: Sendable {
     init(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
+                return nil
+            }, context)
         precondition(status == 0, "pthread_create failed: \(status)")
         self.thread = thread
     }

@@ -2,6 +2,7 @@ import Determinism
 import FeedScenario
 import Foundation
 import Testing
+
 @testable import FeedSimulator
 
 /// A trace generated from known costs comes back as those costs.
@@ -88,7 +89,9 @@ struct CalibrationTests {
         return CalibrationTrace(file: "scroll.csv", measured: CostTerm.all.map { _ in true }, frames: frames)
     }
 
-    @Test("a noisy 10,000-frame scroll gives back every cost within 5%, R² > 0.9, by either fit", arguments: Calibration.FitMethod.allCases)
+    @Test(
+        "a noisy 10,000-frame scroll gives back every cost within 5%, R² > 0.9, by either fit",
+        arguments: Calibration.FitMethod.allCases)
     func roundTrip(_ method: Calibration.FitMethod) throws {
         let text = CalibrationTests.scrollTrace().csvText
         #expect(text.hasPrefix("frame_ms,cells_configured,"), "frames is 1 throughout, so left out")
@@ -131,8 +134,12 @@ struct CalibrationTests {
                     widths = calibration.terms.map(\.relativeHalfWidth)
                     for fit in calibration.terms {
                         let truth = CalibrationTests.truth[fit.term.traceColumn]!
-                        #expect(fit.unidentified == nil, "\(fit.term.key) is varied enough to identify: \(fit.unidentified ?? "")")
-                        #expect(abs(fit.estimate / truth - 1) < 0.05, "\(fit.term.key): fitted \(fit.estimate), truth \(truth)")
+                        #expect(
+                            fit.unidentified == nil,
+                            "\(fit.term.key) is varied enough to identify: \(fit.unidentified ?? "")")
+                        #expect(
+                            abs(fit.estimate / truth - 1) < 0.05,
+                            "\(fit.term.key): fitted \(fit.estimate), truth \(truth)")
                     }
                     let preempted = calibration.frames.filter { frame in
                         let index = frame.line - 2
@@ -141,8 +148,11 @@ struct CalibrationTests {
                     #expect(preempted.count >= 80, "about 1% of 10,000 frames are preempted: \(preempted.count)")
                     let worst = calibration.downWeighted.prefix(Calibration.worstFramesListed)
                     #expect(worst.count == 5)
-                    #expect(worst.allSatisfy { $0.measuredMs - $0.predictedMs > 3 }, "the worst five are preempted frames")
-                    #expect(preempted.filter { !$0.heldBack }.allSatisfy { $0.weight < 0.5 }, "every preempted fitted frame is down-weighted")
+                    #expect(
+                        worst.allSatisfy { $0.measuredMs - $0.predictedMs > 3 }, "the worst five are preempted frames")
+                    #expect(
+                        preempted.filter { !$0.heldBack }.allSatisfy { $0.weight < 0.5 },
+                        "every preempted fitted frame is down-weighted")
                 }
                 if share > 0, method == .leastSquares {
                     let worst = CalibrationTests.errors(calibration).map(abs).max()!
@@ -155,7 +165,9 @@ struct CalibrationTests {
                 String(format: "%+8.2f%%", results[key]![i] * 100)
             }
             let width = widths[i].map { String(format: "±%.1f%%", $0 * 100) } ?? "n/a"
-            table.append(term.key.padding(toLength: 30, withPad: " ", startingAt: 0) + " " + cells.joined(separator: "  ") + "  " + width)
+            table.append(
+                term.key.padding(toLength: 30, withPad: " ", startingAt: 0) + " " + cells.joined(separator: "  ") + "  "
+                    + width)
         }
         print(table.joined(separator: "\n"))
     }
@@ -172,7 +184,9 @@ struct CalibrationTests {
             // Lookups at 2 µs cost at most 40 µs a frame against 0.3 ms of noise.
             let queries = random.next(in: 0...20)
             let noise = (random.nextUnit() - 0.5) * 0.6
-            let ms = 3 + 0.8 * Double(configured) + 2.5 * Double(measured) + 0.05 * Double(heights) + 0.002 * Double(queries) + noise
+            let ms =
+                3 + 0.8 * Double(configured) + 2.5 * Double(measured) + 0.05 * Double(heights) + 0.002 * Double(queries)
+                + noise
             lines.append("\(ms),\(configured),\(measured),\(heights),\(queries)")
         }
         let trace = try CalibrationTrace(text: lines.joined(separator: "\n"), file: "t.csv")
@@ -181,10 +195,16 @@ struct CalibrationTests {
         func fit(_ key: String) -> Calibration.TermFit { calibration.terms.first { $0.term.key == key }! }
         #expect(fit("cell_configure").unidentified == nil)
         let heights = fit("height_update")
-        #expect(heights.fitted > 0 && heights.unidentified?.contains("collinear with cells_measured") == true, "\(heights.fitted): \(heights.unidentified ?? "identified")")
+        #expect(
+            heights.fitted > 0 && heights.unidentified?.contains("collinear with cells_measured") == true,
+            "\(heights.fitted): \(heights.unidentified ?? "identified")")
         let queries = fit("offset_query")
-        #expect(queries.fitted > 0 && queries.unidentified?.contains("varies too little") == true, "\(queries.fitted): \(queries.unidentified ?? "identified")")
-        #expect(queries.interval.map { $0.contains(2_000) } == true, "the interval holds the truth: \(String(describing: queries.interval))")
+        #expect(
+            queries.fitted > 0 && queries.unidentified?.contains("varies too little") == true,
+            "\(queries.fitted): \(queries.unidentified ?? "identified")")
+        #expect(
+            queries.interval.map { $0.contains(2_000) } == true,
+            "the interval holds the truth: \(String(describing: queries.interval))")
     }
 
     @Test("the fitted profile reads back through the strict decoder, fitted costs and rationales in place")
@@ -195,7 +215,8 @@ struct CalibrationTests {
         let loaded = try ScenarioLoader.device(from: Data(fitted.jsonText.utf8), file: "fitted.json")
         #expect(loaded == fitted)
         #expect(loaded.name == "fitted")
-        #expect(loaded.costs.frameBase.rationale.hasPrefix("Fitted by feedsim calibrate from scroll.csv over 8000 frames"))
+        #expect(
+            loaded.costs.frameBase.rationale.hasPrefix("Fitted by feedsim calibrate from scroll.csv over 8000 frames"))
         #expect(loaded.costs.renderBase == base.costs.renderBase, "render-server costs are not main-thread terms")
     }
 
@@ -227,7 +248,9 @@ struct CalibrationTests {
     func reference() throws {
         let root = CalibrationTests.devices.deletingLastPathComponent().deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("docs/calibration.md"), encoding: .utf8)
-        #expect(text.contains(CalibrationTrace.markdownColumns + "\n"), "paste CalibrationTrace.markdownColumns into docs/calibration.md")
+        #expect(
+            text.contains(CalibrationTrace.markdownColumns + "\n"),
+            "paste CalibrationTrace.markdownColumns into docs/calibration.md")
     }
 
     struct BadTrace: Sendable, CustomTestStringConvertible {
@@ -237,15 +260,29 @@ struct CalibrationTests {
         var testDescription: String { label }
     }
 
-    @Test("a bad trace is refused naming the file, the line and the problem", arguments: [
-        BadTrace(label: "empty", text: "", description: "t.csv:1: the file is empty"),
-        BadTrace(label: "unknown column", text: "frame_ms,colour\n1,2\n", description: "t.csv:1: unknown column \"colour\""),
-        BadTrace(label: "no duration", text: "cells_configured\n1\n", description: "t.csv:1: the header has no frame_ms column"),
-        BadTrace(label: "repeated column", text: "frame_ms,frame_ms\n1,1\n", description: "t.csv:1: the header repeats the column \"frame_ms\""),
-        BadTrace(label: "not a number", text: "frame_ms,cells_configured\n1,2\n3,many\n", description: "t.csv:3: cells_configured is \"many\""),
-        BadTrace(label: "negative", text: "frame_ms,cells_configured\n-1,2\n", description: "t.csv:2: frame_ms is \"-1\""),
-        BadTrace(label: "short row", text: "frame_ms,cells_configured\n1\n", description: "t.csv:2: the row has 1 fields but the header has 2"),
-    ])
+    @Test(
+        "a bad trace is refused naming the file, the line and the problem",
+        arguments: [
+            BadTrace(label: "empty", text: "", description: "t.csv:1: the file is empty"),
+            BadTrace(
+                label: "unknown column", text: "frame_ms,colour\n1,2\n",
+                description: "t.csv:1: unknown column \"colour\""),
+            BadTrace(
+                label: "no duration", text: "cells_configured\n1\n",
+                description: "t.csv:1: the header has no frame_ms column"),
+            BadTrace(
+                label: "repeated column", text: "frame_ms,frame_ms\n1,1\n",
+                description: "t.csv:1: the header repeats the column \"frame_ms\""),
+            BadTrace(
+                label: "not a number", text: "frame_ms,cells_configured\n1,2\n3,many\n",
+                description: "t.csv:3: cells_configured is \"many\""),
+            BadTrace(
+                label: "negative", text: "frame_ms,cells_configured\n-1,2\n", description: "t.csv:2: frame_ms is \"-1\""
+            ),
+            BadTrace(
+                label: "short row", text: "frame_ms,cells_configured\n1\n",
+                description: "t.csv:2: the row has 1 fields but the header has 2"),
+        ])
     func badTrace(_ example: BadTrace) {
         do {
             _ = try CalibrationTrace(text: example.text, file: "t.csv")
@@ -257,12 +294,14 @@ struct CalibrationTests {
 
     @Test("too few frames for the terms is refused with the number needed")
     func tooFewFrames() throws {
-        let trace = try CalibrationTrace(text: "frame_ms,cells_configured,cells_measured\n3,1,0\n4,0,1\n5,2,1\n", file: "t.csv")
+        let trace = try CalibrationTrace(
+            text: "frame_ms,cells_configured,cells_measured\n3,1,0\n4,0,1\n5,2,1\n", file: "t.csv")
         let base = try CalibrationTests.bundledProfile()
         #expect {
             _ = try Calibration(trace: trace, base: base.costs)
         } throws: { error in
-            "\(error)" == "t.csv: the trace has 3 frames; fitting 3 terms with one frame in 5 held back needs at least 5"
+            "\(error)"
+                == "t.csv: the trace has 3 frames; fitting 3 terms with one frame in 5 held back needs at least 5"
         }
     }
 }

@@ -1,6 +1,7 @@
-import Testing
 import FeedEngine
 import FeedScenario
+import Testing
+
 @testable import FeedSimulator
 
 /// The network's comings and goings as every launch of the app sees them:
@@ -32,9 +33,11 @@ struct ConnectivityTests {
     /// ends its first launch by `kill`, relaunches from the saved state and
     /// runs `script` after; no network during `offline`.
     static func simulation(kill: Kill, offline: [Range<Int64>], script: [ScriptStep]) throws -> Simulation {
-        let drag = ScriptStep(atNs: 500 * ms, action: .drag(
-            trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 500 * ms, displacementPt: 2_000)],
-            release: .stop, deceleration: .normal))
+        let drag = ScriptStep(
+            atNs: 500 * ms,
+            action: .drag(
+                trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 500 * ms, displacementPt: 2_000)],
+                release: .stop, deceleration: .normal))
         let killing: ScriptStep
         switch kill {
         case let .terminate(at): killing = ScriptStep(atNs: at, action: .terminate(relaunchAfterNs: 0))
@@ -49,16 +52,27 @@ struct ConnectivityTests {
         // 300 posts at 150 KB over a 150 MB baseline: 194 MB, under the
         // 200 MB limit; 60 more pushed in take the app over it.
         request.loaded.scenario.memory = MemorySettings(
-            limitBytes: 200 << 20, baselineBytes: 150 << 20, bytesPerPost: 150 << 10, warningFraction: 0.99, criticalFraction: 1)
+            limitBytes: 200 << 20, baselineBytes: 150 << 20, bytesPerPost: 150 << 10, warningFraction: 0.99,
+            criticalFraction: 1)
         return try Simulation(request: request)
     }
 
-    @Test("a like made offline in a relaunched app is held and sent once when the network returns", arguments: [
-        Case(label: "terminated, relaunched before the window", kill: .terminate(at: 1_500 * ms), offline: 3_500 * ms..<5_500 * ms, likeAt: 4_500 * ms),
-        Case(label: "killed for memory, relaunched before the window", kill: .jetsam(at: 1_500 * ms), offline: 3_500 * ms..<5_500 * ms, likeAt: 4_500 * ms),
-        Case(label: "terminated and relaunched inside the window", kill: .terminate(at: 2_500 * ms), offline: 2 * s..<6 * s, likeAt: 4_500 * ms),
-        Case(label: "terminated before the window, relaunched inside it", kill: .terminate(at: 1_500 * ms), offline: 2 * s..<6 * s, likeAt: 4_500 * ms),
-    ])
+    @Test(
+        "a like made offline in a relaunched app is held and sent once when the network returns",
+        arguments: [
+            Case(
+                label: "terminated, relaunched before the window", kill: .terminate(at: 1_500 * ms),
+                offline: 3_500 * ms..<5_500 * ms, likeAt: 4_500 * ms),
+            Case(
+                label: "killed for memory, relaunched before the window", kill: .jetsam(at: 1_500 * ms),
+                offline: 3_500 * ms..<5_500 * ms, likeAt: 4_500 * ms),
+            Case(
+                label: "terminated and relaunched inside the window", kill: .terminate(at: 2_500 * ms),
+                offline: 2 * s..<6 * s, likeAt: 4_500 * ms),
+            Case(
+                label: "terminated before the window, relaunched inside it", kill: .terminate(at: 1_500 * ms),
+                offline: 2 * s..<6 * s, likeAt: 4_500 * ms),
+        ])
     func relaunchedEngineHearsTheNetworkReturn(_ row: Case) throws {
         let simulation = try Self.simulation(
             kill: row.kill, offline: [row.offline], script: [ScriptStep(atNs: row.likeAt, action: .like)])
@@ -91,7 +105,9 @@ struct ConnectivityTests {
         let terminated = try #require(timeline.marks.first { $0.name == "terminate" }).time
         let relaunched = try #require(timeline.marks.first { $0.name == "relaunch" }).time
         try #require(terminated < 3 * s && 3 * s < relaunched)
-        let sentWhileDead = (timeline.requests + timeline.imageLoads).filter { (terminated..<relaunched).contains($0.start) }
+        let sentWhileDead = (timeline.requests + timeline.imageLoads).filter {
+            (terminated..<relaunched).contains($0.start)
+        }
         #expect(sentWhileDead.isEmpty, "\(sentWhileDead.map { ($0.kind, $0.start) })")
         #expect(simulation.engine.counters.actionsReplayed == 0)
     }

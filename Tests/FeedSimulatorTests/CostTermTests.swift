@@ -1,6 +1,7 @@
 import FeedEngine
 import FeedScenario
 import Testing
+
 @testable import FeedSimulator
 
 @Suite("Cost terms")
@@ -59,8 +60,11 @@ struct CostTermTests {
         let unset = CostTable.notModelled
         var costs = CostTable(
             frameBase: unset, cellConfigure: unset, cellMeasure: unset, itemLayout: unset, heightUpdate: unset,
-            offsetQuery: unset, diffElement: unset, changeApply: unset, viewModelCreate: unset, decodePerMegapixel: unset)
-        for (i, term) in CostTerm.all.enumerated() { term.setCost(&costs, Rated(value: Double(100 + 37 * i), rationale: "test")) }
+            offsetQuery: unset, diffElement: unset, changeApply: unset, viewModelCreate: unset,
+            decodePerMegapixel: unset)
+        for (i, term) in CostTerm.all.enumerated() {
+            term.setCost(&costs, Rated(value: Double(100 + 37 * i), rationale: "test"))
+        }
         let model = CostModel(costs: costs, jitterSigma: 0, seed: 7)
         let work = CostTermTests.work
         var expected = 250.0

@@ -1,7 +1,8 @@
-import Foundation
-import Testing
 import FeedEngine
 import FeedScenario
+import Foundation
+import Testing
+
 @testable import FeedSimulator
 
 /// A strategy some apps ship: after any batch update the feed jumps back to
@@ -52,7 +53,8 @@ struct CustomStrategyTests {
         let record = try #require(result.drift.first { $0.cause == "new_posts" })
         let frame = try #require(result.frames.first { $0.time == record.time })
         #expect(frame.contentOffset == -47, "back at the top, under the 47 pt inset")
-        #expect(record.beforeY == 47 && record.afterY == 47 + 200 + 1_500, "the old anchor moved down by 1,500 + 200 pt")
+        #expect(
+            record.beforeY == 47 && record.afterY == 47 + 200 + 1_500, "the old anchor moved down by 1,500 + 200 pt")
     }
 
     @Test("an unknown strategy name is rejected with the names that are known")
@@ -63,6 +65,7 @@ struct CustomStrategyTests {
                 deviceDirectories: [CustomStrategyTests.devices])
         }
         #expect(error?.path == "$.engine.position_strategy")
-        #expect(error?.expected.contains(#""none", "index_restore", "offset_adjust", "anchor", "virtual_space""#) == true)
+        #expect(
+            error?.expected.contains(#""none", "index_restore", "offset_adjust", "anchor", "virtual_space""#) == true)
     }
 }

@@ -1,6 +1,7 @@
-import Testing
 import FeedEngine
 import FeedScenario
+import Testing
+
 @testable import FeedSimulator
 
 /// Drift as the reader sees it: gestures that hold still, changes that land
@@ -18,15 +19,20 @@ struct DriftTruthTests {
     }
 
     static func run(
-        _ strategy: PositionStrategy, seconds: Double = 5, pageSize: Int = 0, serverLatencyNs: Int64 = 0, _ script: [ScriptStep]
+        _ strategy: PositionStrategy, seconds: Double = 5, pageSize: Int = 0, serverLatencyNs: Int64 = 0,
+        _ script: [ScriptStep]
     ) throws -> RunResult {
-        try Simulation(request: TestWorld.request(
-            posts: 300, seconds: seconds, script: script, engine: engine(strategy), itemHeight: .fixed(100),
-            pageSize: pageSize, serverLatencyNs: serverLatencyNs)).run()
+        try Simulation(
+            request: TestWorld.request(
+                posts: 300, seconds: seconds, script: script, engine: engine(strategy), itemHeight: .fixed(100),
+                pageSize: pageSize, serverLatencyNs: serverLatencyNs)
+        ).run()
     }
 
     /// The frame that showed a drift record, and the one before it.
-    static func frames(around record: DriftRecord, in result: RunResult) throws -> (before: FrameRecord, shown: FrameRecord) {
+    static func frames(
+        around record: DriftRecord, in result: RunResult
+    ) throws -> (before: FrameRecord, shown: FrameRecord) {
         let index = try #require(result.frames.firstIndex { $0.time == record.time }, "no frame at \(record.time)")
         return (result.frames[index - 1], result.frames[index])
     }
@@ -52,21 +58,28 @@ struct DriftTruthTests {
         (.virtualSpace, 0, 0),
     ]
 
-    @Test("posts landing under a held pull move the content by the strategy's correction and nothing more", arguments: heldPullCases)
+    @Test(
+        "posts landing under a held pull move the content by the strategy's correction and nothing more",
+        arguments: heldPullCases)
     func heldPullWhilePostsLand(strategy: PositionStrategy, correction: Double, drift: Double) throws {
         let result = try DriftTruthTests.run(strategy, DriftTruthTests.heldPull)
         #expect(result.networkRequests == 2, "the launch page and the pull's refresh")
         let record = try #require(result.drift.first { $0.cause == "refresh" })
         #expect(record.time > 1_800 * ms && record.time < 3_800 * ms, "lands while the finger holds")
         let (before, shown) = try DriftTruthTests.frames(around: record, in: result)
-        #expect(abs(before.contentOffset - (-100) - (strategy == .virtualSpace ? 50_000_000 : 0)) < 1e-6, "held 100 pt past the top")
-        #expect(abs(shown.contentOffset - before.contentOffset - correction) < 1e-6,
-                "moved \(shown.contentOffset - before.contentOffset) pt, the strategy corrected \(correction)")
+        #expect(
+            abs(before.contentOffset - (-100) - (strategy == .virtualSpace ? 50_000_000 : 0)) < 1e-6,
+            "held 100 pt past the top")
+        #expect(
+            abs(shown.contentOffset - before.contentOffset - correction) < 1e-6,
+            "moved \(shown.contentOffset - before.contentOffset) pt, the strategy corrected \(correction)")
         let seen = try #require(record.afterY) - record.beforeY
         #expect(abs(seen - drift) < 1e-6, "drift \(seen)")
         // The finger holds still until it lifts at 3.8 s: so does the content.
         let held = result.frames.filter { $0.time > record.time && $0.time < 3_800 * ms }
-        for frame in held { #expect(frame.contentOffset == shown.contentOffset, "moved to \(frame.contentOffset) at \(frame.time)") }
+        for frame in held {
+            #expect(frame.contentOffset == shown.contentOffset, "moved to \(frame.contentOffset) at \(frame.time)")
+        }
     }
 
     @Test("Catbird's anchor restores the place captured when the pull passed 20 pt")
@@ -78,18 +91,27 @@ struct DriftTruthTests {
         // The old top post goes back to where it was at the capture, 20–30
         // pt below the top, not to where the held pull shows it.
         #expect(seen < -70 && seen > -80, "drift \(seen)")
-        #expect(abs((shown.contentOffset - before.contentOffset) - (200 - seen)) < 1e-6, "the drift is the frames' own movement")
+        #expect(
+            abs((shown.contentOffset - before.contentOffset) - (200 - seen)) < 1e-6,
+            "the drift is the frames' own movement")
     }
 
-    @Test("a page appended while the finger holds an overscroll at the bottom moves nothing", arguments: PositionStrategy.allCases)
+    @Test(
+        "a page appended while the finger holds an overscroll at the bottom moves nothing",
+        arguments: PositionStrategy.allCases)
     func appendWhileOverscrolled(strategy: PositionStrategy) throws {
         // Pages of 20 posts (2,000 pt); the next page is asked for as the
         // reader nears the end and takes 1.5 s, landing while the finger
         // holds the content past the bottom.
-        let drag = ScriptStep(atNs: 2_000 * ms, action: .drag(
-            trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: 300 * ms, displacementPt: 1_500),
-                         TrajectoryPoint(timeNs: 3_000 * ms, displacementPt: 1_500)],
-            release: .stop, deceleration: .normal))
+        let drag = ScriptStep(
+            atNs: 2_000 * ms,
+            action: .drag(
+                trajectory: [
+                    TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                    TrajectoryPoint(timeNs: 300 * ms, displacementPt: 1_500),
+                    TrajectoryPoint(timeNs: 3_000 * ms, displacementPt: 1_500),
+                ],
+                release: .stop, deceleration: .normal))
         let result = try DriftTruthTests.run(strategy, seconds: 6, pageSize: 20, serverLatencyNs: 1_500 * ms, [drag])
         let record = try #require(result.drift.first { $0.cause == "append" })
         #expect(record.time > 2_300 * ms && record.time < 5_000 * ms, "lands while the finger holds")
@@ -102,37 +124,53 @@ struct DriftTruthTests {
         for frame in held { #expect(frame.contentOffset == before.contentOffset) }
     }
 
-    @Test("a drag that stops before lifting saves the reader's place; a relaunch restores it", arguments: [PositionStrategy.anchor, .none])
+    @Test(
+        "a drag that stops before lifting saves the reader's place; a relaunch restores it",
+        arguments: [PositionStrategy.anchor, .none])
     func stoppedDragThenRelaunch(strategy: PositionStrategy) throws {
-        let drag = ScriptStep(atNs: 500 * ms, action: .drag(
-            trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: 500 * ms, displacementPt: 1_000),
-                         TrajectoryPoint(timeNs: 1_000 * ms, displacementPt: 1_000)],
-            release: .stop, deceleration: .normal))
+        let drag = ScriptStep(
+            atNs: 500 * ms,
+            action: .drag(
+                trajectory: [
+                    TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                    TrajectoryPoint(timeNs: 500 * ms, displacementPt: 1_000),
+                    TrajectoryPoint(timeNs: 1_000 * ms, displacementPt: 1_000),
+                ],
+                release: .stop, deceleration: .normal))
         let kill = ScriptStep(atNs: 2_500 * ms, action: .terminate(relaunchAfterNs: 1_000 * ms))
         let result = try DriftTruthTests.run(strategy, seconds: 6, [drag, kill])
         let beforeKill = try #require(result.frames.last { $0.time < 2_500 * ms })
         #expect(beforeKill.contentOffset == 1_000)
-        let restore = try #require(result.drift.first { $0.cause == "restore" }, "the relaunch restored the saved place")
+        let restore = try #require(
+            result.drift.first { $0.cause == "restore" }, "the relaunch restored the saved place")
         #expect(restore.time > 3_500 * ms)
         #expect(abs(try #require(restore.afterY) - restore.beforeY) < 1e-6)
         #expect(try #require(result.frames.last).contentOffset == 1_000)
     }
 
-    @Test("posts removed while the app is in the background are missing from the state it saved as it left: a kill after it is back restores stale state; without them the restore is judged",
-          arguments: [true, false])
+    @Test(
+        """
+        posts removed while the app is in the background are missing from the state it saved as it left: a kill \
+        after it is back restores stale state; without them the restore is judged
+        """,
+        arguments: [true, false])
     func backgroundRemovalThenRelaunch(removes: Bool) throws {
         // The reader rests at the top, where removing the posts they read
         // leaves contentOffset where it was: only the commit tells the
         // saved state from what the reader sees.
         var script = [ScriptStep(atNs: 2_500 * ms, action: .background(durationNs: 1_000 * ms))]
-        if removes { script.append(ScriptStep(atNs: 2_500 * ms, action: .removePosts(count: 3, place: .aroundReader, push: true))) }
+        if removes {
+            script.append(
+                ScriptStep(atNs: 2_500 * ms, action: .removePosts(count: 3, place: .aroundReader, push: true)))
+        }
         script.append(ScriptStep(atNs: 4_500 * ms, action: .terminate(relaunchAfterNs: 0)))
         let result = try DriftTruthTests.run(.anchor, seconds: 8, script)
         if removes {
             let removal = try #require(result.drift.first { $0.cause == "removal" })
             #expect(removal.time >= 3_500 * ms, "shown when the app is back")
         }
-        let restore = try #require(result.drift.first { $0.cause == "restore" }, "the relaunch restored the saved place")
+        let restore = try #require(
+            result.drift.first { $0.cause == "restore" }, "the relaunch restored the saved place")
         #expect(restore.time > 4_500 * ms)
         let drift = abs(try #require(restore.afterY) - restore.beforeY)
         if removes {
@@ -146,10 +184,15 @@ struct DriftTruthTests {
 
     @Test("a pull held still past the trigger and then released refreshes once")
     func stoppedPullRefreshesOnce() throws {
-        let pull = ScriptStep(atNs: 500 * ms, action: .drag(
-            trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: 300 * ms, displacementPt: -400),
-                         TrajectoryPoint(timeNs: 2_000 * ms, displacementPt: -400)],
-            release: .stop, deceleration: .normal))
+        let pull = ScriptStep(
+            atNs: 500 * ms,
+            action: .drag(
+                trajectory: [
+                    TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                    TrajectoryPoint(timeNs: 300 * ms, displacementPt: -400),
+                    TrajectoryPoint(timeNs: 2_000 * ms, displacementPt: -400),
+                ],
+                release: .stop, deceleration: .normal))
         let result = try DriftTruthTests.run(.anchor, [pull])
         #expect(result.networkRequests == 2, "the launch page and one refresh")
         #expect(try #require(result.frames.last).contentOffset == 0, "bounced back to the top after the lift")
@@ -157,11 +200,13 @@ struct DriftTruthTests {
 
     @Test("scroll_to puts the content at an offset or a post, at once or animated")
     func scrollTo() throws {
-        let result = try DriftTruthTests.run(.none, [
-            ScriptStep(atNs: 500 * ms, action: .scrollTo(target: .offset(1_000), animated: false)),
-            ScriptStep(atNs: 1_000 * ms, action: .scrollTo(target: .post(index: 42), animated: true)),
-            ScriptStep(atNs: 2_000 * ms, action: .scrollTo(target: .offset(100_000), animated: false)),
-        ])
+        let result = try DriftTruthTests.run(
+            .none,
+            [
+                ScriptStep(atNs: 500 * ms, action: .scrollTo(target: .offset(1_000), animated: false)),
+                ScriptStep(atNs: 1_000 * ms, action: .scrollTo(target: .post(index: 42), animated: true)),
+                ScriptStep(atNs: 2_000 * ms, action: .scrollTo(target: .offset(100_000), animated: false)),
+            ])
         let atOnce = try #require(result.frames.first { $0.time >= 500 * ms })
         #expect(atOnce.contentOffset == 1_000)
         let midway = try #require(result.frames.first { $0.time > 1_100 * ms })
@@ -174,7 +219,8 @@ struct DriftTruthTests {
     /// The reader at 500 pt; three posts removed at the top, pushed or found
     /// by the next refresh.
     static let removalCases: [(PositionStrategy, Bool, Double)] = [
-        (.none, true, -300), (.offsetAdjust, true, 0), (.anchor, true, 0), (.indexRestore, true, -300), (.virtualSpace, true, 0),
+        (.none, true, -300), (.offsetAdjust, true, 0), (.anchor, true, 0), (.indexRestore, true, -300),
+        (.virtualSpace, true, 0),
         (.none, false, -300), (.anchor, false, 0),
     ]
 
@@ -210,8 +256,10 @@ struct DriftTruthTests {
     @Test("fixed and ranged item heights give the content its height")
     func itemHeights() throws {
         let toEnd = [ScriptStep(atNs: 500 * ms, action: .scrollTo(target: .offset(10_000_000), animated: false))]
-        let fixed = try Simulation(request: TestWorld.request(
-            posts: 50, script: toEnd, engine: EngineSettings(estimatedItemHeightPt: 120), itemHeight: .fixed(120))).run()
+        let fixed = try Simulation(
+            request: TestWorld.request(
+                posts: 50, script: toEnd, engine: EngineSettings(estimatedItemHeightPt: 120), itemHeight: .fixed(120))
+        ).run()
         #expect(try #require(fixed.frames.last).contentOffset == 50 * 120 - 800)
 
         var settings = FeedSettings(postCount: 0)

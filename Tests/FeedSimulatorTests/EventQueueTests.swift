@@ -1,5 +1,6 @@
 import Determinism
 import Testing
+
 @testable import FeedSimulator
 
 @Suite("Event queue")
@@ -48,11 +49,12 @@ struct EventQueueTests {
             switch generator.next(below: 10) {
             case 0...4:
                 // Mostly the next frame, a little ahead; sometimes now, or far off.
-                let delay: Int64 = switch generator.next(below: 4) {
-                case 0: 0
-                case 1: Int64(generator.next(below: 100_000))
-                default: 8_333 + Int64(generator.next(below: 3))
-                }
+                let delay: Int64 =
+                    switch generator.next(below: 4) {
+                    case 0: 0
+                    case 1: Int64(generator.next(below: 100_000))
+                    default: 8_333 + Int64(generator.next(below: 3))
+                    }
                 let sequence = try queue.schedule(payload, at: now + delay)
                 waiting.append((now + delay, sequence, payload))
                 payload += 1
@@ -60,8 +62,12 @@ struct EventQueueTests {
                 let victim = waiting.remove(at: Int(generator.next(below: UInt64(waiting.count))))
                 queue.cancel(victim.sequence)
             default:
-                let expected = waiting.indices.min { (waiting[$0].time, waiting[$0].sequence) < (waiting[$1].time, waiting[$1].sequence) }
-                #expect(queue.nextTime.map { $0 <= (expected.map { waiting[$0].time } ?? .max) } ?? (expected == nil), "step \(step)")
+                let expected = waiting.indices.min {
+                    (waiting[$0].time, waiting[$0].sequence) < (waiting[$1].time, waiting[$1].sequence)
+                }
+                #expect(
+                    queue.nextTime.map { $0 <= (expected.map { waiting[$0].time } ?? .max) } ?? (expected == nil),
+                    "step \(step)")
                 let event = queue.popNext()
                 #expect(event?.sequence == expected.map { waiting[$0].sequence }, "step \(step)")
                 #expect(event?.payload == expected.map { waiting[$0].payload }, "step \(step)")
@@ -72,7 +78,9 @@ struct EventQueueTests {
             }
         }
         while let event = queue.popNext() {
-            let expected = waiting.indices.min { (waiting[$0].time, waiting[$0].sequence) < (waiting[$1].time, waiting[$1].sequence) }!
+            let expected = waiting.indices.min {
+                (waiting[$0].time, waiting[$0].sequence) < (waiting[$1].time, waiting[$1].sequence)
+            }!
             #expect(event.sequence == waiting[expected].sequence)
             waiting.remove(at: expected)
         }

@@ -1,5 +1,6 @@
 import Determinism
 import Testing
+
 @testable import FeedSimulator
 
 @Suite("Frame accounting")
@@ -23,7 +24,8 @@ struct FrameAccountantTests {
                 // up to a day.
                 let time: SimTime
                 if trial < 1_000 {
-                    time = max(0, display.vsyncTime(Int64(random.next(below: 1 << 20))) + SimTime(random.next(below: 3)) - 1)
+                    time = max(
+                        0, display.vsyncTime(Int64(random.next(below: 1 << 20))) + SimTime(random.next(below: 3)) - 1)
                 } else {
                     time = SimTime(random.next(below: 86_400_000_000_000))
                 }
@@ -69,7 +71,8 @@ struct FrameAccountantTests {
         // 50,000,002 ns (3 budgets + 1 ns): jank, ceil(3.00000006) − 1 = 3 dropped.
         let works: [SimTime] = [10_000_000, 16_666_667, 20_000_000, 40_000_000, 50_000_002]
         for (i, work) in works.enumerated() {
-            accountant.recordFrame(at: SimTime(i) * 100_000_000, work: work, contentOffset: 0, visible: 0..<1, allocations: 0)
+            accountant.recordFrame(
+                at: SimTime(i) * 100_000_000, work: work, contentOffset: 0, visible: 0..<1, allocations: 0)
         }
         let summary = accountant.finish()
         #expect(accountant.records.map(\.dropped) == [0, 0, 1, 2, 3])
@@ -143,7 +146,8 @@ struct FrameAccountantTests {
             let ps = [0.001, 0.50, 0.90, 0.99, 1.0]
             let sorted = values.sorted()
             let selected = NearestRank.percentilesAndMax(values, ps)
-            #expect(selected?.percentiles == ps.map { NearestRank.percentile(sorted, $0)! }, "\(shape), \(count) values")
+            #expect(
+                selected?.percentiles == ps.map { NearestRank.percentile(sorted, $0)! }, "\(shape), \(count) values")
             #expect(selected?.max == sorted.last, "\(shape), \(count) values")
         }
         #expect(NearestRank.percentilesAndMax([SimTime](), [0.5]) == nil)

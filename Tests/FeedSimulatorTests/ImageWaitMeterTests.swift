@@ -1,5 +1,6 @@
-import Testing
 import FeedScenario
+import Testing
+
 @testable import FeedEngine
 @testable import FeedSimulator
 
@@ -19,7 +20,12 @@ struct ImageWaitMeterTests {
         return (simulation, try simulation.run())
     }
 
-    @Test("the first screen waits for the image request's latency, to the frame; posts scrolled into view later had theirs prefetched and wait 0")
+    @Test(
+        """
+        the first screen waits for the image request's latency, to the frame; posts scrolled into view later had \
+        theirs prefetched and wait 0
+        """
+    )
     func firstScreenWaitsPrefetchedDoNot() throws {
         let (simulation, result) = try Self.run(latencyMs: 300)
         let waits = simulation.meters.imageWait.waits
@@ -49,13 +55,17 @@ struct ImageWaitMeterTests {
         #expect(result.imageWait.p95 == 2_500_000_000 - firstShown)
     }
 
-    @Test("a still screen whose rows change is looked at again: a post shown in place of a served one waits for its image")
+    @Test(
+        "a still screen whose rows change is looked at again: a post shown in place of a served one waits for its image"
+    )
     func stillScreenWithChangedRows() throws {
         let (simulation, _) = try Self.run(latencyMs: 50)
         let engine = simulation.engine
         let visible = engine.listView.displayedRange
         let shown = engine.listView.items[visible]
-        try #require(!shown.isEmpty && shown.allSatisfy { $0.post.hasMedia && engine.images.isInMemory(ImageKey(postID: $0.id)) })
+        try #require(
+            !shown.isEmpty && shown.allSatisfy { $0.post.hasMedia && engine.images.isInMemory(ImageKey(postID: $0.id)) }
+        )
         var meter = ImageWaitMeter()
         // Every row served at once; the second frame shows the same rows.
         meter.frameShown(visible, list: engine.listView, images: engine.images, at: 10)

@@ -2,6 +2,7 @@ import Determinism
 import FeedScenario
 import Foundation
 import Testing
+
 @testable import FeedSimulator
 
 @Suite("Latency distributions")
@@ -104,8 +105,9 @@ struct LatencyDistributionTests {
         #expect(LatencyDistribution.standardNormalQuantile(1) == .infinity)
     }
 
-    @Test("AS 241 inverts Φ to 1e-12 relative in all three regions, far tails included",
-          arguments: [1e-300, 1e-20, 1e-12, 1e-6, 0.01, 0.07, 0.1, 0.3, 0.5, 0.7, 0.9, 0.93, 0.99])
+    @Test(
+        "AS 241 inverts Φ to 1e-12 relative in all three regions, far tails included",
+        arguments: [1e-300, 1e-20, 1e-12, 1e-6, 0.01, 0.07, 0.1, 0.3, 0.5, 0.7, 0.9, 0.93, 0.99])
     func normalQuantileInvertsCDF(_ p: Double) {
         let x = LatencyDistribution.standardNormalQuantile(p)
         let back = LatencyDistribution.standardNormalCDF(x)
@@ -136,18 +138,20 @@ struct LatencyDistributionTests {
         #expect(abs(normal.quantile(0.975) - (500 + 10 * 1.959963984540054)) < 1e-9)
     }
 
-    @Test("validation names the wrong parameter", arguments: [
-        LatencyDistribution.constant(ms: -1),
-        .constant(ms: .nan),
-        .uniform(minMs: 10, maxMs: 5),
-        .uniform(minMs: -1, maxMs: 5),
-        .normal(meanMs: -5, stdDevMs: 10),
-        .normal(meanMs: 5, stdDevMs: -1),
-        .lognormal(medianMs: 0, sigma: 0.5),
-        .lognormal(medianMs: 100, sigma: .infinity),
-        .pareto(scaleMs: 0, shape: 3),
-        .pareto(scaleMs: 100, shape: 0),
-    ])
+    @Test(
+        "validation names the wrong parameter",
+        arguments: [
+            LatencyDistribution.constant(ms: -1),
+            .constant(ms: .nan),
+            .uniform(minMs: 10, maxMs: 5),
+            .uniform(minMs: -1, maxMs: 5),
+            .normal(meanMs: -5, stdDevMs: 10),
+            .normal(meanMs: 5, stdDevMs: -1),
+            .lognormal(medianMs: 0, sigma: 0.5),
+            .lognormal(medianMs: 100, sigma: .infinity),
+            .pareto(scaleMs: 0, shape: 3),
+            .pareto(scaleMs: 100, shape: 0),
+        ])
     func rejectsBadParameters(_ distribution: LatencyDistribution) {
         #expect(throws: NetworkConfigurationError.self) { try distribution.validate() }
     }

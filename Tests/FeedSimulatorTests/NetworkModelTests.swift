@@ -1,6 +1,7 @@
 import Determinism
 import FeedScenario
 import Testing
+
 @testable import FeedSimulator
 
 @Suite("Network model")
@@ -46,14 +47,16 @@ struct NetworkModelTests {
         #expect(both.result == .succeeded(at: 2_100 * Self.ms))
     }
 
-    @Test("transfer time is bytes·8 / kbps, rounded up to the nanosecond", arguments: [
-        (1_000_000, 8_000 as Int?, 1_000_000_000 as SimTime),
-        (125, 1, 1_000_000_000),
-        (0, 780, 0),
-        (1, 780, 10_257),            // 8·10⁶ / 780 = 10,256.4…
-        (30_000, 330, 727_272_728),  // 2.4·10¹¹ / 330 = 727,272,727.27…
-        (5_000_000, nil, 0),
-    ])
+    @Test(
+        "transfer time is bytes·8 / kbps, rounded up to the nanosecond",
+        arguments: [
+            (1_000_000, 8_000 as Int?, 1_000_000_000 as SimTime),
+            (125, 1, 1_000_000_000),
+            (0, 780, 0),
+            (1, 780, 10_257),  // 8·10⁶ / 780 = 10,256.4…
+            (30_000, 330, 727_272_728),  // 2.4·10¹¹ / 330 = 727,272,727.27…
+            (5_000_000, nil, 0),
+        ])
     func transferTimeTable(bytes: Int, kbps: Int?, expected: SimTime) {
         #expect(NetworkModel.transferTime(bytes: bytes, kbps: kbps) == expected)
     }
@@ -85,18 +88,21 @@ struct NetworkModelTests {
         let retry = RetryPolicy(maxRetries: 2, backoffBaseMs: 500, backoffMultiplier: 2)
         var network = try Self.model(slow, retry: retry)
         let plan = network.plan(requestAt: Self.s, requestBytes: 0, responseBytes: 10_000)
-        #expect(plan.attempts == [
-            .init(start: 1_000 * Self.ms, outcome: .timedOut, end: 3_000 * Self.ms),
-            .init(start: 3_500 * Self.ms, outcome: .timedOut, end: 5_500 * Self.ms),
-            .init(start: 6_500 * Self.ms, outcome: .timedOut, end: 8_500 * Self.ms),
-        ])
+        #expect(
+            plan.attempts == [
+                .init(start: 1_000 * Self.ms, outcome: .timedOut, end: 3_000 * Self.ms),
+                .init(start: 3_500 * Self.ms, outcome: .timedOut, end: 5_500 * Self.ms),
+                .init(start: 6_500 * Self.ms, outcome: .timedOut, end: 8_500 * Self.ms),
+            ])
         #expect(plan.result == .failed(.timedOut, at: 8_500 * Self.ms))
         #expect(network.failures == 1 && network.retries == 2 && network.attempts == 3)
 
         // Exactly the timeout is not past it: 100 ms + 1,900 bytes at 8 kbps = 2,000 ms.
         var boundary = try Self.model(slow)
         #expect(boundary.plan(requestAt: 0, requestBytes: 0, responseBytes: 1_900).result == .succeeded(at: 2 * Self.s))
-        #expect(boundary.plan(requestAt: 0, requestBytes: 0, responseBytes: 1_901).result == .failed(.timedOut, at: 2 * Self.s))
+        #expect(
+            boundary.plan(requestAt: 0, requestBytes: 0, responseBytes: 1_901).result
+                == .failed(.timedOut, at: 2 * Self.s))
     }
 
     @Test("retries wait base·multiplier^(k−1) after each failure: hand-computed attempt times")
@@ -105,12 +111,13 @@ struct NetworkModelTests {
         var network = try Self.model(Self.link(lossRate: 1), retry: retry)
         let plan = network.plan(requestAt: 0, requestBytes: 100, responseBytes: 100)
         // Lost after 100 ms, then waits of 200, 400 and 800 ms.
-        #expect(plan.attempts == [
-            .init(start: 0, outcome: .lost, end: 100 * Self.ms),
-            .init(start: 300 * Self.ms, outcome: .lost, end: 400 * Self.ms),
-            .init(start: 800 * Self.ms, outcome: .lost, end: 900 * Self.ms),
-            .init(start: 1_700 * Self.ms, outcome: .lost, end: 1_800 * Self.ms),
-        ])
+        #expect(
+            plan.attempts == [
+                .init(start: 0, outcome: .lost, end: 100 * Self.ms),
+                .init(start: 300 * Self.ms, outcome: .lost, end: 400 * Self.ms),
+                .init(start: 800 * Self.ms, outcome: .lost, end: 900 * Self.ms),
+                .init(start: 1_700 * Self.ms, outcome: .lost, end: 1_800 * Self.ms),
+            ])
         #expect(plan.result == .failed(.lost, at: 1_800 * Self.ms))
         #expect(plan.retries == 3)
         #expect(network.requests == 1 && network.attempts == 4 && network.retries == 3 && network.failures == 1)
@@ -143,19 +150,24 @@ struct NetworkModelTests {
         var network = try Self.model(Self.link(), retry: retry, offline: windows)
         // Offline at 1 s and 3 s (waits 2 s, 4 s); online at 7 s: 100 ms + 1 ms for 1,000 bytes.
         let plan = network.plan(requestAt: Self.s, requestBytes: 0, responseBytes: 1_000)
-        #expect(plan.attempts == [
-            .init(start: 1 * Self.s, outcome: .offline, end: 1 * Self.s),
-            .init(start: 3 * Self.s, outcome: .offline, end: 3 * Self.s),
-            .init(start: 7 * Self.s, outcome: .success, end: 7 * Self.s + 101 * Self.ms),
-        ])
+        #expect(
+            plan.attempts == [
+                .init(start: 1 * Self.s, outcome: .offline, end: 1 * Self.s),
+                .init(start: 3 * Self.s, outcome: .offline, end: 3 * Self.s),
+                .init(start: 7 * Self.s, outcome: .success, end: 7 * Self.s + 101 * Self.ms),
+            ])
         #expect(plan.result == .succeeded(at: 7 * Self.s + 101 * Self.ms))
         #expect(network.retries == 2 && network.failures == 0)
 
         // Without retries the request fails at once, at the time it was made.
         var once = try Self.model(Self.link(), offline: windows)
-        #expect(once.plan(requestAt: 4 * Self.s, requestBytes: 0, responseBytes: 1_000).result == .failed(.offline, at: 4 * Self.s))
+        #expect(
+            once.plan(requestAt: 4 * Self.s, requestBytes: 0, responseBytes: 1_000).result
+                == .failed(.offline, at: 4 * Self.s))
         // The window's end is exclusive.
-        #expect(once.plan(requestAt: 5 * Self.s, requestBytes: 0, responseBytes: 1_000).result == .succeeded(at: 5 * Self.s + 101 * Self.ms))
+        #expect(
+            once.plan(requestAt: 5 * Self.s, requestBytes: 0, responseBytes: 1_000).result
+                == .succeeded(at: 5 * Self.s + 101 * Self.ms))
     }
 
     @Test("an attempt in flight when a window begins fails as offline at the window's start")
@@ -213,7 +225,9 @@ struct NetworkModelTests {
         let windows: [Range<SimTime>] = [30 * Self.s..<40 * Self.s]
         func plans(seed: UInt64) throws -> [RequestPlan] {
             var network = try Self.model(link, retry: retry, offline: windows, seed: seed)
-            return (0..<500).map { network.plan(requestAt: SimTime($0) * 100 * Self.ms, requestBytes: 400, responseBytes: 20_000) }
+            return (0..<500).map {
+                network.plan(requestAt: SimTime($0) * 100 * Self.ms, requestBytes: 400, responseBytes: 20_000)
+            }
         }
         let first = try plans(seed: 77)
         #expect(first == (try plans(seed: 77)))
@@ -221,11 +235,15 @@ struct NetworkModelTests {
         let outcomes = Set(first.flatMap { $0.attempts.map { "\($0.outcome)" } })
         #expect(outcomes == ["success", "lost", "timedOut", "offline"])
 
-        var fromStreams = try NetworkModel(link: link, retry: retry, offlineWindows: windows, streams: RandomStreams(seed: 5))
+        var fromStreams = try NetworkModel(
+            link: link, retry: retry, offlineWindows: windows, streams: RandomStreams(seed: 5))
         var fromGenerator = try NetworkModel(
-            link: link, retry: retry, offlineWindows: windows, generator: RandomStreams(seed: 5).generator(for: .network)
+            link: link, retry: retry, offlineWindows: windows,
+            generator: RandomStreams(seed: 5).generator(for: .network)
         )
-        #expect(fromStreams.plan(requestAt: 0, requestBytes: 1, responseBytes: 1) == fromGenerator.plan(requestAt: 0, requestBytes: 1, responseBytes: 1))
+        #expect(
+            fromStreams.plan(requestAt: 0, requestBytes: 1, responseBytes: 1)
+                == fromGenerator.plan(requestAt: 0, requestBytes: 1, responseBytes: 1))
     }
 
     @Test("every named profile exists, validates and has NLC's numbers")

@@ -1,5 +1,6 @@
 import Determinism
 import Testing
+
 @testable import FeedSimulator
 
 /// Small problems whose answers were worked out by hand.
@@ -14,23 +15,30 @@ struct NonNegativeLeastSquaresTests {
         var testDescription: String { label }
     }
 
-    @Test("hand-computed minimisers", arguments: [
-        Case(label: "identity, positive b: x is b", rows: [[1, 0], [0, 1]], b: [1, 2], x: [1, 2], residual: 0),
-        Case(label: "identity, one negative entry of b clamps to 0", rows: [[1, 0], [0, 1]], b: [1, -1], x: [1, 0], residual: 1),
-        // Unconstrained: intercept 4, slope −1. With the slope held at 0 the
-        // intercept is the mean of b, 2, and the residuals are 1, 0, −1.
-        Case(label: "a falling line: the slope clamps to 0, the intercept becomes the mean",
-             rows: [[1, 1], [1, 2], [1, 3]], b: [3, 2, 1], x: [2, 0], residual: 2.0.squareRoot()),
-        // Unconstrained: x = (−4, 4.5). With x₁ = 0, x₂ = (2·5 + 4·6)/(2² + 4²)
-        // = 1.7, residual (1.6, −0.8), and x₁'s gradient 1·1.6 + 3·(−0.8) < 0.
-        Case(label: "square system whose exact solution is negative in x₁",
-             rows: [[1, 2], [3, 4]], b: [5, 6], x: [0, 1.7], residual: 3.2.squareRoot()),
-        Case(label: "a column of zeros gets 0", rows: [[1, 0], [2, 0]], b: [1, 2], x: [1, 0], residual: 0),
-        // Columns a million apart in scale: scaling keeps the answer exact.
-        Case(label: "badly scaled columns", rows: [[1, 1_000_000], [1, 2_000_000], [1, 5_000_000]],
-             b: [3_000_001, 6_000_001, 15_000_001], x: [1, 3], residual: 0),
-        Case(label: "no rows", rows: [], b: [], x: [], residual: 0),
-    ])
+    @Test(
+        "hand-computed minimisers",
+        arguments: [
+            Case(label: "identity, positive b: x is b", rows: [[1, 0], [0, 1]], b: [1, 2], x: [1, 2], residual: 0),
+            Case(
+                label: "identity, one negative entry of b clamps to 0", rows: [[1, 0], [0, 1]], b: [1, -1], x: [1, 0],
+                residual: 1),
+            // Unconstrained: intercept 4, slope −1. With the slope held at 0 the
+            // intercept is the mean of b, 2, and the residuals are 1, 0, −1.
+            Case(
+                label: "a falling line: the slope clamps to 0, the intercept becomes the mean",
+                rows: [[1, 1], [1, 2], [1, 3]], b: [3, 2, 1], x: [2, 0], residual: 2.0.squareRoot()),
+            // Unconstrained: x = (−4, 4.5). With x₁ = 0, x₂ = (2·5 + 4·6)/(2² + 4²)
+            // = 1.7, residual (1.6, −0.8), and x₁'s gradient 1·1.6 + 3·(−0.8) < 0.
+            Case(
+                label: "square system whose exact solution is negative in x₁",
+                rows: [[1, 2], [3, 4]], b: [5, 6], x: [0, 1.7], residual: 3.2.squareRoot()),
+            Case(label: "a column of zeros gets 0", rows: [[1, 0], [2, 0]], b: [1, 2], x: [1, 0], residual: 0),
+            // Columns a million apart in scale: scaling keeps the answer exact.
+            Case(
+                label: "badly scaled columns", rows: [[1, 1_000_000], [1, 2_000_000], [1, 5_000_000]],
+                b: [3_000_001, 6_000_001, 15_000_001], x: [1, 3], residual: 0),
+            Case(label: "no rows", rows: [], b: [], x: [], residual: 0),
+        ])
     func handComputed(_ example: Case) throws {
         let solution = try NonNegativeLeastSquares.solve(rows: example.rows, b: example.b)
         // Rounding is relative to the size of b.

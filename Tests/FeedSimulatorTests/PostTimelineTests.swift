@@ -1,7 +1,8 @@
-import Testing
 import Determinism
 import FeedEngine
 import FeedScenario
+import Testing
+
 @testable import FeedSimulator
 
 /// The server's timeline writes its posts again from checkpoints when read:
@@ -20,7 +21,9 @@ struct PostTimelineTests {
         return [plain, threaded]
     }()
 
-    @Test("a page's read gives, newest first, the posts read one by one, changed ones included", arguments: settings.indices)
+    @Test(
+        "a page's read gives, newest first, the posts read one by one, changed ones included",
+        arguments: settings.indices)
     func pageReadsMatchSingleReads(_ index: Int) {
         var writer = SyntheticFeed(settings: Self.settings[index], streams: RandomStreams(seed: 5))
         var timeline = PostTimeline()
@@ -50,7 +53,9 @@ struct PostTimelineTests {
         #expect(whole.first == timeline.post(at: timeline.count - 1) && whole.last == timeline.post(at: 0))
     }
 
-    @Test("every position reads the post written there, across chunks, with draws between writes", arguments: settings.indices)
+    @Test(
+        "every position reads the post written there, across chunks, with draws between writes",
+        arguments: settings.indices)
     func readsWhatWasWritten(_ index: Int) {
         let settings = Self.settings[index]
         var reference = SyntheticFeed(settings: settings, streams: RandomStreams(seed: 11))
@@ -65,7 +70,8 @@ struct PostTimelineTests {
             #expect(returned == expected, "write of \(count) posts")
             written += expected
             if let last = expected.last {
-                #expect(writer.touched(last) == reference.touched(last), "the writer's generator moved as the reference's")
+                #expect(
+                    writer.touched(last) == reference.touched(last), "the writer's generator moved as the reference's")
             }
         }
         #expect(timeline.count == written.count)

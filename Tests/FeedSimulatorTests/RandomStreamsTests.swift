@@ -1,5 +1,6 @@
 import Determinism
 import Testing
+
 @testable import FeedSimulator
 
 @Suite("The run's random streams")

@@ -1,7 +1,8 @@
 import Determinism
-import Foundation
 import FeedSimTestSupport
+import Foundation
 import Testing
+
 @testable import FeedSimulator
 
 /// The calibration fits against SciPy on fixed data: plain NNLS with its
@@ -35,7 +36,12 @@ struct RobustFitReferenceTests {
     @Test("coefficients, scales and standard errors agree with SciPy's to 1e-6")
     func agreesWithSciPy() throws {
         guard let python = Tool.find(["python3"]) else {
-            Issue.record("No python3 on PATH: the reference fit needs Python 3 with NumPy and SciPy (scripts/bootstrap installs them).")
+            Issue.record(
+                """
+                No python3 on PATH: the reference fit needs Python 3 with NumPy and SciPy (scripts/bootstrap \
+                installs them).
+                """
+            )
             return
         }
         let folder = try ScratchFolder(prefix: "feedsim-robust")
@@ -47,7 +53,8 @@ struct RobustFitReferenceTests {
         }
         try folder.write(text, to: "data.csv")
         let script = PackageRoot.appending("Tests/FeedSimulatorTests/Fixtures/robust_fit_reference.py")
-        let outcome = try Tool.run(python, [script.path, folder.appending("data.csv").path], in: folder.url, timeout: 300)
+        let outcome = try Tool.run(
+            python, [script.path, folder.appending("data.csv").path], in: folder.url, timeout: 300)
         try #require(outcome.status == 0, "\(outcome)")
 
         struct Fit: Decodable {
@@ -68,7 +75,13 @@ struct RobustFitReferenceTests {
             for j in ours.x.indices {
                 close(ours.x[j], theirs.x[j], "\(name) x[\(j)]")
                 let se = theirs.se?[j] ?? nil
-                #expect((ours.standardErrors[j] == nil) == (se == nil), "\(name) se[\(j)]: FeedSim \(String(describing: ours.standardErrors[j])), SciPy \(String(describing: se))")
+                #expect(
+                    (ours.standardErrors[j] == nil) == (se == nil),
+                    """
+                    \(name) se[\(j)]: FeedSim \(String(describing: ours.standardErrors[j])), SciPy \
+                    \(String(describing: se))
+                    """
+                )
                 if let a = ours.standardErrors[j], let b = se { close(a, b, "\(name) se[\(j)]") }
             }
             close(ours.scale, try #require(theirs.scale), "\(name) scale")
@@ -80,6 +93,8 @@ struct RobustFitReferenceTests {
             close(huber.x[j], direct.x[j], "huber x[\(j)] against least_squares(loss='huber')", tolerance: 1e-5)
         }
         // And it is robust where least squares is not.
-        #expect(abs(huber.x[0] / 3_000_000 - 1) < abs(leastSquares.x[0] / 3_000_000 - 1), "the intercept takes the late frames' time under least squares")
+        #expect(
+            abs(huber.x[0] / 3_000_000 - 1) < abs(leastSquares.x[0] / 3_000_000 - 1),
+            "the intercept takes the late frames' time under least squares")
     }
 }

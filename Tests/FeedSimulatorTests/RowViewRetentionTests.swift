@@ -2,6 +2,7 @@ import FeedEngine
 import FeedScenario
 import Foundation
 import Testing
+
 @testable import FeedSimulator
 
 /// The row views a lazy stack keeps off screen (docs/swiftui-hosts.md, "Row
@@ -19,13 +20,17 @@ struct RowViewRetentionTests {
     /// Runs the session with `engine`'s fields and `more` script steps: the
     /// engine at the end, the result, and the device's cost of configuring
     /// a cell, in ns.
-    static func run(_ engine: String, more: String = "") throws -> (engine: FeedEngine, result: RunResult, configureNs: Double) {
+    static func run(
+        _ engine: String, more: String = ""
+    ) throws -> (engine: FeedEngine, result: RunResult, configureNs: Double) {
         let json = """
-            {"schema_version": 1, "name": "rows", "description": "d", "device": "iphone-60hz", "seed": 3, "duration_s": 12,
+            {"schema_version": 1, "name": "rows", "description": "d", "device": "iphone-60hz", "seed": 3, \
+            "duration_s": 12,
              "feed": {"post_count": 200, "media_fraction": 0},
              "engine": {"estimated_item_height_pt": 100, \(engine)}, "script": [\(scrolls)\(more)]}
             """
-        let loaded = try ScenarioLoader.load(data: Data(json.utf8), file: "rows.json", deviceDirectories: [CustomStrategyTests.devices])
+        let loaded = try ScenarioLoader.load(
+            data: Data(json.utf8), file: "rows.json", deviceDirectories: [CustomStrategyTests.devices])
         let request = try #require(RunRequest.expand(loaded, seedOverride: nil, recordFrames: true).first)
         let simulation = try Simulation(request: request)
         let result = try simulation.run()
@@ -40,7 +45,12 @@ struct RowViewRetentionTests {
         }
     }
 
-    @Test("released: a row view leaves the stack row_kept_updates updates after it leaves the screen (S321 16:59–17:13); a screen at rest has no updates, so what it keeps stays")
+    @Test(
+        """
+        released: a row view leaves the stack row_kept_updates updates after it leaves the screen (S321 \
+        16:59–17:13); a screen at rest has no updates, so what it keeps stays
+        """
+    )
     func releasedAfterUpdates() throws {
         let none = try Self.run(#""host": "lazy_vstack", "row_kept_updates": 0"#)
         let some = try Self.run(#""host": "lazy_vstack", "row_kept_updates": 30"#)
@@ -51,8 +61,9 @@ struct RowViewRetentionTests {
         #expect(all.engine.keptRowViews > 20, "\(all.engine.keptRowViews)")
         #expect(all.engine.keptRowViews == pinned.engine.keptRowViews)
         // 30 updates keep the rows of the last drag's final half second or so: some, not all.
-        #expect(some.engine.keptRowViews > 0 && some.engine.keptRowViews < all.engine.keptRowViews,
-                "\(some.engine.keptRowViews) of \(all.engine.keptRowViews)")
+        #expect(
+            some.engine.keptRowViews > 0 && some.engine.keptRowViews < all.engine.keptRowViews,
+            "\(some.engine.keptRowViews) of \(all.engine.keptRowViews)")
     }
 
     @Test("each kept row view counts row_view_kb in peak memory; nothing else differs")
@@ -60,12 +71,18 @@ struct RowViewRetentionTests {
         let none = try Self.run(#""host": "lazy_vstack", "row_kept_updates": 0"#)
         let pinned = try Self.run(#""host": "lazy_vstack", "row_retention": "pinned", "row_view_kb": 64"#)
         let extraMB = Double(pinned.engine.keptRowViews * 64) / 1024
-        #expect(abs((pinned.result.peakMemoryMB - none.result.peakMemoryMB) - extraMB) < 1e-9,
-                "\(pinned.result.peakMemoryMB) - \(none.result.peakMemoryMB) vs \(extraMB)")
+        #expect(
+            abs((pinned.result.peakMemoryMB - none.result.peakMemoryMB) - extraMB) < 1e-9,
+            "\(pinned.result.peakMemoryMB) - \(none.result.peakMemoryMB) vs \(extraMB)")
         #expect(pinned.result.drift == none.result.drift)
     }
 
-    @Test("pinned: an environment change (the text size) runs the bodies of the rows kept off screen again, work a released stack does not do (S321 11:15–12:50)")
+    @Test(
+        """
+        pinned: an environment change (the text size) runs the bodies of the rows kept off screen again, work a \
+        released stack does not do (S321 11:15–12:50)
+        """
+    )
     func pinnedBodiesRunOnEnvironmentChange() throws {
         let textSize = #", {"at_ms": 9000, "action": "text_size", "scale": 1.25}"#
         let released = try Self.run(#""host": "lazy_vstack", "row_kept_updates": 0"#, more: textSize)
@@ -75,8 +92,13 @@ struct RowViewRetentionTests {
         }
         let perBody = pinned.configureNs
         #expect(pinned.engine.keptRowViews > 20)
-        #expect(Double(work(pinned.result) - work(released.result)) >= Double(pinned.engine.keptRowViews) * perBody,
-                "pinned \(work(pinned.result)) ns, released \(work(released.result)) ns, \(pinned.engine.keptRowViews) bodies of \(perBody) ns")
+        #expect(
+            Double(work(pinned.result) - work(released.result)) >= Double(pinned.engine.keptRowViews) * perBody,
+            """
+            pinned \(work(pinned.result)) ns, released \(work(released.result)) ns, \(pinned.engine.keptRowViews) \
+            bodies of \(perBody) ns
+            """
+        )
     }
 
     @Test("a row whose post leaves the feed ends with its identity, kept or not")

@@ -1,6 +1,7 @@
-import Foundation
 import FeedScenario
+import Foundation
 import Testing
+
 @testable import FeedSimulator
 
 @Suite("Scroll physics")
@@ -16,7 +17,9 @@ struct ScrollPhysicsTests {
         var view = ScrollView(viewportHeight: 800, insetTop: 0, insetBottom: 0, contentHeight: 10_000_000)
         let x0 = 5_000_000.0
         // Start from the middle of the content: a drag that stops there.
-        view.beginDrag(at: 0, trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 1, displacementPt: x0)], release: .stop, rate: rate)
+        view.beginDrag(
+            at: 0, trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 1, displacementPt: x0)],
+            release: .stop, rate: rate)
         view.advance(to: 1)
         #expect(view.contentOffset == x0)
         #expect(view.isResting)
@@ -29,16 +32,21 @@ struct ScrollPhysicsTests {
         #expect(view.isResting, "still moving after \(vsync) vsyncs")
         let predicted = ScrollPhysics.restingOffset(x0: x0, v0: velocity, rate: rate)
         let travel = predicted - x0
-        #expect(abs(view.contentOffset - predicted) <= abs(travel) * 0.01,
-                "\(hz) Hz, d \(rate), v0 \(velocity): rested at \(view.contentOffset), predicted \(predicted)")
+        #expect(
+            abs(view.contentOffset - predicted) <= abs(travel) * 0.01,
+            "\(hz) Hz, d \(rate), v0 \(velocity): rested at \(view.contentOffset), predicted \(predicted)")
         #expect(abs(predicted - (x0 + velocity / (1000 * -log(rate)))) < 1e-6)
     }
 
     @Test("deceleration follows v(t) = v0·d^(1000t)")
     func velocityCurve() {
         #expect(ScrollPhysics.decelerationVelocity(v0: 1_000, rate: 0.998, t: 0) == 1_000)
-        #expect(abs(ScrollPhysics.decelerationVelocity(v0: 1_000, rate: 0.998, t: 1) - 1_000 * pow(0.998, 1_000)) < 1e-9)
-        #expect(abs(ScrollPhysics.decelerationOffset(x0: 0, v0: 1_000, rate: 0.99, t: 100) - ScrollPhysics.restingOffset(x0: 0, v0: 1_000, rate: 0.99)) < 1e-6)
+        #expect(
+            abs(ScrollPhysics.decelerationVelocity(v0: 1_000, rate: 0.998, t: 1) - 1_000 * pow(0.998, 1_000)) < 1e-9)
+        #expect(
+            abs(
+                ScrollPhysics.decelerationOffset(x0: 0, v0: 1_000, rate: 0.99, t: 100)
+                    - ScrollPhysics.restingOffset(x0: 0, v0: 1_000, rate: 0.99)) < 1e-6)
     }
 
     @Test("a frame's offset and velocity from one power of the rate are the formulas' bits")
@@ -51,8 +59,12 @@ struct ScrollPhysicsTests {
                     let both = ScrollPhysics.deceleration(x0: x0, v0: v0, rate: rate, t: t)
                     let offset = x0 + v0 * (pow(rate, 1000 * t) - 1) / (1000 * log(rate))
                     #expect(both.offset.bitPattern == offset.bitPattern, "x0 \(x0), v0 \(v0), d \(rate), t \(t)")
-                    #expect(both.velocity.bitPattern == ScrollPhysics.decelerationVelocity(v0: v0, rate: rate, t: t).bitPattern)
-                    #expect(ScrollPhysics.decelerationOffset(x0: x0, v0: v0, rate: rate, t: t).bitPattern == offset.bitPattern)
+                    #expect(
+                        both.velocity.bitPattern
+                            == ScrollPhysics.decelerationVelocity(v0: v0, rate: rate, t: t).bitPattern)
+                    #expect(
+                        ScrollPhysics.decelerationOffset(x0: x0, v0: v0, rate: rate, t: t).bitPattern
+                            == offset.bitPattern)
                 }
             }
         }
@@ -79,7 +91,9 @@ struct ScrollPhysicsTests {
     func dragPastTop() {
         var view = ScrollView(viewportHeight: 800, insetTop: 50, insetBottom: 30, contentHeight: 5_000)
         #expect(view.contentOffset == -50)
-        view.beginDrag(at: 0, trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 100_000_000, displacementPt: -200)], release: .stop, rate: 0.998)
+        view.beginDrag(
+            at: 0, trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 100_000_000, displacementPt: -200)],
+            release: .stop, rate: 0.998)
         view.advance(to: 100_000_000)
         let expected = -50 - ScrollPhysics.rubberBand(overshoot: 200, dimension: 800)
         #expect(abs(view.contentOffset - expected) < 1e-9)
@@ -113,13 +127,20 @@ struct ScrollPhysicsTests {
     @Test("a slow release does not fling")
     func slowReleaseRests() {
         var view = ScrollView(viewportHeight: 800, insetTop: 0, insetBottom: 0, contentHeight: 10_000)
-        view.beginDrag(at: 0, trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: 10)], release: .fling, rate: 0.998)
+        view.beginDrag(
+            at: 0, trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: 10)],
+            release: .fling, rate: 0.998)
         view.advance(to: 1_000_000_000)
         #expect(view.isResting)
         #expect(view.contentOffset == 10)
     }
 
-    @Test("a fling's resting point moves only while the content lies between the new edges: a view left past the new end would bounce there, not carry on")
+    @Test(
+        """
+        a fling's resting point moves only while the content lies between the new edges: a view left past the new \
+        end would bounce there, not carry on
+        """
+    )
     func retargetNeedsTheContentInsideItsEdges() {
         var view = ScrollView(viewportHeight: 800, insetTop: 0, insetBottom: 0, contentHeight: 10_000)
         view.scroll(to: 5_000, at: 0, animated: false)

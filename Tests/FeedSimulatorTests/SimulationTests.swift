@@ -1,6 +1,7 @@
-import Testing
 import FeedEngine
 import FeedScenario
+import Testing
+
 @testable import FeedSimulator
 
 /// Scenarios built in code, on a device profile built in code, so these
@@ -52,7 +53,9 @@ struct SimulationTests {
         // Allocation counts are compared across processes (the end-to-end
         // test): in one process the first run also pays the runtime's
         // one-time allocations.
-        #expect(a.frames.map { [$0.time, $0.work, Int64($0.visible.lowerBound)] } == b.frames.map { [$0.time, $0.work, Int64($0.visible.lowerBound)] })
+        #expect(
+            a.frames.map { [$0.time, $0.work, Int64($0.visible.lowerBound)] }
+                == b.frames.map { [$0.time, $0.work, Int64($0.visible.lowerBound)] })
         #expect(a.frames.map(\.contentOffset) == b.frames.map(\.contentOffset))
         #expect(a.frameSummary == b.frameSummary)
         let c = try Simulation(request: TestWorld.request(seed: 2, script: script)).run()
@@ -115,7 +118,8 @@ struct SimulationTests {
 
     @Test("a run past its event limit stops with a clear error")
     func eventLimit() {
-        let request = TestWorld.request(seconds: 60, hz: 120, limits: RunLimits(maxEvents: 1_000, maxSimulatedNs: 3_600_000_000_000))
+        let request = TestWorld.request(
+            seconds: 60, hz: 120, limits: RunLimits(maxEvents: 1_000, maxSimulatedNs: 3_600_000_000_000))
         #expect(throws: SimulationLimitError.self) { try Simulation(request: request).run() }
         do {
             _ = try Simulation(request: request).run()
@@ -130,8 +134,18 @@ struct SimulationTests {
     func steadyStateAllocations() throws {
         // Down and back up over the same posts: the way back only reuses measured cells.
         let script = [
-            ScriptStep(atNs: 100_000_000, action: .drag(trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: 3_000)], release: .stop, deceleration: .normal)),
-            ScriptStep(atNs: 1_500_000_000, action: .drag(trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: -2_500)], release: .stop, deceleration: .normal)),
+            ScriptStep(
+                atNs: 100_000_000,
+                action: .drag(
+                    trajectory: [
+                        .init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: 3_000),
+                    ], release: .stop, deceleration: .normal)),
+            ScriptStep(
+                atNs: 1_500_000_000,
+                action: .drag(
+                    trajectory: [
+                        .init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: -2_500),
+                    ], release: .stop, deceleration: .normal)),
         ]
         let result = try Simulation(request: TestWorld.request(seconds: 3, script: script)).run()
         // Frames of the way back while the finger moves (the frame where the
@@ -148,7 +162,8 @@ struct SimulationTests {
         for decode in ImageDecodeSetting.allCases {
             var engine = EngineSettings.defaults
             engine.imageDecode = decode
-            let result = try Simulation(request: TestWorld.request(mediaFraction: 1, script: script, engine: engine)).run()
+            let result = try Simulation(request: TestWorld.request(mediaFraction: 1, script: script, engine: engine))
+                .run()
             totals[decode] = result.frames.reduce(0) { $0 + $1.work }
         }
         let main = try #require(totals[.main]), background = try #require(totals[.background])
@@ -160,8 +175,18 @@ struct SimulationTests {
     @Test("scrolling back over posts with images: no allocation unless a cell enters, and few when one does")
     func steadyStateWithImages() throws {
         let script = [
-            ScriptStep(atNs: 100_000_000, action: .drag(trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: 3_000)], release: .stop, deceleration: .normal)),
-            ScriptStep(atNs: 1_500_000_000, action: .drag(trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: -2_500)], release: .stop, deceleration: .normal)),
+            ScriptStep(
+                atNs: 100_000_000,
+                action: .drag(
+                    trajectory: [
+                        .init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: 3_000),
+                    ], release: .stop, deceleration: .normal)),
+            ScriptStep(
+                atNs: 1_500_000_000,
+                action: .drag(
+                    trajectory: [
+                        .init(timeNs: 0, displacementPt: 0), .init(timeNs: 1_000_000_000, displacementPt: -2_500),
+                    ], release: .stop, deceleration: .normal)),
         ]
         let result = try Simulation(request: TestWorld.request(seconds: 3, mediaFraction: 0.5, script: script)).run()
         let wayBack = result.frames.filter { $0.time > 1_600_000_000 && $0.time < 2_450_000_000 }
@@ -184,12 +209,22 @@ struct SimulationTests {
         var request = TestWorld.request(
             seconds: 8,
             script: [
-                ScriptStep(atNs: 500_000_000, action: .drag(trajectory: [.init(timeNs: 0, displacementPt: 0), .init(timeNs: 500_000_000, displacementPt: 2_000)], release: .stop, deceleration: .normal)),
+                ScriptStep(
+                    atNs: 500_000_000,
+                    action: .drag(
+                        trajectory: [
+                            .init(timeNs: 0, displacementPt: 0), .init(timeNs: 500_000_000, displacementPt: 2_000),
+                        ], release: .stop, deceleration: .normal)),
                 ScriptStep(atNs: 2_000_000_000, action: .newPosts(count: 60, push: true)),
             ],
-            engine: { var e = EngineSettings.defaults; e.positionStrategy = .anchor; return e }())
+            engine: {
+                var e = EngineSettings.defaults
+                e.positionStrategy = .anchor
+                return e
+            }())
         request.loaded.scenario.memory = MemorySettings(
-            limitBytes: 200 << 20, baselineBytes: 150 << 20, bytesPerPost: 150 << 10, warningFraction: 0.99, criticalFraction: 1)
+            limitBytes: 200 << 20, baselineBytes: 150 << 20, bytesPerPost: 150 << 10, warningFraction: 0.99,
+            criticalFraction: 1)
         let result = try Simulation(request: request).run()
         #expect(result.jetsamKills == 1)
         let restore = try #require(result.drift.first { $0.cause == "restore" })
@@ -206,23 +241,34 @@ struct AdaptiveRefreshTests {
         return try Simulation(request: request).run()
     }
 
-    @Test("a ProMotion display runs at 120 Hz under the finger and while content moves fast, and at 60 Hz once it is slow")
+    @Test(
+        "a ProMotion display runs at 120 Hz under the finger and while content moves fast, and at 60 Hz once it is slow"
+    )
     func followsTheContent() throws {
-        let slowDrag = ScriptStep(atNs: 500_000_000, action: .drag(
-            trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: 1_500_000_000, displacementPt: 150)],
-            release: .stop, deceleration: .normal))
+        let slowDrag = ScriptStep(
+            atNs: 500_000_000,
+            action: .drag(
+                trajectory: [
+                    TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                    TrajectoryPoint(timeNs: 1_500_000_000, displacementPt: 150),
+                ],
+                release: .stop, deceleration: .normal))
         let fling = ScriptStep(atNs: 2_500_000_000, action: .fling(velocityPtPerS: 6_000, deceleration: .normal))
         let result = try AdaptiveRefreshTests.run([slowDrag, fling], adaptive: true)
         let fast = Display(refreshHz: 120).budget, slow = Display(refreshHz: 60).budget
         let dragging = result.frames.filter { $0.time > 600_000_000 && $0.time < 1_900_000_000 }
-        #expect(!dragging.isEmpty && dragging.allSatisfy { $0.budget == fast }, "the finger keeps 120 Hz however slow it moves")
+        #expect(
+            !dragging.isEmpty && dragging.allSatisfy { $0.budget == fast },
+            "the finger keeps 120 Hz however slow it moves")
         let flingStart = result.frames.filter { $0.time >= 2_500_000_000 && $0.time < 2_700_000_000 }
         #expect(!flingStart.isEmpty && flingStart.allSatisfy { $0.budget == fast })
         let tail = try #require(result.frames.last)
         #expect(tail.budget == slow, "the end of the deceleration is slow: 60 Hz")
         for frame in result.frames where frame.budget == slow {
-            #expect(Display(refreshHz: 60).vsyncTime(Display(refreshHz: 60).firstVsync(atOrAfter: frame.time)) == frame.time,
-                    "60 Hz frames fall on 60 Hz vsyncs")
+            #expect(
+                Display(refreshHz: 60).vsyncTime(Display(refreshHz: 60).firstVsync(atOrAfter: frame.time))
+                    == frame.time,
+                "60 Hz frames fall on 60 Hz vsyncs")
         }
     }
 

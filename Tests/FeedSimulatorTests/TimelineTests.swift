@@ -1,6 +1,7 @@
-import Testing
 import FeedEngine
 import FeedScenario
+import Testing
+
 @testable import FeedSimulator
 
 @Suite("Timeline")
@@ -34,7 +35,11 @@ struct TimelineTests {
         // Allocation counts aside: in one process the first run also pays
         // the runtime's one-time allocations.
         func unmetered(_ frames: [FrameRecord]) -> [FrameRecord] {
-            frames.map { var frame = $0; frame.allocations = 0; return frame }
+            frames.map {
+                var frame = $0
+                frame.allocations = 0
+                return frame
+            }
         }
         #expect(unmetered(plain.frames) == unmetered(traced.frames))
         #expect(plain.drift == traced.drift)
@@ -49,11 +54,14 @@ struct TimelineTests {
         #expect(timeline.frames.count == result.frameSummary.frames)
         for frame in timeline.frames {
             let sum = frame.parts.reduce(0) { $0 + $1.nanoseconds }
-            #expect(abs(sum - Double(frame.record.work)) <= 1, "frame \(frame.record.frame): parts \(sum) ns, work \(frame.record.work) ns")
+            #expect(
+                abs(sum - Double(frame.record.work)) <= 1,
+                "frame \(frame.record.frame): parts \(sum) ns, work \(frame.record.work) ns")
             #expect(frame.parts.allSatisfy { $0.nanoseconds > 0 }, "frame \(frame.record.frame)")
             #expect(frame.parts.first?.name == "frame_base", "frame \(frame.record.frame)")
             #expect(frame.record.renderStart >= frame.record.time + frame.record.work, "frame \(frame.record.frame)")
-            #expect(frame.record.presented >= frame.record.renderStart + frame.record.render, "frame \(frame.record.frame)")
+            #expect(
+                frame.record.presented >= frame.record.renderStart + frame.record.render, "frame \(frame.record.frame)")
         }
         #expect(timeline.frames.contains { $0.parts.contains { $0.name == "cell_measure" } })
         #expect(timeline.frames.contains { $0.dataCommits.contains(ChangeCause.refresh.rawValue) })

@@ -1,6 +1,7 @@
-import Testing
 import FeedEngine
 import FeedScenario
+import Testing
+
 @testable import FeedSimulator
 
 /// The warm-up that runs before every run, so that its allocation counts do
@@ -11,7 +12,8 @@ struct WarmUpTests {
     /// A paged feed with images, like the bundled scenarios.
     static func request(seconds: Double) -> RunRequest {
         var request = TestWorld.request(posts: 600, seconds: seconds, hz: 120, mediaFraction: 0.5, pageSize: 20)
-        request.loaded.scenario.network = NetworkSettings(profile: "very_bad", offlineWindows: [5_000_000_000..<9_000_000_000])
+        request.loaded.scenario.network = NetworkSettings(
+            profile: "very_bad", offlineWindows: [5_000_000_000..<9_000_000_000])
         return request
     }
 
@@ -24,7 +26,12 @@ struct WarmUpTests {
         return (timeline.requests + timeline.imageLoads).sorted { $0.start < $1.start }.map { ($0.kind, $0.outcome) }
     }
 
-    @Test("the warm-up meets every answer the engine tells apart: each kind of request answered and failed for want of a network, a held like sent again, a like refused")
+    @Test(
+        """
+        the warm-up meets every answer the engine tells apart: each kind of request answered and failed for want \
+        of a network, a held like sent again, a like refused
+        """
+    )
     func everyAnswer() throws {
         let request = WarmUpTests.request(seconds: 60)
         let sessions = Simulation.warmUpSessions(for: request)

@@ -118,7 +118,8 @@ private struct TextBuffer {
     }
 
     private mutating func append(contentsOf utf8: UnsafeBufferPointer<UInt8>) {
-        precondition(count + utf8.count <= bytes.count, "a view model's text is longer than \(TextBuffer.capacity) bytes")
+        precondition(
+            count + utf8.count <= bytes.count, "a view model's text is longer than \(TextBuffer.capacity) bytes")
         _ = UnsafeMutableBufferPointer(rebasing: bytes[count..<count + utf8.count]).initialize(fromContentsOf: utf8)
         count += utf8.count
     }

@@ -170,7 +170,8 @@ struct FeedStore {
     mutating func update(_ changed: [Post]) {
         for var post in changed {
             if let learned = self.post(post.id)?.media, learned.sizeKnownAtLayout, var media = post.media,
-               media.pixelWidth == learned.pixelWidth, media.pixelHeight == learned.pixelHeight {
+                media.pixelWidth == learned.pixelWidth, media.pixelHeight == learned.pixelHeight
+            {
                 media.sizeKnownAtLayout = true
                 post.media = media
             }
@@ -246,12 +247,19 @@ struct FeedStore {
     /// Checks what must hold between the store's fields.
     /// - Complexity: O(n)
     func _checkInvariants() {
-        precondition(feedIndex.count <= posts.count, "the feed index has \(feedIndex.count) ids for \(posts.count) posts")
+        precondition(
+            feedIndex.count <= posts.count, "the feed index has \(feedIndex.count) ids for \(posts.count) posts")
         for (position, post) in posts.enumerated() {
-            guard let first = feedPosition(of: post.id) else { preconditionFailure("post \(post.id) is in the feed but not indexed") }
-            precondition(first <= position && posts[first].id == post.id, "post \(post.id) is indexed at \(first), not at its first place")
+            guard let first = feedPosition(of: post.id) else {
+                preconditionFailure("post \(post.id) is in the feed but not indexed")
+            }
+            precondition(
+                first <= position && posts[first].id == post.id,
+                "post \(post.id) is indexed at \(first), not at its first place")
         }
         precondition(!reachedEnd || cursor == nil, "the end was reached but a cursor remains")
-        precondition(feedMayHaveReplies || !posts.contains(where: FeedStore.isReply), "a reply is in the feed, which is marked as having none")
+        precondition(
+            feedMayHaveReplies || !posts.contains(where: FeedStore.isReply),
+            "a reply is in the feed, which is marked as having none")
     }
 }

@@ -30,7 +30,8 @@ package enum FeedTransportError: Error, Equatable, Sendable {
 /// on the same (simulated) main thread, never synchronously.
 package protocol FeedTransport: AnyObject {
     /// The page after `cursor`, or the first page when `cursor` is nil.
-    func fetchPage(cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void)
+    func fetchPage(
+        cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void)
     /// Sets the viewer's like on a post.
     func setLike(postID: PostID, liked: Bool, completion: @escaping (Result<Void, FeedTransportError>) -> Void)
 }

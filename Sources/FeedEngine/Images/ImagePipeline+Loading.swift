@@ -64,7 +64,8 @@ extension ImagePipeline {
         case .disk(let encoded):
             let key = load.key
             let sequence = load.sequence
-            let delay = configuration.diskReadLatency + backgroundDecodeDelay(pixels: encoded.pixelWidth * encoded.pixelHeight)
+            let delay =
+                configuration.diskReadLatency + backgroundDecodeDelay(pixels: encoded.pixelWidth * encoded.pixelHeight)
             let action = scheduler.schedule(after: delay) {
                 self.diskReadFinished(key: key, sequence: sequence)
             }
@@ -76,7 +77,7 @@ extension ImagePipeline {
 
     private func diskReadFinished(key: ImageKey, sequence: UInt64) {
         guard let load = loads[key], load.sequence == sequence, case .reading = load.stage,
-              case .disk(let encoded) = load.origin
+            case .disk(let encoded) = load.origin
         else { return }
         let image = _DecodedImage(pixelWidth: encoded.pixelWidth, pixelHeight: encoded.pixelHeight)
         complete(load, with: image, source: .disk)
@@ -145,7 +146,8 @@ extension ImagePipeline {
     /// Starts queued downloads, visible first, while slots are free.
     func startQueuedLoads() {
         while inFlightCount < configuration.maxConcurrentLoads,
-              let key = visibleQueue.popFirst() ?? prefetchQueue.popFirst() {
+            let key = visibleQueue.popFirst() ?? prefetchQueue.popFirst()
+        {
             startDownload(loads[key]!)
         }
     }

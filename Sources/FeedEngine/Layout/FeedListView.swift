@@ -53,14 +53,19 @@ public struct FeedListView {
     /// The rows intersecting `[minY, maxY)` in content coordinates.
     /// - Complexity: O(log n)
     public func indices(intersecting minY: Double, _ maxY: Double) -> Range<Int> {
-        chargesLookups ? list.indices(intersecting: minY, maxY) : list.layout.indices(intersecting: minY - list.originY, maxY - list.originY)
+        chargesLookups
+            ? list.indices(intersecting: minY, maxY)
+            : list.layout.indices(intersecting: minY - list.originY, maxY - list.originY)
     }
 
     /// The first row at least `fraction` visible in `[minY, maxY)` in
     /// content coordinates, with its top.
     /// - Complexity: O(log n + k) for k rows examined.
-    public func firstItem(visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double) -> (index: Int, top: Double)? {
+    public func firstItem(
+        visibleAtLeast fraction: Double, in minY: Double, _ maxY: Double
+    ) -> (index: Int, top: Double)? {
         chargesLookups
-            ? list.firstItem(visibleAtLeast: fraction, in: minY, maxY) : list.anchorSearch(visibleAtLeast: fraction, in: minY, maxY).found
+            ? list.firstItem(visibleAtLeast: fraction, in: minY, maxY)
+            : list.anchorSearch(visibleAtLeast: fraction, in: minY, maxY).found
     }
 }

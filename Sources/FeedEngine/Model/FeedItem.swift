@@ -40,12 +40,13 @@ public struct FeedItem: Identifiable, Hashable, Sendable {
             }
         }
         set {
-            let bits: UInt8 = switch newValue {
-            case .standalone: 0
-            case .root: 1
-            case .parent: 2
-            case .reply: 3
-            }
+            let bits: UInt8 =
+                switch newValue {
+                case .standalone: 0
+                case .root: 1
+                case .parent: 2
+                case .reply: 3
+                }
             _placement = (_placement & ~0b11) | bits
         }
     }

@@ -55,7 +55,7 @@ public struct Media: Hashable, Sendable {
 /// | `authorID`, `repostedBy` | 32 bits | any `UInt32`; a reposter below `UInt32.max` |
 /// | `likeCount` | 32 bits | `Int32` |
 /// | `textLength` | 16 bits | 0 ... ``maximumTextLength`` (65,535) |
-/// | `fixedHeightPt` | 32 bits of 1/64 pt | 0 ... ``maximumFixedHeightPt``, snapped to 1/64 pt as layout snaps every height |
+/// | `fixedHeightPt` | 32 bits of 1/64 pt | 0 ... ``maximumFixedHeightPt``, snapped as layout snaps every height |
 /// | `media` pixel sizes | 16 bits each | 0 ... ``maximumMediaPixels`` (65,535) |
 /// | `media` encoded bytes | 32 bits | 0 ... ``maximumMediaBytes`` (4 GiB − 1) |
 public struct Post: Identifiable, Hashable, Sendable {
@@ -136,7 +136,9 @@ public struct Post: Identifiable, Hashable, Sendable {
     public var textLength: Int {
         get { Int(_textLength) }
         set {
-            precondition(newValue >= 0 && newValue <= Post.maximumTextLength, "a post's text length \(newValue) is outside 0…\(Post.maximumTextLength)")
+            precondition(
+                newValue >= 0 && newValue <= Post.maximumTextLength,
+                "a post's text length \(newValue) is outside 0…\(Post.maximumTextLength)")
             _textLength = UInt16(newValue)
         }
     }
@@ -144,7 +146,9 @@ public struct Post: Identifiable, Hashable, Sendable {
     public var likeCount: Int {
         get { Int(_likeCount) }
         set {
-            guard let stored = Int32(exactly: newValue) else { preconditionFailure("a post's like count \(newValue) does not fit in 32 bits") }
+            guard let stored = Int32(exactly: newValue) else {
+                preconditionFailure("a post's like count \(newValue) does not fit in 32 bits")
+            }
             _likeCount = stored
         }
     }
@@ -187,7 +191,9 @@ public struct Post: Identifiable, Hashable, Sendable {
                 return
             }
             let snapped = HeightIndex.snap(newValue)
-            precondition(snapped <= Post.maximumFixedHeightPt, "a post's fixed height \(newValue) pt is above \(Post.maximumFixedHeightPt) pt")
+            precondition(
+                snapped <= Post.maximumFixedHeightPt,
+                "a post's fixed height \(newValue) pt is above \(Post.maximumFixedHeightPt) pt")
             _fixedHeight = UInt32(snapped / HeightIndex.quantum)
         }
     }
@@ -214,8 +220,13 @@ public struct Post: Identifiable, Hashable, Sendable {
                 return
             }
             precondition(
-                (0...Post.maximumMediaPixels).contains(media.pixelWidth) && (0...Post.maximumMediaPixels).contains(media.pixelHeight),
-                "a post's media of \(media.pixelWidth) × \(media.pixelHeight) px is outside 0…\(Post.maximumMediaPixels) px a side")
+                (0...Post.maximumMediaPixels).contains(media.pixelWidth)
+                    && (0...Post.maximumMediaPixels).contains(media.pixelHeight),
+                """
+                a post's media of \(media.pixelWidth) × \(media.pixelHeight) px is outside \
+                0…\(Post.maximumMediaPixels) px a side
+                """
+            )
             precondition(
                 (0...Post.maximumMediaBytes).contains(media.encodedBytes),
                 "a post's media of \(media.encodedBytes) bytes is outside 0…\(Post.maximumMediaBytes)")

@@ -29,9 +29,10 @@ public struct AnchorKeeper: PositionKeeper {
         var index = anchor.index + 1
         let end = min(list.items.count, anchor.index + AnchorKeeper.fallbackDepth + 1)
         while index < end {
-            fallbacks.append(ScrollAnchor(
-                itemID: list.items[index].id, index: index, itemY: list.minY(of: index),
-                offsetY: batch.offset, capturedAt: anchor.capturedAt))
+            fallbacks.append(
+                ScrollAnchor(
+                    itemID: list.items[index].id, index: index, itemY: list.minY(of: index),
+                    offsetY: batch.offset, capturedAt: anchor.capturedAt))
             index += 1
         }
     }
@@ -44,7 +45,8 @@ public struct AnchorKeeper: PositionKeeper {
         for fallback in fallbacks {
             if let newIndex = list.index(of: fallback.itemID) {
                 return PlaceOutcome(
-                    .moveOffset(to: list.minY(of: newIndex) - fallback.viewportY), settleAround: fallback.itemID, anchorLost: true)
+                    .moveOffset(to: list.minY(of: newIndex) - fallback.viewportY), settleAround: fallback.itemID,
+                    anchorLost: true)
             }
         }
         return PlaceOutcome(.keepOffset, anchorLost: true)

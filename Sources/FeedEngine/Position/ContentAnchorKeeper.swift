@@ -30,7 +30,9 @@ public struct ContentAnchorKeeper: PositionKeeper {
     public static let name = "content_anchor"
     /// What `anchor` holds outside batch updates: heights measured or
     /// resized above the reader, width and text size changes, and restores.
-    public static let heldCauses: Set<ChangeCause> = [.heightChange, .imageSize, .widthChange, .textSizeChange, .restore]
+    public static let heldCauses: Set<ChangeCause> = [
+        .heightChange, .imageSize, .widthChange, .textSizeChange, .restore,
+    ]
     public init() {}
 
     public var usesPullAnchor: Bool { true }
@@ -71,7 +73,8 @@ public struct ContentAnchorKeeper: PositionKeeper {
     public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
         guard let held, let index = list.index(of: held.id) else { return anchor.batchDidApply(batch, list: list) }
         let readerLost = batch.anchor.map { list.index(of: $0.itemID) == nil } ?? false
-        return PlaceOutcome(.moveOffset(to: list.minY(of: index) - held.viewportY), settleAround: held.id, anchorLost: readerLost)
+        return PlaceOutcome(
+            .moveOffset(to: list.minY(of: index) - held.viewportY), settleAround: held.id, anchorLost: readerLost)
     }
 
     public func afterRelayout(anchor captured: ScrollAnchor, list: FeedListView) -> PlaceCorrection {

@@ -46,7 +46,9 @@ public struct MultiAnchorKeeper: PositionKeeper {
         // Where each surviving anchor puts contentOffset, top first.
         var wanted: [(id: PostID, offset: Double)] = []
         for anchor in anchors {
-            if let index = list.index(of: anchor.id) { wanted.append((anchor.id, list.minY(of: index) - anchor.viewportY)) }
+            if let index = list.index(of: anchor.id) {
+                wanted.append((anchor.id, list.minY(of: index) - anchor.viewportY))
+            }
         }
         guard let first = wanted.first else { return PlaceOutcome(.keepOffset, anchorLost: batch.anchor != nil) }
         // The reader's own post, when it survived, is where they look: it
@@ -63,7 +65,8 @@ public struct MultiAnchorKeeper: PositionKeeper {
         }
         let anchorLost = batch.anchor.map { list.index(of: $0.itemID) == nil } ?? false
         return PlaceOutcome(
-            .moveOffset(to: best.offset), settleAround: best.id == batch.anchor?.itemID ? nil : best.id, anchorLost: anchorLost)
+            .moveOffset(to: best.offset), settleAround: best.id == batch.anchor?.itemID ? nil : best.id,
+            anchorLost: anchorLost)
     }
 
     public func afterRelayout(anchor: ScrollAnchor, list: FeedListView) -> PlaceCorrection {

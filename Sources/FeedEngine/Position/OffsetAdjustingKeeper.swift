@@ -36,7 +36,9 @@ public struct OffsetAdjustingKeeper: PositionKeeper {
     }
 
     public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
-        guard let anchor = batch.anchor, let newIndex = list.index(of: anchor.itemID) else { return PlaceOutcome(.keepOffset) }
+        guard let anchor = batch.anchor, let newIndex = list.index(of: anchor.itemID) else {
+            return PlaceOutcome(.keepOffset)
+        }
         var arrived = 0.0
         var left = deletedAbove
         for index in batch.changes.inserts where index < newIndex { arrived += list.height(of: index) }

@@ -120,7 +120,9 @@ public struct PlaceOutcome: Equatable, Sendable {
 extension PositionKeeper {
     public static var heldCauses: Set<ChangeCause> { [] }
     public static var hosts: [FeedHost] { [.collectionView] }
-    public func loadedRowResizedAbove(by delta: Double, inUpdate: Bool) -> PlaceCorrection { heightsChangedAbove(by: delta) }
+    public func loadedRowResizedAbove(by delta: Double, inUpdate: Bool) -> PlaceCorrection {
+        heightsChangedAbove(by: delta)
+    }
     public var coordinateSpace: CoordinateSpace? { nil }
     public var usesPullAnchor: Bool { false }
     public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) {}

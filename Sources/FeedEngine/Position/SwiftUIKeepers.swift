@@ -99,7 +99,8 @@ public struct BottomAnchorKeeper: PositionKeeper {
     private var distanceFromEnd: Double?
 
     public mutating func batchWillApply(_ batch: PlaceBatch, list: FeedListView) {
-        let atEnd = !list.items.isEmpty && list.displayedRange.upperBound == list.items.count
+        let atEnd =
+            !list.items.isEmpty && list.displayedRange.upperBound == list.items.count
             && list.displayedRange.lowerBound > 0
         distanceFromEnd = atEnd ? list.contentMaxY - batch.offset : nil
     }

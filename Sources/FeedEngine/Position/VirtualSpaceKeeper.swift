@@ -17,7 +17,9 @@ public struct VirtualSpaceKeeper: PositionKeeper {
     /// reloadData (the `reload_all` diff) starts the content over at the
     /// space's origin, so the origin moves back to where the anchor was.
     public func batchDidApply(_ batch: PlaceBatch, list: FeedListView) -> PlaceOutcome {
-        guard let anchor = batch.anchor, let index = list.index(of: anchor.itemID) else { return PlaceOutcome(.keepOffset) }
+        guard let anchor = batch.anchor, let index = list.index(of: anchor.itemID) else {
+            return PlaceOutcome(.keepOffset)
+        }
         let moved = anchor.itemY - list.minY(of: index)
         return PlaceOutcome(moved == 0 ? .keepOffset : .shiftOrigin(by: moved))
     }

@@ -17,7 +17,9 @@ public struct PrefetchMoment: Sendable, Equatable {
     /// The engine's page threshold, in rows (`load_more_threshold`).
     public var loadMoreThreshold: Int
 
-    public init(visible: Range<Int>, itemCount: Int, velocity: Double, rowHeight: Double, window: Int, loadMoreThreshold: Int) {
+    public init(
+        visible: Range<Int>, itemCount: Int, velocity: Double, rowHeight: Double, window: Int, loadMoreThreshold: Int
+    ) {
         self.visible = visible
         self.itemCount = itemCount
         self.velocity = velocity

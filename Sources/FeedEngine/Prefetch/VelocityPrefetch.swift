@@ -25,7 +25,8 @@ public struct VelocityPrefetch: ImagePrefetchPolicy, PagePrefetchPolicy {
     public static let pageLookahead = 1.5
 
     public func imagePrefetchRows(at moment: PrefetchMoment) -> Range<Int> {
-        let ahead = min(VelocityPrefetch.maxImageRows, moment.window + moment.rowsCrossed(in: VelocityPrefetch.imageLookahead))
+        let ahead = min(
+            VelocityPrefetch.maxImageRows, moment.window + moment.rowsCrossed(in: VelocityPrefetch.imageLookahead))
         return moment.rows(ahead, towardsEnd: moment.velocity >= 0)
     }
 

@@ -72,8 +72,9 @@ package enum TimelineImport {
         lines.append(
             "media: \(feed.mediaItems) items, size known at layout for \(feed.mediaSizeKnown) "
                 + "(\(String(format: "%.1f", share))%)")
-        lines.append("replies: \(feed.posts.filter { $0.parent != nil }.count), "
-            + "reposts: \(feed.posts.filter { $0.repostedBy != nil }.count)")
+        lines.append(
+            "replies: \(feed.posts.filter { $0.parent != nil }.count), "
+                + "reposts: \(feed.posts.filter { $0.repostedBy != nil }.count)")
         for (type, count) in feed.unknownEmbedTypes.sorted(by: { $0.key < $1.key }) {
             lines.append(
                 "unknown embed type \(type): \(count) (counted in the file; the post is laid out as text only)")

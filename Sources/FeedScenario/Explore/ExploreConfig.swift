@@ -76,13 +76,16 @@ package struct ExploreConfig: Sendable, Equatable {
     ]
 
     package static let defaults = ExploreConfig(
-        device: "iphone-pro-120hz", strategies: PositionStrategy.builtIn, durationS: 30, postCount: 10...300, steps: 1...10,
+        device: "iphone-pro-120hz", strategies: PositionStrategy.builtIn, durationS: 30, postCount: 10...300,
+        steps: 1...10,
         swarmFraction: 0.5, weights: ScriptAction.Kind.allCases.map { defaultWeights[$0] ?? 1 },
         networkProfiles: ["wifi", "lte", "3g", "very_bad"], offlineChance: 0.25, determinismEvery: 10, shrinkRuns: 400)
 
     package init(
-        device: String, strategies: [PositionStrategy], durationS: Double, postCount: ClosedRange<Int>, steps: ClosedRange<Int>,
-        swarmFraction: Double, weights: [Double], networkProfiles: [String], offlineChance: Double, determinismEvery: Int,
+        device: String, strategies: [PositionStrategy], durationS: Double, postCount: ClosedRange<Int>,
+        steps: ClosedRange<Int>,
+        swarmFraction: Double, weights: [Double], networkProfiles: [String], offlineChance: Double,
+        determinismEvery: Int,
         shrinkRuns: Int
     ) {
         self.device = device
@@ -147,7 +150,8 @@ package struct ExploreConfig: Sendable, Equatable {
 
 extension ExploreConfig: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
-        case device, strategies, hosts, prefetch_policies, duration_s, post_count, steps, swarm_fraction, weights, network_profiles
+        case device, strategies, hosts, prefetch_policies, duration_s, post_count, steps, swarm_fraction, weights,
+            network_profiles
         case offline_chance, determinism_every, shrink_runs, engine, usage, feed_from, network_from
     }
 
@@ -182,14 +186,25 @@ extension ExploreConfig: Decodable {
                 guard let host = FeedHost(rawValue: name) else {
                     throw DecodingFailure(
                         codingPath: c.codingPath + [Keys.hosts, AnyCodingKey(intValue: index)],
-                        expected: "expected one of \(FeedHost.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \"\(name)\"")
+                        expected:
+                            """
+                            expected one of \
+                            \(FeedHost.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")), found \
+                            \"\(name)\"
+                            """
+                    )
                 }
                 return host
             }
             guard Set(names).count == names.count else { throw c.failure(.hosts, "expected each host once") }
             for strategy in strategies where !strategy.hosts.contains(where: hosts.contains) {
                 throw c.failure(
-                    .hosts, "expected a host strategy `\(strategy.name)` can exist in (\(strategy.hosts.map { "`\($0.rawValue)`" }.joined(separator: ", "))), found none of them")
+                    .hosts,
+                    """
+                    expected a host strategy `\(strategy.name)` can exist in \
+                    (\(strategy.hosts.map { "`\($0.rawValue)`" }.joined(separator: ", "))), found none of them
+                    """
+                )
             }
         }
         if c.contains(.prefetch_policies) {
@@ -201,13 +216,16 @@ extension ExploreConfig: Decodable {
                     codingPath: c.codingPath + [Keys.prefetch_policies, AnyCodingKey(intValue: index)],
                     expected: "expected one of \(known.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(name)\"")
             }
-            guard Set(names).count == names.count else { throw c.failure(.prefetch_policies, "expected each prefetch policy once") }
+            guard Set(names).count == names.count else {
+                throw c.failure(.prefetch_policies, "expected each prefetch policy once")
+            }
             prefetchPolicies = names
         }
         durationS = try c.decode(Double.self, forKey: .duration_s, per: ExploreConfig.schema, default: d.durationS)
         postCount = try ExploreConfig.decodeRange(c, .post_count, schema: ExploreConfig.postCountSchema) ?? d.postCount
         steps = try ExploreConfig.decodeRange(c, .steps, schema: ExploreConfig.stepsSchema) ?? d.steps
-        swarmFraction = try c.decode(Double.self, forKey: .swarm_fraction, per: ExploreConfig.schema, default: d.swarmFraction)
+        swarmFraction = try c.decode(
+            Double.self, forKey: .swarm_fraction, per: ExploreConfig.schema, default: d.swarmFraction)
         weights = d.weights
         if c.contains(.weights) {
             let w = try c.superDecoder(forKey: .weights)
@@ -227,12 +245,20 @@ extension ExploreConfig: Decodable {
             for (index, name) in names.enumerated() where !NetworkSettings.profileNames.contains(name) {
                 throw DecodingFailure(
                     codingPath: c.codingPath + [Keys.network_profiles, AnyCodingKey(intValue: index)],
-                    expected: "expected one of \(NetworkSettings.profileNames.map { "\"\($0)\"" }.joined(separator: ", ")), found \"\(name)\"")
+                    expected:
+                        """
+                        expected one of \
+                        \(NetworkSettings.profileNames.map { "\"\($0)\"" }.joined(separator: ", ")), found \
+                        \"\(name)\"
+                        """
+                )
             }
             networkProfiles = names
         }
-        offlineChance = try c.decode(Double.self, forKey: .offline_chance, per: ExploreConfig.schema, default: d.offlineChance)
-        determinismEvery = try c.decode(Int.self, forKey: .determinism_every, per: ExploreConfig.schema, default: d.determinismEvery)
+        offlineChance = try c.decode(
+            Double.self, forKey: .offline_chance, per: ExploreConfig.schema, default: d.offlineChance)
+        determinismEvery = try c.decode(
+            Int.self, forKey: .determinism_every, per: ExploreConfig.schema, default: d.determinismEvery)
         shrinkRuns = try c.decode(Int.self, forKey: .shrink_runs, per: ExploreConfig.schema, default: d.shrinkRuns)
         if c.contains(.usage) {
             let path = try c.decode(String.self, forKey: .usage)
@@ -250,7 +276,8 @@ extension ExploreConfig: Decodable {
             let named = try e.container(keyedBy: EngineSettings.Keys.self)
             engineFields = EngineSettings.Keys.allCases.filter(named.contains)
             for key in [EngineSettings.Keys.host, .position_strategy] where named.contains(key) {
-                throw named.failure(key, "`\(key.rawValue)` is set by the configuration's `strategies` and `hosts`, not in its engine")
+                throw named.failure(
+                    key, "`\(key.rawValue)` is set by the configuration's `strategies` and `hosts`, not in its engine")
             }
         }
     }
@@ -289,7 +316,9 @@ extension ExploreConfig: Decodable {
         return s
     }
 
-    private static func decodeRange(_ c: KeyedDecodingContainer<Keys>, _ key: Keys, schema: ObjectSchema) throws -> ClosedRange<Int>? {
+    private static func decodeRange(
+        _ c: KeyedDecodingContainer<Keys>, _ key: Keys, schema: ObjectSchema
+    ) throws -> ClosedRange<Int>? {
         guard c.contains(key) else { return nil }
         let r = try c.superDecoder(forKey: key)
         try r.rejectUnknownKeys(RangeKeys.self)

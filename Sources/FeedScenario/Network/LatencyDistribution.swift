@@ -102,9 +102,12 @@ package enum LatencyDistribution: Sendable, Equatable {
                 meanMs.isFinite && meanMs >= 0,
                 "normal latency mean \(meanMs) ms must be finite and ≥ 0 (the distribution is truncated at 0)"
             )
-            try require(stdDevMs.isFinite && stdDevMs >= 0, "normal latency standard deviation \(stdDevMs) ms must be finite and ≥ 0")
+            try require(
+                stdDevMs.isFinite && stdDevMs >= 0,
+                "normal latency standard deviation \(stdDevMs) ms must be finite and ≥ 0")
         case .lognormal(let medianMs, let sigma):
-            try require(medianMs.isFinite && medianMs > 0, "lognormal latency median \(medianMs) ms must be finite and > 0")
+            try require(
+                medianMs.isFinite && medianMs > 0, "lognormal latency median \(medianMs) ms must be finite and > 0")
             try require(sigma.isFinite && sigma >= 0, "lognormal sigma \(sigma) must be finite and ≥ 0")
         case .pareto(let scaleMs, let shape):
             try require(scaleMs.isFinite && scaleMs > 0, "pareto scale \(scaleMs) ms must be finite and > 0")

@@ -59,10 +59,12 @@ package struct LinkProfile: Sendable, Equatable {
             throw NetworkConfigurationError("link \(name): jitterMs \(jitterMs) must be finite and ≥ 0")
         }
         if let downlinkKbps, downlinkKbps <= 0 {
-            throw NetworkConfigurationError("link \(name): downlinkKbps \(downlinkKbps) must be > 0 (or absent for no limit)")
+            throw NetworkConfigurationError(
+                "link \(name): downlinkKbps \(downlinkKbps) must be > 0 (or absent for no limit)")
         }
         if let uplinkKbps, uplinkKbps <= 0 {
-            throw NetworkConfigurationError("link \(name): uplinkKbps \(uplinkKbps) must be > 0 (or absent for no limit)")
+            throw NetworkConfigurationError(
+                "link \(name): uplinkKbps \(uplinkKbps) must be > 0 (or absent for no limit)")
         }
         if !(0...1).contains(lossRate) {
             throw NetworkConfigurationError("link \(name): lossRate \(lossRate) must be a probability in [0, 1]")

@@ -21,15 +21,21 @@ extension ObjectSchema {
             members.append(("oneOf", .array(alternatives.map(\.jsonSchema))))
         }
         if let branches {
-            members.append(("allOf", .array(branches.list.map { branch -> OrderedJSON in
-                let condition: OrderedJSON = [
-                    "properties": .object([(branches.tag, .object([("const", .string(branch.value))]))]),
-                    "required": [.string(branches.tag)],
-                ]
-                let then: OrderedJSON = branch.object.definition == nil
-                    ? .object(branch.object.jsonSchemaMembers) : ["$ref": branch.object.reference]
-                return ["if": condition, "then": then]
-            })))
+            members.append(
+                (
+                    "allOf",
+                    .array(
+                        branches.list.map { branch -> OrderedJSON in
+                            let condition: OrderedJSON = [
+                                "properties": .object([(branches.tag, .object([("const", .string(branch.value))]))]),
+                                "required": [.string(branches.tag)],
+                            ]
+                            let then: OrderedJSON =
+                                branch.object.definition == nil
+                                ? .object(branch.object.jsonSchemaMembers) : ["$ref": branch.object.reference]
+                            return ["if": condition, "then": then]
+                        })
+                ))
         }
         if !isFragment {
             // A keyword beside `$ref` or `allOf` sees only this object's own
@@ -73,15 +79,19 @@ extension ObjectSchema {
         case .unsignedInteger:
             return [type("integer"), ("minimum", 0), ("maximum", .unsigned(UInt64.max))]
         case let .number(bounds):
-            var members = [type("number"), (bounds.lowerIsExclusive ? "exclusiveMinimum" : "minimum", .number(bounds.lower)),
-                           ("maximum", .number(bounds.upper))]
+            var members = [
+                type("number"), (bounds.lowerIsExclusive ? "exclusiveMinimum" : "minimum", .number(bounds.lower)),
+                ("maximum", .number(bounds.upper)),
+            ]
             if bounds.excludesZero { members.append(("not", ["const": 0])) }
             return members
         case let .constant(value):
             if case .int = value { return [type("integer"), ("const", value)] }
             return [("const", value)]
         case let .text(pattern, maxLength):
-            return [type("string")] + (maxLength.map { [("maxLength", OrderedJSON.int($0))] } ?? []) + [("pattern", .string(pattern))]
+            return [type("string")] + (maxLength.map { [("maxLength", OrderedJSON.int($0))] } ?? []) + [
+                ("pattern", .string(pattern))
+            ]
         case let .choice(values):
             let isWhole = values.allSatisfy { if case .int = $0 { true } else { false } }
             return [type(isWhole ? "integer" : "string"), ("enum", .array(values))]

@@ -49,8 +49,10 @@ struct ObjectSchema: Sendable {
         definition: String?, title: String? = nil, description: String? = nil, keys: Keys.Type,
         isFragment: Bool = false, alternatives: [FieldAlternative] = [], fields: KeyValuePairs<Keys, SchemaField>
     ) {
-        self.init(definition: definition, title: title, description: description, keys: keys, isFragment: isFragment,
-                  alternatives: alternatives) { _ in nil }
+        self.init(
+            definition: definition, title: title, description: description, keys: keys, isFragment: isFragment,
+            alternatives: alternatives
+        ) { _ in nil }
         self.fields = fields.map { key, field in
             var entry = field
             entry.name = key.stringValue
@@ -63,7 +65,9 @@ struct ObjectSchema: Sendable {
         case object(ObjectSchema)
 
         var schema: ObjectSchema {
-            switch self { case let .object(schema): schema }
+            switch self {
+            case let .object(schema): schema
+            }
         }
     }
 

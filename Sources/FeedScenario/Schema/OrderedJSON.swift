@@ -29,7 +29,10 @@ package indirect enum OrderedJSON: Sendable {
         case let .number(value): out += Self.numberText(value)
         case let .string(value): out += JSONText.quoted(value)
         case let .array(items):
-            guard !items.isEmpty else { out += "[]"; return }
+            guard !items.isEmpty else {
+                out += "[]"
+                return
+            }
             let inner = indent + "  "
             out += "["
             for (i, item) in items.enumerated() {
@@ -38,7 +41,10 @@ package indirect enum OrderedJSON: Sendable {
             }
             out += "\n" + indent + "]"
         case let .object(members):
-            guard !members.isEmpty else { out += "{}"; return }
+            guard !members.isEmpty else {
+                out += "{}"
+                return
+            }
             let inner = indent + "  "
             out += "{"
             for (i, (key, value)) in members.enumerated() {
@@ -58,7 +64,8 @@ package indirect enum OrderedJSON: Sendable {
 }
 
 extension OrderedJSON: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
     package init(booleanLiteral value: Bool) { self = .bool(value) }
     package init(integerLiteral value: Int) { self = .int(value) }
     package init(floatLiteral value: Double) { self = .number(value) }

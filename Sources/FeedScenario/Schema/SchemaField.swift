@@ -77,8 +77,9 @@ extension SchemaField {
         _ title: String, _ description: String, _ range: ClosedRange<Int>, unit: String? = nil,
         default defaultValue: Int? = nil, required: Bool = false
     ) -> SchemaField {
-        SchemaField(title: title, description: description, kind: .integer(range), isRequired: required,
-                    defaultValue: defaultValue.map(OrderedJSON.int), unit: unit)
+        SchemaField(
+            title: title, description: description, kind: .integer(range), isRequired: required,
+            defaultValue: defaultValue.map(OrderedJSON.int), unit: unit)
     }
 
     /// A number in `range`, both ends included.
@@ -88,7 +89,10 @@ extension SchemaField {
     ) -> SchemaField {
         SchemaField(
             title: title, description: description,
-            kind: .number(NumberBounds(lower: range.lowerBound, lowerIsExclusive: false, upper: range.upperBound, excludesZero: excludingZero)),
+            kind: .number(
+                NumberBounds(
+                    lower: range.lowerBound, lowerIsExclusive: false, upper: range.upperBound,
+                    excludesZero: excludingZero)),
             isRequired: required, defaultValue: defaultValue.map(OrderedJSON.number), unit: unit)
     }
 
@@ -97,9 +101,10 @@ extension SchemaField {
         _ title: String, _ description: String, above lower: Double, upTo upper: Double, unit: String? = nil,
         required: Bool = false
     ) -> SchemaField {
-        SchemaField(title: title, description: description,
-                    kind: .number(NumberBounds(lower: lower, lowerIsExclusive: true, upper: upper)),
-                    isRequired: required, unit: unit)
+        SchemaField(
+            title: title, description: description,
+            kind: .number(NumberBounds(lower: lower, lowerIsExclusive: true, upper: upper)),
+            isRequired: required, unit: unit)
     }
 
     /// A string matching `pattern`, of at most `maxLength` characters.
@@ -107,28 +112,37 @@ extension SchemaField {
         _ title: String, _ description: String, pattern: String, maxLength: Int? = nil, examples: [String] = [],
         required: Bool = false
     ) -> SchemaField {
-        SchemaField(title: title, description: description, kind: .text(pattern: pattern, maxLength: maxLength), isRequired: required,
-                    examples: examples.map(OrderedJSON.string))
+        SchemaField(
+            title: title, description: description, kind: .text(pattern: pattern, maxLength: maxLength),
+            isRequired: required,
+            examples: examples.map(OrderedJSON.string))
     }
 
     /// One of `values`.
     static func choice(
-        _ title: String, _ description: String, _ values: [String], default defaultValue: String? = nil, required: Bool = false
+        _ title: String, _ description: String, _ values: [String], default defaultValue: String? = nil,
+        required: Bool = false
     ) -> SchemaField {
-        SchemaField(title: title, description: description, kind: .choice(values.map(OrderedJSON.string)), isRequired: required,
-                    defaultValue: defaultValue.map(OrderedJSON.string))
+        SchemaField(
+            title: title, description: description, kind: .choice(values.map(OrderedJSON.string)), isRequired: required,
+            defaultValue: defaultValue.map(OrderedJSON.string))
     }
 
     /// One of the names of `Choice`, the decoder's own enumeration.
     static func choice<Choice: RawRepresentable & CaseIterable>(
-        _ title: String, _ description: String, _: Choice.Type, default defaultValue: Choice? = nil, required: Bool = false
+        _ title: String, _ description: String, _: Choice.Type, default defaultValue: Choice? = nil,
+        required: Bool = false
     ) -> SchemaField where Choice.RawValue == String {
         choice(title, description, Choice.allCases.map(\.rawValue), default: defaultValue?.rawValue, required: required)
     }
 
     /// `true` or `false`; null stands for the default.
-    static func boolean(_ title: String, _ description: String, default defaultValue: Bool, nullable: Bool = false) -> SchemaField {
-        SchemaField(title: title, description: description, kind: .boolean, isNullable: nullable, defaultValue: .bool(defaultValue))
+    static func boolean(
+        _ title: String, _ description: String, default defaultValue: Bool, nullable: Bool = false
+    ) -> SchemaField {
+        SchemaField(
+            title: title, description: description, kind: .boolean, isNullable: nullable,
+            defaultValue: .bool(defaultValue))
     }
 
     /// An object of `schema`'s fields.
@@ -136,8 +150,9 @@ extension SchemaField {
         _ title: String, _ description: String, _ schema: ObjectSchema, default defaultValue: OrderedJSON? = nil,
         required: Bool = false, nullable: Bool = false
     ) -> SchemaField {
-        SchemaField(title: title, description: description, kind: .object(schema), isRequired: required, isNullable: nullable,
-                    defaultValue: defaultValue)
+        SchemaField(
+            title: title, description: description, kind: .object(schema), isRequired: required, isNullable: nullable,
+            defaultValue: defaultValue)
     }
 
     /// An array of `items`.
@@ -145,20 +160,24 @@ extension SchemaField {
         _ title: String, _ description: String, of items: Item, first: Item? = nil, minItems: Int? = nil,
         uniqueItems: Bool = false, nullable: Bool = false
     ) -> SchemaField {
-        SchemaField(title: title, description: description,
-                    kind: .array(ArrayItems(items: items, first: first, minItems: minItems, uniqueItems: uniqueItems)),
-                    isNullable: nullable)
+        SchemaField(
+            title: title, description: description,
+            kind: .array(ArrayItems(items: items, first: first, minItems: minItems, uniqueItems: uniqueItems)),
+            isNullable: nullable)
     }
 
     /// Exactly `value`.
-    static func constant(_ title: String, _ description: String, _ value: OrderedJSON, required: Bool = false) -> SchemaField {
+    static func constant(
+        _ title: String, _ description: String, _ value: OrderedJSON, required: Bool = false
+    ) -> SchemaField {
         SchemaField(title: title, description: description, kind: .constant(value), isRequired: required)
     }
 
     /// Any whole number a UInt64 holds; null stands for the default.
     static func unsignedInteger(_ title: String, _ description: String, default defaultValue: UInt64) -> SchemaField {
-        SchemaField(title: title, description: description, kind: .unsignedInteger, isNullable: true,
-                    defaultValue: defaultValue <= UInt64(Int.max) ? .int(Int(defaultValue)) : .unsigned(defaultValue))
+        SchemaField(
+            title: title, description: description, kind: .unsignedInteger, isNullable: true,
+            defaultValue: defaultValue <= UInt64(Int.max) ? .int(Int(defaultValue)) : .unsigned(defaultValue))
     }
 
     /// The required field that chooses among the object's branches; its
@@ -180,7 +199,9 @@ extension SchemaField.Item {
 extension SchemaField {
     /// The range of a whole-number field.
     var integerRange: ClosedRange<Int> {
-        guard case let .integer(range) = kind else { preconditionFailure("`\(name)` is not a whole number in the schema") }
+        guard case let .integer(range) = kind else {
+            preconditionFailure("`\(name)` is not a whole number in the schema")
+        }
         return range
     }
 
@@ -197,7 +218,9 @@ extension SchemaField {
 
     /// The most characters a text field may hold.
     var maxLength: Int {
-        guard case let .text(_, maxLength?) = kind else { preconditionFailure("`\(name)` is not a text of bounded length in the schema") }
+        guard case let .text(_, maxLength?) = kind else {
+            preconditionFailure("`\(name)` is not a text of bounded length in the schema")
+        }
         return maxLength
     }
 

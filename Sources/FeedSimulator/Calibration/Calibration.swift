@@ -143,7 +143,9 @@ package struct Calibration: Sendable {
     /// (file order among equals).
     package var downWeighted: [FrameFit] {
         frames.enumerated().filter { !$0.element.heldBack && $0.element.weight < 1 }
-            .sorted { $0.element.weight != $1.element.weight ? $0.element.weight < $1.element.weight : $0.offset < $1.offset }
+            .sorted {
+                $0.element.weight != $1.element.weight ? $0.element.weight < $1.element.weight : $0.offset < $1.offset
+            }
             .map(\.element)
     }
 
@@ -156,7 +158,9 @@ package struct Calibration: Sendable {
         trace: CalibrationTrace, base: CostTable, holdOutEvery: Int = Calibration.defaultHoldOutEvery,
         method: FitMethod = .huber
     ) throws(CalibrationError) {
-        precondition(holdOutEvery >= Calibration.minimumHoldOutEvery, "holdOutEvery must be at least \(Calibration.minimumHoldOutEvery)")
+        precondition(
+            holdOutEvery >= Calibration.minimumHoldOutEvery,
+            "holdOutEvery must be at least \(Calibration.minimumHoldOutEvery)")
         self.holdOutEvery = holdOutEvery
         self.method = method
         let isHeld = trace.frames.indices.map { ($0 + 1) % holdOutEvery == 0 }
@@ -168,13 +172,16 @@ package struct Calibration: Sendable {
             return fit.contains { $0.counts[i] != 0 } ? .fitted : .allZero
         }
         let nonZero = CostTerm.all.indices.filter { outcomes[$0] == .fitted }
-        for position in NonNegativeLeastSquares.dependentColumns(fit.map { frame in nonZero.map { frame.counts[$0] } }) {
+        for position in NonNegativeLeastSquares.dependentColumns(fit.map { frame in nonZero.map { frame.counts[$0] } })
+        {
             outcomes[nonZero[position]] = .dependent
         }
         let fitted = CostTerm.all.indices.filter { outcomes[$0] == .fitted }
 
         guard !fitted.isEmpty else {
-            throw CalibrationError(file: trace.file, line: nil, problem: "no column of the trace has a count other than 0, so there is nothing to fit")
+            throw CalibrationError(
+                file: trace.file, line: nil,
+                problem: "no column of the trace has a count other than 0, so there is nothing to fit")
         }
         guard fit.count > fitted.count, !held.isEmpty else {
             // The fewest frames that leave one more fitted frame than terms
@@ -183,8 +190,12 @@ package struct Calibration: Sendable {
             while needed - needed / holdOutEvery <= fitted.count { needed += 1 }
             throw CalibrationError(
                 file: trace.file, line: nil,
-                problem: "the trace has \(trace.frames.count) frame\(trace.frames.count == 1 ? "" : "s"); fitting \(fitted.count) terms "
-                    + "with one frame in \(holdOutEvery) held back needs at least \(needed)")
+                problem:
+                    """
+                    the trace has \(trace.frames.count) frame\(trace.frames.count == 1 ? "" : "s"); fitting \
+                    \(fitted.count) terms\u{20}
+                    """
+                        + "with one frame in \(holdOutEvery) held back needs at least \(needed)")
         }
 
         let rows = fit.map { frame in fitted.map { frame.counts[$0] } }
@@ -224,9 +235,11 @@ package struct Calibration: Sendable {
             let width = terms[i].relativeHalfWidth
             guard width.map({ $0 > Calibration.identificationLimit }) ?? true else { continue }
             let spread = width.map { "its 95% interval is ±\(Calibration.format($0 * 100, 0))%" } ?? "no standard error"
-            let partner = Calibration.mostCorrelated(i, among: fitted.filter { $0 != i && coefficients[$0] > 0 }, frames: fit)
+            let partner = Calibration.mostCorrelated(
+                i, among: fitted.filter { $0 != i && coefficients[$0] > 0 }, frames: fit)
             if let partner, partner.correlation >= Calibration.collinearCorrelation {
-                terms[i].unidentified = "\(spread): collinear with \(CostTerm.all[partner.index].traceColumn) "
+                terms[i].unidentified =
+                    "\(spread): collinear with \(CostTerm.all[partner.index].traceColumn) "
                     + "(correlation \(Calibration.format(partner.correlation, 2)))"
             } else {
                 terms[i].unidentified = "\(spread): its count varies too little across frames"
@@ -256,7 +269,9 @@ package struct Calibration: Sendable {
 
     /// The term among `others` whose count column is most correlated with
     /// term `i`'s over `frames` (absolute Pearson correlation).
-    static func mostCorrelated(_ i: Int, among others: [Int], frames: [CalibrationTrace.Frame]) -> (index: Int, correlation: Double)? {
+    static func mostCorrelated(
+        _ i: Int, among others: [Int], frames: [CalibrationTrace.Frame]
+    ) -> (index: Int, correlation: Double)? {
         func column(_ j: Int) -> [Double] { frames.map { $0.counts[j] } }
         let target = column(i)
         var best: (index: Int, correlation: Double)?
@@ -287,11 +302,16 @@ package struct Calibration: Sendable {
         profile.name = name
         profile.description = base.description + " Main-thread costs fitted from \(traceName) by feedsim calibrate."
         for fit in terms where fit.outcome == .fitted {
-            fit.term.setCost(&profile.costs, Rated(
-                value: fit.fitted,
-                rationale: "Fitted by feedsim calibrate from \(traceName) over \(fitFrames) frames "
-                    + "(\(method.title), R² \(Calibration.format(rSquared, 4))\(fit.standardError.map { ", standard error \(CalibrationTrace.number(Calibration.rounded($0)))" } ?? "")); "
-                    + "the base profile \(base.name) had \(CalibrationTrace.number(fit.base))."))
+            fit.term.setCost(
+                &profile.costs,
+                Rated(
+                    value: fit.fitted,
+                    rationale: "Fitted by feedsim calibrate from \(traceName) over \(fitFrames) frames "
+                        + "(\(method.title), R² \(Calibration.format(rSquared, 4))"
+                        + (fit.standardError.map {
+                            ", standard error \(CalibrationTrace.number(Calibration.rounded($0)))"
+                        } ?? "")
+                        + "); the base profile \(base.name) had \(CalibrationTrace.number(fit.base))."))
         }
         return profile
     }
@@ -331,8 +351,14 @@ private extension Double {
     var log10Floor: Double {
         var x = abs(self)
         var exponent = 0.0
-        while x >= 10 { x /= 10; exponent += 1 }
-        while x < 1 { x *= 10; exponent -= 1 }
+        while x >= 10 {
+            x /= 10
+            exponent += 1
+        }
+        while x < 1 {
+            x *= 10
+            exponent -= 1
+        }
         return exponent
     }
 }

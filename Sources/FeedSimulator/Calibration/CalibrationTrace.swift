@@ -1,6 +1,6 @@
 import CSVCodec
-import Foundation
 import FeedScenario
+import Foundation
 
 /// A problem with a calibration trace or with fitting it.
 package typealias CalibrationError = FileProblem
@@ -83,7 +83,9 @@ package struct CalibrationTrace: Sendable {
             return record.map { ($0.line, $0.fields.map { $0.trimmingCharacters(in: .whitespaces) }) }
         }
         guard let headerRecord = try next(), headerRecord.fields != [""] else {
-            throw CalibrationError(file: file, line: 1, problem: "the file is empty; expected a header line with \(Self.durationColumn) and count columns")
+            throw CalibrationError(
+                file: file, line: 1,
+                problem: "the file is empty; expected a header line with \(Self.durationColumn) and count columns")
         }
         let header = headerRecord.fields
         var position: [String: Int] = [:]
@@ -105,7 +107,9 @@ package struct CalibrationTrace: Sendable {
             }
         }
         guard position[Self.durationColumn] != nil else {
-            throw CalibrationError(file: file, line: 1, problem: "the header has no \(Self.durationColumn) column (the frame's main-thread duration in ms)")
+            throw CalibrationError(
+                file: file, line: 1,
+                problem: "the header has no \(Self.durationColumn) column (the frame's main-thread duration in ms)")
         }
         var measured = CostTerm.all.map { term in position[term.traceColumn] != nil }
         let intercept = CostTerm.all.firstIndex { $0.key == Self.interceptKey }!
@@ -117,16 +121,20 @@ package struct CalibrationTrace: Sendable {
         while let (number, fields) = try next() {
             if fields == [""] { continue }
             guard fields.count == header.count else {
-                throw CalibrationError(file: file, line: number, problem: "the row has \(fields.count) fields but the header has \(header.count) columns")
+                throw CalibrationError(
+                    file: file, line: number,
+                    problem: "the row has \(fields.count) fields but the header has \(header.count) columns")
             }
             guard frames.count < Self.maximumFrames else {
-                throw CalibrationError(file: file, line: number, problem: "more than \(Self.maximumFrames) frames; split the trace")
+                throw CalibrationError(
+                    file: file, line: number, problem: "more than \(Self.maximumFrames) frames; split the trace")
             }
             var counts = defaults
             var duration = 0.0
             for (i, field) in fields.enumerated() {
                 guard let value = Double(field), value.isFinite, value >= 0 else {
-                    throw CalibrationError(file: file, line: number, problem: "\(header[i]) is \"\(field)\", expected a number ≥ 0")
+                    throw CalibrationError(
+                        file: file, line: number, problem: "\(header[i]) is \"\(field)\", expected a number ≥ 0")
                 }
                 if let term = termOfField[i] { counts[term] = value } else { duration = value }
             }
@@ -144,7 +152,9 @@ package struct CalibrationTrace: Sendable {
         let columns = CostTerm.all.indices.filter { measured[$0] && !($0 == intercept && implied) }
         var table = CSVTable(columns: [Self.durationColumn] + columns.map { CostTerm.all[$0].traceColumn })
         for frame in frames {
-            table.append([CalibrationTrace.number(frame.durationNs / 1_000_000)] + columns.map { CalibrationTrace.number(frame.counts[$0]) })
+            table.append(
+                [CalibrationTrace.number(frame.durationNs / 1_000_000)]
+                    + columns.map { CalibrationTrace.number(frame.counts[$0]) })
         }
         return table.text
     }

@@ -96,7 +96,9 @@ package enum NonNegativeLeastSquares {
 
     /// Lawson and Hanson's loop on a problem small enough to solve its
     /// subproblems from scratch; `usable[j]` false pins `x[j]` at 0.
-    private static func activeSet(columns: [[Double]], b: [Double], usable: [Bool]) throws(Failure) -> (x: [Double], iterations: Int) {
+    private static func activeSet(
+        columns: [[Double]], b: [Double], usable: [Bool]
+    ) throws(Failure) -> (x: [Double], iterations: Int) {
         let n = columns.count
         let m = b.count
         let columnSums = columns.map { $0.reduce(0) { $0 + abs($1) } }
@@ -154,7 +156,10 @@ package enum NonNegativeLeastSquares {
                 var leaving = t
                 for j in 0..<n where passive[j] && z[j] <= 0 {
                     let step = x[j] / (x[j] - z[j])
-                    if step < alpha { alpha = step; leaving = j }
+                    if step < alpha {
+                        alpha = step
+                        leaving = j
+                    }
                 }
                 for j in 0..<n where passive[j] {
                     x[j] += alpha * (z[j] - x[j])

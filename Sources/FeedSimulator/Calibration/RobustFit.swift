@@ -70,7 +70,8 @@ package enum RobustFit {
             let root = weights.map { $0.squareRoot() }
             let next = try NonNegativeLeastSquares.solve(
                 rows: rows.indices.map { i in rows[i].map { $0 * root[i] } },
-                b: b.indices.map { b[$0] * root[$0] }).x
+                b: b.indices.map { b[$0] * root[$0] }
+            ).x
             iterations += 1
             let settled = zip(x, next).allSatisfy { old, new in
                 abs(new - old) <= relativeTolerance * max(abs(old), abs(new)) || (old == 0 && new == 0)
@@ -87,7 +88,8 @@ package enum RobustFit {
             weights = final.map { abs($0) <= c * scale ? 1 : c * scale / abs($0) }
         }
         let errors = standardErrors(rows: rows, residuals: final, x: x, scale: scale, threshold: c)
-        return Result(x: x, weights: weights, scale: scale, iterations: iterations, converged: converged, standardErrors: errors)
+        return Result(
+            x: x, weights: weights, scale: scale, iterations: iterations, converged: converged, standardErrors: errors)
     }
 
     /// The least-squares fit of `b ≈ A x`, `x ≥ 0`, with classical standard errors.
@@ -98,7 +100,8 @@ package enum RobustFit {
         let dof = max(b.count - free, 1)
         let scale = (r.reduce(0) { $0 + $1 * $1 } / Double(dof)).squareRoot()
         let errors = standardErrors(rows: rows, residuals: r, x: x, scale: scale, threshold: .infinity)
-        return Result(x: x, weights: b.map { _ in 1 }, scale: scale, iterations: 0, converged: true, standardErrors: errors)
+        return Result(
+            x: x, weights: b.map { _ in 1 }, scale: scale, iterations: 0, converged: true, standardErrors: errors)
     }
 
     /// Standard errors over the free coefficients (those above 0):
@@ -107,13 +110,15 @@ package enum RobustFit {
     /// `residual / s` (Huber 1981, §7.6; statsmodels' `RLM` `cov='H1'`).
     /// With an infinite threshold ψ is the identity and this is the
     /// classical `σ²(AᵀA)⁻¹`.
-    static func standardErrors(rows: [[Double]], residuals: [Double], x: [Double], scale: Double, threshold: Double) -> [Double?] {
+    static func standardErrors(
+        rows: [[Double]], residuals: [Double], x: [Double], scale: Double, threshold: Double
+    ) -> [Double?] {
         let free = x.indices.filter { x[$0] > 0 }
         var errors = [Double?](repeating: nil, count: x.count)
         let n = Double(residuals.count)
         let p = Double(free.count)
         guard !free.isEmpty, n > p, scale > 0,
-              let inverse = inverseGram(rows: rows, columns: free)
+            let inverse = inverseGram(rows: rows, columns: free)
         else { return errors }
         let u = residuals.map { $0 / scale }
         let psi = u.map { min(max($0, -threshold), threshold) }

@@ -80,9 +80,12 @@ struct XMLEventReader {
         }
         if handler.isDone { return }
         if let innermost = open.last {
-            throw XMLSyntaxError(line: line, problem: "the document ends inside <\(innermost.name)> (opened at line \(innermost.line))")
+            throw XMLSyntaxError(
+                line: line, problem: "the document ends inside <\(innermost.name)> (opened at line \(innermost.line))")
         }
-        if !sawRoot { throw XMLSyntaxError(line: line, problem: sawMarkup ? "the document has no element" : XMLEventReader.empty) }
+        if !sawRoot {
+            throw XMLSyntaxError(line: line, problem: sawMarkup ? "the document has no element" : XMLEventReader.empty)
+        }
     }
 
     // MARK: - Bytes
@@ -144,7 +147,9 @@ struct XMLEventReader {
 
     private static func endsName(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "="), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"): true
+        case UInt8(ascii: "/"), UInt8(ascii: ">"), UInt8(ascii: "="), UInt8(ascii: "\""), UInt8(ascii: "'"),
+            UInt8(ascii: "<"):
+            true
         default: false
         }
     }
@@ -233,7 +238,9 @@ struct XMLEventReader {
             guard hadSpace else { throw error("the tag <\(name)> has no space before an attribute") }
             let attribute = try self.name(in: "the tag <\(name)>")
             skipWhitespace()
-            guard peek() == UInt8(ascii: "=") else { throw error("an attribute without a quoted value (\(attribute) in <\(name)>)") }
+            guard peek() == UInt8(ascii: "=") else {
+                throw error("an attribute without a quoted value (\(attribute) in <\(name)>)")
+            }
             advance()
             skipWhitespace()
             guard let quote = peek(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
@@ -245,7 +252,9 @@ struct XMLEventReader {
                 guard let byte = peek() else {
                     throw error("the document ends inside the tag <\(name)> (opened at line \(opened))")
                 }
-                if byte == UInt8(ascii: "<") { throw error("a < inside an attribute value (\(attribute) in <\(name)>)") }
+                if byte == UInt8(ascii: "<") {
+                    throw error("a < inside an attribute value (\(attribute) in <\(name)>)")
+                }
                 if byte == UInt8(ascii: "&") {
                     try reference(into: &bytes)
                 } else {
@@ -286,7 +295,12 @@ struct XMLEventReader {
             throw error("an end tag does not match the element it closes: </\(name)> closes no open element")
         }
         guard innermost.name == name else {
-            throw error("an end tag does not match the element it closes: </\(name)> where <\(innermost.name)> (opened at line \(innermost.line)) is open")
+            throw error(
+                """
+                an end tag does not match the element it closes: </\(name)> where <\(innermost.name)> (opened at \
+                line \(innermost.line)) is open
+                """
+            )
         }
         closeElement(handler)
     }
@@ -301,7 +315,9 @@ struct XMLEventReader {
         guard let first = bytes.first else {
             throw error(peek() == nil ? "the document ends inside \(place)" : "\(place) without a name")
         }
-        if (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) || first == UInt8(ascii: "-") || first == UInt8(ascii: ".") {
+        if (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) || first == UInt8(ascii: "-")
+            || first == UInt8(ascii: ".")
+        {
             throw error("a name that starts with \"\(Character(Unicode.Scalar(first)))\" in \(place)")
         }
         return try string(bytes)
@@ -342,7 +358,9 @@ struct XMLEventReader {
         advance()  // &
         var name: [UInt8] = []
         while let byte = peek(), byte != UInt8(ascii: ";") {
-            guard name.count < 12, byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&"), !XMLEventReader.isWhitespace(byte) else {
+            guard name.count < 12, byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&"),
+                !XMLEventReader.isWhitespace(byte)
+            else {
                 throw error("a bad entity reference (write & as &amp;)")
             }
             name.append(byte)
@@ -364,7 +382,12 @@ struct XMLEventReader {
             } else if text.hasPrefix("#") {
                 scalar = UInt32(text.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
             } else {
-                throw error("a bad entity reference &\(text.prefix(12)); (an export uses only &lt; &gt; &amp; &quot; &apos;; write & as &amp;)")
+                throw error(
+                    """
+                    a bad entity reference &\(text.prefix(12)); (an export uses only &lt; &gt; &amp; &quot; \
+                    &apos;; write & as &amp;)
+                    """
+                )
             }
         }
         guard let scalar, scalar.value >= 0x20 || scalar == "\t" || scalar == "\n" || scalar == "\r" else {

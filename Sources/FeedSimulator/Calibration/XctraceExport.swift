@@ -30,13 +30,17 @@ package enum XctraceExport {
 
     /// Reads the frames of the intervals named `signpost` (from `subsystem`
     /// only, when given) out of the export's bytes; `file` names it in messages.
-    package static func trace(data: Data, file: String, signpost: String = defaultSignpost, subsystem: String? = nil) throws(CalibrationError) -> CalibrationTrace {
+    package static func trace(
+        data: Data, file: String, signpost: String = defaultSignpost, subsystem: String? = nil
+    ) throws(CalibrationError) -> CalibrationTrace {
         try trace(source: .bytes(data), file: file, signpost: signpost, subsystem: subsystem)
     }
 
     /// Reads the export in the file at `url` as it streams past, chunk by
     /// chunk: an export of any length is read holding only its intervals.
-    package static func trace(url: URL, file: String, signpost: String = defaultSignpost, subsystem: String? = nil) throws(CalibrationError) -> CalibrationTrace {
+    package static func trace(
+        url: URL, file: String, signpost: String = defaultSignpost, subsystem: String? = nil
+    ) throws(CalibrationError) -> CalibrationTrace {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: url)
@@ -47,7 +51,9 @@ package enum XctraceExport {
         return try trace(source: .file(handle), file: file, signpost: signpost, subsystem: subsystem)
     }
 
-    private static func trace(source: XMLEventReader.Source, file: String, signpost: String, subsystem: String?) throws(CalibrationError) -> CalibrationTrace {
+    private static func trace(
+        source: XMLEventReader.Source, file: String, signpost: String, subsystem: String?
+    ) throws(CalibrationError) -> CalibrationTrace {
         let frames = FrameCollector(file: file, signpost: signpost, subsystem: subsystem)
         let reader = TableReader(file: file, frames: frames)
         var xml = XMLEventReader(source: source)
@@ -55,7 +61,8 @@ package enum XctraceExport {
             try xml.read(into: reader)
         } catch {
             if error.problem == XMLEventReader.empty {
-                throw CalibrationError(file: file, line: 1, problem: "the file is empty; expected the XML xctrace export writes")
+                throw CalibrationError(
+                    file: file, line: 1, problem: "the file is empty; expected the XML xctrace export writes")
             }
             throw CalibrationError(file: file, line: error.line, problem: "malformed XML: \(error.problem)")
         }
@@ -107,7 +114,9 @@ package enum XctraceExport {
         }
 
         func add(_ interval: Interval) {
-            if names.count < FrameCollector.namesShown, !names.contains(interval.name ?? "") { names.append(interval.name ?? "") }
+            if names.count < FrameCollector.namesShown, !names.contains(interval.name ?? "") {
+                names.append(interval.name ?? "")
+            }
             guard interval.name == signpost else { return }
             if let subsystem, interval.subsystem != subsystem { return }
             if !subsystems.contains(interval.subsystem ?? "") { subsystems.append(interval.subsystem ?? "") }
@@ -122,10 +131,15 @@ package enum XctraceExport {
         /// The trace of the frames read, or the first problem.
         func trace() throws(CalibrationError) -> CalibrationTrace {
             guard !subsystems.isEmpty else {
-                let seen = names.isEmpty ? "the table has no intervals" : "the table's names are " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+                let seen =
+                    names.isEmpty
+                    ? "the table has no intervals"
+                    : "the table's names are " + names.map { "\"\($0)\"" }.joined(separator: ", ")
                 throw CalibrationError(
                     file: file, line: nil,
-                    problem: "no interval named \"\(signpost)\"\(subsystem.map { " in subsystem \"\($0)\"" } ?? ""); \(seen)")
+                    problem:
+                        "no interval named \"\(signpost)\"\(subsystem.map { " in subsystem \"\($0)\"" } ?? ""); \(seen)"
+                )
             }
             guard subsystems.count == 1 else {
                 throw CalibrationError(
@@ -142,17 +156,27 @@ package enum XctraceExport {
         /// The frame of `interval`: every end message must give the same keys.
         private func frame(_ interval: Interval) throws(CalibrationError) -> CalibrationTrace.Frame {
             guard frames.count < CalibrationTrace.maximumFrames else {
-                throw CalibrationError(file: file, line: interval.line, problem: "more than \(CalibrationTrace.maximumFrames) frames; split the trace")
-            }
-            guard let text = interval.durationText, let ns = Int64(text.trimmingCharacters(in: .whitespaces)), ns >= 0 else {
                 throw CalibrationError(
                     file: file, line: interval.line,
-                    problem: "the interval's duration is \(interval.durationText.map { "\"\($0.prefix(40))\"" } ?? "empty"), expected whole nanoseconds")
+                    problem: "more than \(CalibrationTrace.maximumFrames) frames; split the trace")
+            }
+            guard let text = interval.durationText, let ns = Int64(text.trimmingCharacters(in: .whitespaces)), ns >= 0
+            else {
+                throw CalibrationError(
+                    file: file, line: interval.line,
+                    problem:
+                        """
+                        the interval's duration is \
+                        \(interval.durationText.map { "\"\($0.prefix(40))\"" } ?? "empty"), expected whole \
+                        nanoseconds
+                        """
+                )
             }
             guard let message = interval.endMessage, !message.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw CalibrationError(
                     file: file, line: interval.line,
-                    problem: "the interval has no end message; expected key=value counts such as \"cells_configured=3\"")
+                    problem: "the interval has no end message; expected key=value counts such as \"cells_configured=3\""
+                )
             }
             var counts = [Double](repeating: 0, count: CostTerm.all.count)
             counts[intercept] = 1
@@ -160,7 +184,9 @@ package enum XctraceExport {
             for pair in message.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" || $0 == "\n" }) {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard parts.count == 2 else {
-                    throw CalibrationError(file: file, line: interval.line, problem: "the end message's \"\(pair.prefix(40))\" is not key=value")
+                    throw CalibrationError(
+                        file: file, line: interval.line,
+                        problem: "the end message's \"\(pair.prefix(40))\" is not key=value")
                 }
                 let key = String(parts[0])
                 guard let term = CostTerm.all.firstIndex(where: { $0.traceColumn == key }) else {
@@ -170,10 +196,13 @@ package enum XctraceExport {
                             + CostTerm.all.map(\.traceColumn).joined(separator: ", "))
                 }
                 guard !given.contains(term) else {
-                    throw CalibrationError(file: file, line: interval.line, problem: "the end message gives \(key) twice")
+                    throw CalibrationError(
+                        file: file, line: interval.line, problem: "the end message gives \(key) twice")
                 }
                 guard let value = Double(parts[1]), value.isFinite, value >= 0 else {
-                    throw CalibrationError(file: file, line: interval.line, problem: "\(key) is \"\(parts[1].prefix(40))\", expected a number ≥ 0")
+                    throw CalibrationError(
+                        file: file, line: interval.line,
+                        problem: "\(key) is \"\(parts[1].prefix(40))\", expected a number ≥ 0")
                 }
                 counts[term] = value
                 given.append(term)
@@ -267,7 +296,12 @@ package enum XctraceExport {
             defer { path.append(element) }
             if path.isEmpty {
                 guard element == "trace-query-result" else {
-                    fail("the document is <\(element.prefix(40))>, expected <trace-query-result> (xctrace export --xpath …)", line: line)
+                    fail(
+                        """
+                        the document is <\(element.prefix(40))>, expected <trace-query-result> (xctrace export \
+                        --xpath …)
+                        """,
+                        line: line)
                     return
                 }
                 return
@@ -284,12 +318,18 @@ package enum XctraceExport {
                         return
                     }
                     guard let value = interned[reference] else {
-                        fail("<\(element.prefix(40)) ref=\"\(reference.prefix(20))\"> refers to no earlier id", line: line)
+                        fail(
+                            "<\(element.prefix(40)) ref=\"\(reference.prefix(20))\"> refers to no earlier id",
+                            line: line)
                         return
                     }
                     open.append((nil, value, true))
                 } else {
-                    open.append((keepsID(of: element) ? attributes["id"] : nil, Value(text: "", format: attributes["fmt"]), false))
+                    open.append(
+                        (
+                            keepsID(of: element) ? attributes["id"] : nil, Value(text: "", format: attributes["fmt"]),
+                            false
+                        ))
                 }
                 return
             }
@@ -317,9 +357,16 @@ package enum XctraceExport {
                     fail("a <row> before its node's <schema>", line: line)
                     return
                 }
-                for needed in [XctraceExport.durationMnemonic, XctraceExport.nameMnemonic, XctraceExport.endMessageMnemonic]
+                for needed in [
+                    XctraceExport.durationMnemonic, XctraceExport.nameMnemonic, XctraceExport.endMessageMnemonic,
+                ]
                 where !mnemonics.contains(needed) {
-                    fail("the table's schema has no \(needed) column; its columns are \(mnemonics.joined(separator: ", "))", line: line)
+                    fail(
+                        """
+                        the table's schema has no \(needed) column; its columns are \
+                        \(mnemonics.joined(separator: ", "))
+                        """,
+                        line: line)
                     return
                 }
                 if readColumns.isEmpty { chooseColumns() }
@@ -349,7 +396,9 @@ package enum XctraceExport {
         func characters(_ string: String) {
             guard problem == nil else { return }
             if inMnemonic || inType { mnemonicText += string }
-            if row != nil, let last = open.indices.last, !open[last].isReference, open[last].id != nil || readsCell(at: open.count) {
+            if row != nil, let last = open.indices.last, !open[last].isReference,
+                open[last].id != nil || readsCell(at: open.count)
+            {
                 open[last].value.text += string
             }
         }
@@ -371,7 +420,9 @@ package enum XctraceExport {
                 return
             }
             if inType, element == "engineering-type" {
-                if !types.isEmpty { types[types.count - 1] = mnemonicText.trimmingCharacters(in: .whitespacesAndNewlines) }
+                if !types.isEmpty {
+                    types[types.count - 1] = mnemonicText.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
                 inType = false
                 return
             }
@@ -387,19 +438,22 @@ package enum XctraceExport {
             guard element == "row" else { return }
             row = nil
             guard current.cells.count <= mnemonics.count else {
-                fail("the row has \(current.cells.count) cells but the schema has \(mnemonics.count) columns", line: current.line)
+                fail(
+                    "the row has \(current.cells.count) cells but the schema has \(mnemonics.count) columns",
+                    line: current.line)
                 return
             }
             func cell(_ mnemonic: String) -> Value? {
                 guard let index = mnemonics.firstIndex(of: mnemonic), index < current.cells.count else { return nil }
                 return current.cells[index]
             }
-            frames.add(Interval(
-                line: current.line,
-                durationText: cell(XctraceExport.durationMnemonic)?.text,
-                name: cell(XctraceExport.nameMnemonic)?.shown,
-                subsystem: cell(XctraceExport.subsystemMnemonic)?.shown,
-                endMessage: cell(XctraceExport.endMessageMnemonic)?.shown))
+            frames.add(
+                Interval(
+                    line: current.line,
+                    durationText: cell(XctraceExport.durationMnemonic)?.text,
+                    name: cell(XctraceExport.nameMnemonic)?.shown,
+                    subsystem: cell(XctraceExport.subsystemMnemonic)?.shown,
+                    endMessage: cell(XctraceExport.endMessageMnemonic)?.shown))
         }
     }
 }

@@ -114,9 +114,15 @@ package enum SimulationLimitError: Error, Equatable, CustomStringConvertible, Se
     package var description: String {
         switch self {
         case let .eventLimit(limit, time):
-            "stopped at \(formatSeconds(time)): more than limits.max_events (\(limit)) events; raise the limit or shorten the run"
+            """
+            stopped at \(formatSeconds(time)): more than limits.max_events (\(limit)) events; raise the limit or \
+            shorten the run
+            """
         case let .timeLimit(limit, time):
-            "stopped: an event was scheduled at \(formatSeconds(time)), past limits.max_simulated_s (\(formatSeconds(limit)))"
+            """
+            stopped: an event was scheduled at \(formatSeconds(time)), past limits.max_simulated_s \
+            (\(formatSeconds(limit)))
+            """
         case let .queueFull(capacity, time):
             "stopped at \(formatSeconds(time)): more than \(capacity) events waiting at once"
         case let .eventInPast(now, time):

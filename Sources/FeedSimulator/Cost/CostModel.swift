@@ -68,11 +68,13 @@ package final class CostModel: Sendable {
         let mean: Double
         switch cell.kind {
         case .configure:
-            mean = costs.cellConfigure.value
+            mean =
+                costs.cellConfigure.value
                 + Double(cell.textCharacters) * costs.configurePerTextCharacter.value
                 + Double(cell.mediaItems) * costs.configurePerMediaItem.value
         case .measure:
-            mean = costs.cellMeasure.value
+            mean =
+                costs.cellMeasure.value
                 + Double(cell.textCharacters) * costs.measurePerTextCharacter.value
                 + Double(cell.mediaItems) * costs.measurePerMediaItem.value
                 + (cell.isThreadRow ? costs.measurePerThreadRow.value : 0)
@@ -107,7 +109,9 @@ package final class CostModel: Sendable {
     /// `CostTerm.all` order; causes that took no time are left out. The
     /// terms are drawn exactly as `commitTime` draws them, so the parts add
     /// up to it before its rounding to the nanosecond.
-    package func commitParts(for work: WorkCounters, configureTime: Double, measureTime: Double, vsync: Int64) -> [Timeline.Part] {
+    package func commitParts(
+        for work: WorkCounters, configureTime: Double, measureTime: Double, vsync: Int64
+    ) -> [Timeline.Part] {
         var parts: [Timeline.Part] = []
         parts.reserveCapacity(frameTerms.count + 2)
         let frame = frameKey(vsync)
@@ -141,8 +145,10 @@ package final class CostModel: Sendable {
 
     /// The render server's time to prepare and execute `scene` at vsync `vsync`.
     package func renderTime(for scene: Scene, vsync: Int64) -> SimTime {
-        let mean = costs.renderBase.value + Double(scene.layers) * costs.renderPerLayer.value
-            + Double(scene.images) * costs.renderPerImage.value + Double(scene.offscreenPasses) * costs.renderPerOffscreenPass.value
+        let mean =
+            costs.renderBase.value + Double(scene.layers) * costs.renderPerLayer.value
+            + Double(scene.images) * costs.renderPerImage.value + Double(scene.offscreenPasses)
+            * costs.renderPerOffscreenPass.value
         return SimTime((mean * jitter(vsync: vsync, operation: CostModel.renderKey, item: 0)).rounded())
     }
 }

@@ -32,7 +32,8 @@ package struct CostTerm: Sendable, Identifiable {
             "configure_per_text_character", "configured_text_characters", "character of text in a configured cell",
             \.configurePerTextCharacter, counting: .configuredTextCharacters),
         CostTerm(
-            "configure_per_media_item", "configured_media_items", "media item in a configured cell", \.configurePerMediaItem,
+            "configure_per_media_item", "configured_media_items", "media item in a configured cell",
+            \.configurePerMediaItem,
             counting: .configuredMediaItems),
         CostTerm("cell_measure", "cells_measured", "cell measured", \.cellMeasure, counting: .cellsMeasured),
         CostTerm(
@@ -44,14 +45,22 @@ package struct CostTerm: Sendable, Identifiable {
         CostTerm(
             "measure_per_thread_row", "measured_thread_rows", "thread row measured", \.measurePerThreadRow,
             counting: .measuredThreadRows),
-        CostTerm("item_layout", "items_laid_out", "item placed by a whole-layout pass", \.itemLayout, counting: .itemsLaidOut),
-        CostTerm("height_update", "height_updates", "height written into the height index", \.heightUpdate, counting: .heightUpdates),
+        CostTerm(
+            "item_layout", "items_laid_out", "item placed by a whole-layout pass", \.itemLayout, counting: .itemsLaidOut
+        ),
+        CostTerm(
+            "height_update", "height_updates", "height written into the height index", \.heightUpdate,
+            counting: .heightUpdates),
         CostTerm("offset_query", "offset_queries", "offset or index lookup", \.offsetQuery, counting: .offsetQueries),
         CostTerm(
             "diff_element", "diff_elements", "element examined by a diff or the thread tuner", \.diffElement,
             counting: .diffElements),
-        CostTerm("change_apply", "changes_applied", "insert, delete, move or reload applied", \.changeApply, counting: .changesApplied),
-        CostTerm("view_model_create", "view_models_created", "view model built", \.viewModelCreate, counting: .viewModelsCreated),
+        CostTerm(
+            "change_apply", "changes_applied", "insert, delete, move or reload applied", \.changeApply,
+            counting: .changesApplied),
+        CostTerm(
+            "view_model_create", "view_models_created", "view model built", \.viewModelCreate,
+            counting: .viewModelsCreated),
         CostTerm(
             "decode_per_megapixel", "decoded_megapixels", "megapixel decoded on the main thread", \.decodePerMegapixel,
             counting: .mainThreadDecodedMegapixels),

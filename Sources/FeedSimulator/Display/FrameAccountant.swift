@@ -201,13 +201,15 @@ package struct FrameAccountant: Sendable {
     /// accountant's.
     @discardableResult
     package mutating func recordFrame(
-        at time: SimTime, work: SimTime, render: SimTime = 0, contentOffset: Double, pointsIntoFirstRow: Double = 0, visible: Range<Int>,
+        at time: SimTime, work: SimTime, render: SimTime = 0, contentOffset: Double, pointsIntoFirstRow: Double = 0,
+        visible: Range<Int>,
         allocations: UInt64, rate: Display? = nil
     ) -> FrameRecord {
         let display = rate ?? self.display
         var record = FrameRecord(
             frame: summary.frames, time: time, work: work, budget: display.budget,
-            contentOffset: contentOffset, pointsIntoFirstRow: pointsIntoFirstRow, visible: visible, allocations: allocations)
+            contentOffset: contentOffset, pointsIntoFirstRow: pointsIntoFirstRow, visible: visible,
+            allocations: allocations)
         // Vsync times are exact; whole intervals are counted in vsyncs, not
         // in the rounded budget.
         let start = display.firstVsync(atOrAfter: time)

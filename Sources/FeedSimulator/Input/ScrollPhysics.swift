@@ -33,7 +33,9 @@ package enum ScrollPhysics {
     /// Offset and velocity after `t` seconds of deceleration, from one
     /// `d^(1000t)`: what every frame of a fling reads, the same bits as
     /// `decelerationOffset` and `decelerationVelocity` give.
-    package static func deceleration(x0: Double, v0: Double, rate d: Double, t: Double) -> (offset: Double, velocity: Double) {
+    package static func deceleration(
+        x0: Double, v0: Double, rate d: Double, t: Double
+    ) -> (offset: Double, velocity: Double) {
         let decay = pow(d, 1000 * t)
         return (x0 + v0 * (decay - 1) / (1000 * log(d)), v0 * decay)
     }

@@ -9,7 +9,8 @@ package struct ScrollView: Sendable {
     package enum Motion: Sendable, Equatable {
         case resting
         /// Following a finger: `startOffset` plus the trajectory's displacement.
-        case dragging(startTime: SimTime, startOffset: Double, trajectory: [TrajectoryPoint], release: DragRelease, rate: Double)
+        case dragging(
+            startTime: SimTime, startOffset: Double, trajectory: [TrajectoryPoint], release: DragRelease, rate: Double)
         /// Decelerating from `x0` at `v0` since `startTime`.
         case decelerating(startTime: SimTime, x0: Double, v0: Double, rate: Double)
         /// Springing back to `edge` from `x1` at `v1` since `startTime`.
@@ -50,7 +51,9 @@ package struct ScrollView: Sendable {
 
     /// A scroll view over content `[contentMinY, contentMinY + contentHeight)`,
     /// resting at its top.
-    package init(viewportHeight: Double, insetTop: Double, insetBottom: Double, contentHeight: Double, contentMinY: Double = 0) {
+    package init(
+        viewportHeight: Double, insetTop: Double, insetBottom: Double, contentHeight: Double, contentMinY: Double = 0
+    ) {
         self.viewportHeight = viewportHeight
         self.insetTop = insetTop
         self.insetBottom = insetBottom
@@ -167,7 +170,9 @@ package struct ScrollView: Sendable {
     /// the edges: a target moved behind the content would turn it round,
     /// which no fling does, one past an edge is not where the fling would
     /// rest, and a view past an edge bounces back to it.
-    package mutating func retargetDeceleration(by delta: Double, contentMinY: Double? = nil, contentMaxY: Double? = nil) -> Bool {
+    package mutating func retargetDeceleration(
+        by delta: Double, contentMinY: Double? = nil, contentMaxY: Double? = nil
+    ) -> Bool {
         guard case let .decelerating(startTime, _, v0, rate) = motion else { return false }
         let velocity = ScrollPhysics.decelerationVelocity(v0: v0, rate: rate, t: seconds(time - startTime))
         let remaining = ScrollPhysics.restingOffset(x0: contentOffset, v0: velocity, rate: rate) - contentOffset
@@ -206,7 +211,8 @@ package struct ScrollView: Sendable {
         advance(to: time)
         let target = min(max(offset, minOffset), maxOffset)
         if animated {
-            motion = .animating(startTime: time, from: contentOffset, to: target, duration: ScrollView.animatedScrollDuration)
+            motion = .animating(
+                startTime: time, from: contentOffset, to: target, duration: ScrollView.animatedScrollDuration)
         } else {
             motion = .resting
             contentOffset = target
@@ -233,11 +239,12 @@ package struct ScrollView: Sendable {
         return false
     }
 
-
     /// Starts following a finger at `time`; stops any deceleration or bounce.
-    package mutating func beginDrag(at time: SimTime, trajectory: [TrajectoryPoint], release: DragRelease, rate: Double) {
+    package mutating func beginDrag(at time: SimTime, trajectory: [TrajectoryPoint], release: DragRelease, rate: Double)
+    {
         advance(to: time)
-        motion = .dragging(startTime: time, startOffset: contentOffset, trajectory: trajectory, release: release, rate: rate)
+        motion = .dragging(
+            startTime: time, startOffset: contentOffset, trajectory: trajectory, release: release, rate: rate)
     }
 
     /// Starts a deceleration at `time` from the current offset, as a flick does.
@@ -332,13 +339,18 @@ package struct ScrollView: Sendable {
         let finger = ScrollView.displacement(in: trajectory, at: time - startTime)
         let raw: Double
         if contentOffset < minOffset {
-            raw = minOffset - ScrollPhysics.fingerOvershoot(forStretch: minOffset - contentOffset, dimension: viewportHeight)
+            raw =
+                minOffset
+                - ScrollPhysics.fingerOvershoot(forStretch: minOffset - contentOffset, dimension: viewportHeight)
         } else if contentOffset > maxOffset {
-            raw = maxOffset + ScrollPhysics.fingerOvershoot(forStretch: contentOffset - maxOffset, dimension: viewportHeight)
+            raw =
+                maxOffset
+                + ScrollPhysics.fingerOvershoot(forStretch: contentOffset - maxOffset, dimension: viewportHeight)
         } else {
             raw = contentOffset
         }
-        motion = .dragging(startTime: startTime, startOffset: raw - finger, trajectory: trajectory, release: release, rate: rate)
+        motion = .dragging(
+            startTime: startTime, startOffset: raw - finger, trajectory: trajectory, release: release, rate: rate)
         contentOffset = rubberBanded(raw)
     }
 

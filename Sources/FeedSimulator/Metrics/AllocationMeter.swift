@@ -1,4 +1,5 @@
 import CAllocationCounter
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -78,7 +79,9 @@ package final class AllocationMeter {
         switch feedsim_allocation_counting_check() {
         case 0: return .success(nil)
         case -1: return .success("counting functions left out of a sanitizer build")
-        case -4: return .success("counting relies on ELF symbol interposition, and FeedSim is built and tested on Linux only")
+        case -4:
+            return .success(
+                "counting relies on ELF symbol interposition, and FeedSim is built and tested on Linux only")
         case -2: return .failure(.unavailable("an allocation went past the counting functions"))
         default: return .failure(.unavailable("thread.allocatedp"))
         }

@@ -88,10 +88,13 @@ struct DriftMeter {
     private var unshown: [DriftRecord] = []
 
     /// The anchor now, if anything is on screen.
-    static func capture(list: FeedListView, contentOffset: Double, viewportHeight: Double, insetTop: Double, insetBottom: Double) -> Capture? {
+    static func capture(
+        list: FeedListView, contentOffset: Double, viewportHeight: Double, insetTop: Double, insetBottom: Double
+    ) -> Capture? {
         let top = contentOffset + insetTop
         let bottom = contentOffset + viewportHeight - insetBottom
-        guard let (index, itemTop) = list.firstItem(visibleAtLeast: AnchorRules.visibilityThreshold, in: top, bottom) else {
+        guard let (index, itemTop) = list.firstItem(visibleAtLeast: AnchorRules.visibilityThreshold, in: top, bottom)
+        else {
             return nil
         }
         return Capture(
@@ -126,14 +129,19 @@ struct DriftMeter {
             self.pending = nil
             return
         }
-        guard reader.itemID != pending.anchor.itemID, let anchorIndex = list.index(of: pending.anchor.itemID) else { return }
-        self.pending?.frameStart = FrameStart(reader: reader.itemID, readerY: reader.contentY, anchorY: list.minY(of: anchorIndex))
+        guard reader.itemID != pending.anchor.itemID, let anchorIndex = list.index(of: pending.anchor.itemID) else {
+            return
+        }
+        self.pending?.frameStart = FrameStart(
+            reader: reader.itemID, readerY: reader.contentY, anchorY: list.minY(of: anchorIndex))
     }
 
     /// A change is about to commit with the scroll view `view` as it is. A
     /// change still waiting for its frame is measured now, against the model,
     /// so that each change is charged only its own movement.
-    mutating func changeWillCommit(_ cause: ChangeCause, anchor: Capture?, view: ScrollView, list: FeedListView, at time: SimTime) {
+    mutating func changeWillCommit(
+        _ cause: ChangeCause, anchor: Capture?, view: ScrollView, list: FeedListView, at time: SimTime
+    ) {
         // A width or text size change lays every post out again, in a
         // viewport of another size: the resting point a retargeted fling
         // aimed at belongs to a geometry that is gone. The relayout is
@@ -151,7 +159,8 @@ struct DriftMeter {
     /// view has moved).
     mutating func changeDidCommit(list: FeedListView) {
         guard let pending, pending.committed == nil, let index = list.index(of: pending.anchor.itemID) else { return }
-        self.pending?.committed = Committed(contentMinY: list.contentMinY, contentMaxY: list.contentMaxY, anchorY: list.minY(of: index))
+        self.pending?.committed = Committed(
+            contentMinY: list.contentMinY, contentMaxY: list.contentMaxY, anchorY: list.minY(of: index))
     }
 
     /// The change just committed moved the fling's resting point instead of
@@ -234,9 +243,13 @@ struct DriftMeter {
     static let settleHorizon: SimTime = 30_000_000_000
     static let settleStep: SimTime = 8_333_333
 
-    private static func settled(_ flight: PendingChange, at time: SimTime, list: FeedListView, view: ScrollView) -> DriftRecord {
+    private static func settled(
+        _ flight: PendingChange, at time: SimTime, list: FeedListView, view: ScrollView
+    ) -> DriftRecord {
         guard case var .motion(reference) = flight.reference, let index = list.index(of: flight.anchor.itemID) else {
-            return DriftRecord(time: time, cause: flight.cause.rawValue, anchorID: flight.anchor.itemID, beforeY: flight.anchor.screenY, afterY: nil)
+            return DriftRecord(
+                time: time, cause: flight.cause.rawValue, anchorID: flight.anchor.itemID,
+                beforeY: flight.anchor.screenY, afterY: nil)
         }
         // Holding the post at the commit may need an offset past an edge the
         // change moved: the correction is then clamped to the edges the
@@ -306,7 +319,9 @@ struct DriftMeter {
     /// reader saw.
     mutating func relaunchWillCommit(_ cause: ChangeCause, anchor: Capture?, stale: Bool) {
         unshown.removeAll()
-        pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .screen, excuse: stale ? .staleSnapshot : nil) }
+        pending = anchor.map {
+            PendingChange(cause: cause, anchor: $0, reference: .screen, excuse: stale ? .staleSnapshot : nil)
+        }
     }
 
     /// The app was killed: what it had not shown, the reader never saw.
@@ -336,7 +351,8 @@ struct DriftMeter {
 
     /// Records a change made within a frame (cells measured above the
     /// anchor) from the anchor captured before it, after the scroll view moved.
-    mutating func record(_ cause: ChangeCause, at time: SimTime, before: Capture, list: FeedListView, view: ScrollView) {
+    mutating func record(_ cause: ChangeCause, at time: SimTime, before: Capture, list: FeedListView, view: ScrollView)
+    {
         // A finger on the content holds it where it was, past an edge too.
         let held = view.isDragging ? before.contentY - before.screenY : nil
         var record = DriftMeter.record(
@@ -346,7 +362,8 @@ struct DriftMeter {
         records.append(record)
     }
 
-    private func measure(_ change: PendingChange, at time: SimTime, list: FeedListView, view: ScrollView) -> DriftRecord {
+    private func measure(_ change: PendingChange, at time: SimTime, list: FeedListView, view: ScrollView) -> DriftRecord
+    {
         let beforeY: Double
         var reach: ClosedRange<Double>
         var excuse = change.excuse
@@ -354,19 +371,23 @@ struct DriftMeter {
         // How far the change moved the anchor in the content, and the edges
         // it left; without a commit's record (a change measured before its
         // commit ended), as the content is now.
-        let committed = change.committed.map { (shift: $0.anchorY - change.anchor.contentY, minY: $0.contentMinY, maxY: $0.contentMaxY) }
+        let committed = change.committed.map {
+            (shift: $0.anchorY - change.anchor.contentY, minY: $0.contentMinY, maxY: $0.contentMaxY)
+        }
         // Only when the frame's layout moved the two apart is the reader's
         // post judged instead of the commit's anchor.
         if let start = change.frameStart, let anchorIndex = list.index(of: change.anchor.itemID),
-           let readerIndex = list.index(of: start.reader),
-           list.minY(of: anchorIndex) - start.anchorY != list.minY(of: readerIndex) - start.readerY {
+            let readerIndex = list.index(of: start.reader),
+            list.minY(of: anchorIndex) - start.anchorY != list.minY(of: readerIndex) - start.readerY
+        {
             // Where the reader's post lay before the change: as far from the
             // commit's anchor as at the frame's start, the change having
             // moved both alike (it lands at the commit, the frame only
             // measures).
             let offset = start.readerY - start.anchorY
             change.anchor = Capture(
-                itemID: start.reader, contentY: change.anchor.contentY + offset, screenY: change.anchor.screenY + offset, wasDisplayed: true)
+                itemID: start.reader, contentY: change.anchor.contentY + offset,
+                screenY: change.anchor.screenY + offset, wasDisplayed: true)
         }
         switch change.reference {
         case var .motion(reference):
@@ -386,7 +407,8 @@ struct DriftMeter {
             var unchanged = reference
             unchanged.advance(to: time)
             if !reference.isResting, let index = list.index(of: change.anchor.itemID) {
-                let edges = committed ?? (list.minY(of: index) - change.anchor.contentY, list.contentMinY, list.contentMaxY)
+                let edges =
+                    committed ?? (list.minY(of: index) - change.anchor.contentY, list.contentMinY, list.contentMaxY)
                 let shift = edges.shift
                 reference.setContentExtent(minY: edges.minY - shift, maxY: edges.maxY - shift)
                 // An animated scroll (a status-bar tap) goes to a place in
@@ -407,8 +429,10 @@ struct DriftMeter {
                 // Under a finger a correction may also leave the content
                 // where it was at the commit, past a moved edge.
                 let held = reference.isDragging ? change.anchor.contentY - change.anchor.screenY : nil
-                let stretched = (top: max(0, atCommit.minOffset - atCommit.contentOffset),
-                                 bottom: max(0, atCommit.contentOffset - atCommit.maxOffset))
+                let stretched = (
+                    top: max(0, atCommit.minOffset - atCommit.contentOffset),
+                    bottom: max(0, atCommit.contentOffset - atCommit.maxOffset)
+                )
                 if let committed = change.committed {
                     // Each end of the reach is where a correction to it at
                     // the commit would have the content now: the reader's
@@ -425,7 +449,9 @@ struct DriftMeter {
                     }
                     func carried(from end: Double) -> Double {
                         var carrier = atCommit
-                        carrier.adjust(by: end - atCommit.contentOffset, contentMinY: committed.contentMinY, contentMaxY: committed.contentMaxY)
+                        carrier.adjust(
+                            by: end - atCommit.contentOffset, contentMinY: committed.contentMinY,
+                            contentMaxY: committed.contentMaxY)
                         carrier.advance(to: time)
                         return carrier.contentOffset
                     }
@@ -450,7 +476,9 @@ struct DriftMeter {
             beforeY = change.anchor.screenY
             reach = DriftMeter.reach(of: view, holdingAt: nil, overscroll: (0, 0))
         }
-        var record = DriftMeter.record(change.cause, at: time, anchor: change.anchor.itemID, beforeY: beforeY, reach: reach, list: list, view: view)
+        var record = DriftMeter.record(
+            change.cause, at: time, anchor: change.anchor.itemID, beforeY: beforeY, reach: reach, list: list, view: view
+        )
         record.excuse = excuse
         return record
     }
@@ -460,7 +488,9 @@ struct DriftMeter {
     /// had, and, under a finger, where the finger held it at the change (a
     /// correction may leave the content there, past a moved edge, but may
     /// not take it further: the engine's rule).
-    private static func reach(of view: ScrollView, holdingAt held: Double?, overscroll: (top: Double, bottom: Double)) -> ClosedRange<Double> {
+    private static func reach(
+        of view: ScrollView, holdingAt held: Double?, overscroll: (top: Double, bottom: Double)
+    ) -> ClosedRange<Double> {
         var lowest = view.minOffset - overscroll.top
         var highest = view.maxOffset + overscroll.bottom
         if let held {
@@ -487,10 +517,11 @@ struct DriftMeter {
         }
         let anchorY = list.minY(of: index)
         let needed = anchorY - beforeY
-        let clampedBy = needed < reach.lowerBound ? reach.lowerBound - needed : needed > reach.upperBound ? needed - reach.upperBound : 0
+        let clampedBy =
+            needed < reach.lowerBound
+            ? reach.lowerBound - needed : needed > reach.upperBound ? needed - reach.upperBound : 0
         return DriftRecord(
             time: time, cause: cause.rawValue, anchorID: anchor, beforeY: beforeY,
             afterY: anchorY - view.contentOffset, clampedBy: clampedBy)
     }
 }
-

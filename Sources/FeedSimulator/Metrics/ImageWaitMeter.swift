@@ -40,7 +40,8 @@ struct ImageWaitMeter {
     /// - Complexity: O(*v*) expected for the *v* visible rows.
     mutating func frameShown(_ visible: Range<Int>, list: FeedListView, images: ImagePipeline, at time: SimTime) {
         let revision = list.itemsRevision
-        if let last = lastAllServed, last.visible == visible, last.revision == revision, last.list == list.listIdentity {
+        if let last = lastAllServed, last.visible == visible, last.revision == revision, last.list == list.listIdentity
+        {
             return
         }
         shownServed.removeAll(keepingCapacity: true)

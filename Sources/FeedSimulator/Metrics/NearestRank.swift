@@ -24,7 +24,9 @@ package enum NearestRank {
     ///
     /// - Complexity: O(*n*) expected for *n* values; O(*n* log *n*) at worst
     ///   (a range that does not shrink fast enough is sorted instead).
-    package static func percentilesAndMax<Value: Comparable>(_ values: [Value], _ ps: [Double]) -> (percentiles: [Value], max: Value)? {
+    package static func percentilesAndMax<Value: Comparable>(
+        _ values: [Value], _ ps: [Double]
+    ) -> (percentiles: [Value], max: Value)? {
         guard !values.isEmpty else { return nil }
         var buffer = values
         let n = buffer.count
@@ -50,7 +52,8 @@ package enum NearestRank {
 
     /// Moves the value of rank `k` to index `k` of `items[low...]`, smaller
     /// or equal values before it and larger or equal after.
-    private static func select<Value: Comparable>(_ k: Int, in items: UnsafeMutableBufferPointer<Value>, from low: Int) {
+    private static func select<Value: Comparable>(_ k: Int, in items: UnsafeMutableBufferPointer<Value>, from low: Int)
+    {
         var low = low
         var high = items.count - 1
         // Past this many rounds the range is sorted: a bound on the worst case.

@@ -34,7 +34,10 @@ extension LatencyDistribution {
                 if x >= 0 { return x }
             }
             preconditionFailure(
-                "normal(meanMs: \(meanMs), stdDevMs: \(stdDevMs)) rejected \(Self.normalRedrawLimit) draws; validate() requires meanMs ≥ 0"
+                """
+                normal(meanMs: \(meanMs), stdDevMs: \(stdDevMs)) rejected \(Self.normalRedrawLimit) draws; \
+                validate() requires meanMs ≥ 0
+                """
             )
         case .lognormal(let medianMs, let sigma):
             return medianMs * exp(sigma * Self.standardNormal(using: &generator))

@@ -23,7 +23,9 @@ package struct RetryPolicy: Sendable, Equatable {
     package var fullJitter: Bool
 
     /// A policy with every parameter given; the defaults retry nothing.
-    package init(maxRetries: Int = 0, backoffBaseMs: Double = 0, backoffMultiplier: Double = 2, fullJitter: Bool = false) {
+    package init(
+        maxRetries: Int = 0, backoffBaseMs: Double = 0, backoffMultiplier: Double = 2, fullJitter: Bool = false
+    ) {
         self.maxRetries = maxRetries
         self.backoffBaseMs = backoffBaseMs
         self.backoffMultiplier = backoffMultiplier
@@ -61,7 +63,10 @@ package struct RetryPolicy: Sendable, Equatable {
             let longest = backoffCeilingMs(beforeRetry: maxRetries)
             if !(longest <= Self.longestBackoffMs) {
                 throw NetworkConfigurationError(
-                    "the wait before retry \(maxRetries) would be \(longest) ms, past the limit of \(Self.longestBackoffMs) ms (one day); lower backoffBaseMs, backoffMultiplier or maxRetries"
+                    """
+                    the wait before retry \(maxRetries) would be \(longest) ms, past the limit of \
+                    \(Self.longestBackoffMs) ms (one day); lower backoffBaseMs, backoffMultiplier or maxRetries
+                    """
                 )
             }
         }
@@ -255,7 +260,8 @@ package struct NetworkModel: Sendable {
             let reason: RequestPlan.FailureReason
             switch last.outcome {
             case .success:
-                return RequestPlan(requestedAt: time, firstAttempt: first, retriedAttempts: retried, result: .succeeded(at: last.end))
+                return RequestPlan(
+                    requestedAt: time, firstAttempt: first, retriedAttempts: retried, result: .succeeded(at: last.end))
             case .lost: reason = .lost
             case .timedOut: reason = .timedOut
             case .offline: reason = .offline
@@ -263,7 +269,9 @@ package struct NetworkModel: Sendable {
             let nextRetry = retried.count + 1
             guard nextRetry <= retry.maxRetries else {
                 failures += 1
-                return RequestPlan(requestedAt: time, firstAttempt: first, retriedAttempts: retried, result: .failed(reason, at: last.end))
+                return RequestPlan(
+                    requestedAt: time, firstAttempt: first, retriedAttempts: retried,
+                    result: .failed(reason, at: last.end))
             }
             retries += 1
             last = attempt(
@@ -339,9 +347,11 @@ package struct NetworkModel: Sendable {
         let latencyDraw = generator.nextUnit()
         let outcomeDraw = generator.nextUnit()
         let throughputDraw = generator.nextUnit()
-        let roundTripMs = imported.latencyMs.map { RequestClass.inverseCDF($0, at: latencyDraw) }
+        let roundTripMs =
+            imported.latencyMs.map { RequestClass.inverseCDF($0, at: latencyDraw) }
             ?? link.latency.quantile(latencyDraw)
-        let outcome: RequestPlan.Attempt.Outcome = outcomeDraw < imported.timeoutRate
+        let outcome: RequestPlan.Attempt.Outcome =
+            outcomeDraw < imported.timeoutRate
             ? .timedOut : outcomeDraw < imported.failureRate ? .lost : .success
         var delivery = Self.transferTime(bytes: downloadBytes, kbps: link.downlinkKbps)
         if let table = imported.throughputKbps {

@@ -8,7 +8,8 @@ extension NetworkSettings {
     ) throws(NetworkConfigurationError) -> NetworkModel {
         try NetworkModel(
             link: linkProfile(),
-            retry: RetryPolicy(maxRetries: maxRetries, backoffBaseMs: backoffBaseMs, backoffMultiplier: backoffMultiplier),
+            retry: RetryPolicy(
+                maxRetries: maxRetries, backoffBaseMs: backoffBaseMs, backoffMultiplier: backoffMultiplier),
             offlineWindows: offlineWindows,
             empirical: imported?.requestClass(requestClass),
             streams: streams)

@@ -14,14 +14,16 @@ extension Simulation {
     func newEngine() -> FeedEngine {
         FeedEngine(
             configuration: Simulation.engineConfiguration(
-                request.engine, feed: scenario.feed, width: input.width, decodePerMegapixel: request.loaded.device.costs.decodePerMegapixel.value),
+                request.engine, feed: scenario.feed, width: input.width,
+                decodePerMegapixel: request.loaded.device.costs.decodePerMegapixel.value),
             viewport: self, transport: transport, imageTransport: transport, scheduler: schedulerLink)
     }
 
     /// The scroll view at the top of the current engine's content.
     func resetScrollView() {
         scrollView = ScrollView(
-            viewportHeight: scrollView.viewportHeight, insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom,
+            viewportHeight: scrollView.viewportHeight, insetTop: scrollView.insetTop,
+            insetBottom: scrollView.insetBottom,
             contentHeight: 0, contentMinY: engine.listView.contentMinY)
         frame.lastRenderedOffset = .nan
     }
@@ -29,9 +31,11 @@ extension Simulation {
     static func engineConfiguration(
         _ settings: EngineSettings, feed: FeedSettings, width: Double, decodePerMegapixel: Double
     ) -> FeedEngineConfiguration {
-        let decode: ImageDecodeMode = settings.imageDecode == .main
+        let decode: ImageDecodeMode =
+            settings.imageDecode == .main
             ? .mainThread : .background(nanosecondsPerMegapixel: Int64(decodePerMegapixel.rounded()))
-        var list = FeedListConfiguration(estimatedItemHeight: settings.estimatedItemHeightPt, width: width, coordinateSpace: .ordinary)
+        var list = FeedListConfiguration(
+            estimatedItemHeight: settings.estimatedItemHeightPt, width: width, coordinateSpace: .ordinary)
         list.estimatesFromMeasured = settings.host.estimatesFromPlacedRows
         list.updatesVisibleRowsOnly = settings.host.updatesVisibleRowsOnly
         return FeedEngineConfiguration(

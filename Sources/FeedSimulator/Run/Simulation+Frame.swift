@@ -31,14 +31,19 @@ struct HoldWatch: Equatable {
     ) -> (HoldWatch?, HoldSlip?) {
         if let record = newRecord {
             guard record.afterY != nil, !record.isMissedHold, record.excuse == nil, screen.isResting,
-                  let start = y(record.anchorID)
+                let start = y(record.anchorID)
             else { return (nil, nil) }
             return (HoldWatch(cause: record.cause, since: record.time, anchorID: record.anchorID, y: start), nil)
         }
         guard let watch, screen.isResting, !screen.changeInProgress else { return (watch, nil) }
         guard let now = y(watch.anchorID) else { return (nil, nil) }
         guard abs(now - watch.y) > DriftMeter.eventThreshold, !screen.atEdge else { return (watch, nil) }
-        return (nil, HoldSlip(time: time, cause: watch.cause, heldSince: watch.since, anchorID: watch.anchorID, heldY: watch.y, y: now))
+        return (
+            nil,
+            HoldSlip(
+                time: time, cause: watch.cause, heldSince: watch.since, anchorID: watch.anchorID, heldY: watch.y, y: now
+            )
+        )
     }
 }
 
@@ -88,14 +93,18 @@ extension Simulation {
         let frameWork = costModel.commitTime(for: work.counters, cellTime: work.cellTime, vsync: index)
         let render = costModel.renderTime(for: scene(visible, list: list), vsync: index)
         let record = accountFrame(
-            work: frameWork, render: render, offset: offset, visible: visible, list: list, allocations: requests &- frame.requestsAtLast)
+            work: frameWork, render: render, offset: offset, visible: visible, list: list,
+            allocations: requests &- frame.requestsAtLast)
         prefetchInSpareTime(
-            after: visible, offset: offset, spare: Double(record.budget - frameWork), engine: engine, list: list, vsync: index)
+            after: visible, offset: offset, spare: Double(record.budget - frameWork), engine: engine, list: list,
+            vsync: index)
         retargetAnimatedScroll()
         paceRefreshRate(offset: offset)
         frame.requestsAtLast = requests
-        timeline?.recordFrame(record, parts: costModel.commitParts(
-            for: work.counters, configureTime: work.configureTime, measureTime: work.measureTime, vsync: index))
+        timeline?.recordFrame(
+            record,
+            parts: costModel.commitParts(
+                for: work.counters, configureTime: work.configureTime, measureTime: work.measureTime, vsync: index))
         frame.lastRenderedOffset = offset
         frame.nextVsync = display.firstVsync(atOrAfter: accountant.nextCommitTime)
         digestFrame(work: frameWork, offset: offset, visible: visible)
@@ -124,7 +133,9 @@ extension Simulation {
         engine.scrollViewDidScroll(isDragging: scrollView.isDragging)
         let changed = meters.drift.hasPendingChange
         let before = captureAnchor(in: list)
-        if changed { meter.excluding { meters.drift.frameWillLayOut(reader: before, list: list, view: scrollView, at: now) } }
+        if changed {
+            meter.excluding { meters.drift.frameWillLayOut(reader: before, list: list, view: scrollView, at: now) }
+        }
         // Changes the layout itself sets off (an image from the memory
         // cache whose size was unknown, delivered as its cell is
         // configured) belong to this frame, judged from before it.
@@ -133,7 +144,8 @@ extension Simulation {
         let (visible, measuredAbove) = settleLayout(engine: engine, list: list)
         frame.isLayingOut = false
         meter.excluding {
-            meterLaidOutFrame(visible, changed: changed, measuredAbove: measuredAbove, before: before, engine: engine, list: list)
+            meterLaidOutFrame(
+                visible, changed: changed, measuredAbove: measuredAbove, before: before, engine: engine, list: list)
         }
         return visible
     }
@@ -161,7 +173,8 @@ extension Simulation {
     /// resize the layout itself made under the reader, images waited for,
     /// and a flight that landed.
     private func meterLaidOutFrame(
-        _ visible: Range<Int>, changed: Bool, measuredAbove: Bool, before: DriftMeter.Capture?, engine: FeedEngine, list: FeedListView
+        _ visible: Range<Int>, changed: Bool, measuredAbove: Bool, before: DriftMeter.Capture?, engine: FeedEngine,
+        list: FeedListView
     ) {
         // Changes measured before this frame (the reader moved, or
         // changed the feed themselves, after they committed) are
@@ -171,7 +184,8 @@ extension Simulation {
             // Only a cell the reader saw can be seen to move: a rect
             // scrolled into fresh content is measured before it is
             // ever shown.
-            meters.drift.record(frame.layoutChange ?? .heightChange, at: now, before: before, list: list, view: scrollView)
+            meters.drift.record(
+                frame.layoutChange ?? .heightChange, at: now, before: before, list: list, view: scrollView)
         }
         meters.imageWait.frameShown(visible, list: list, images: engine.images, at: now)
         if meters.drift.hasFlight { meters.drift.motionEnded(at: now, list: list, view: scrollView) }
@@ -196,10 +210,12 @@ extension Simulation {
         work: SimTime, render: SimTime, offset: Double, visible: Range<Int>, list: FeedListView, allocations: UInt64
     ) -> FrameRecord {
         // Only a recorded frame keeps it (explore's shrinker reads it).
-        let pointsIntoFirstRow = !request.recordFrames || visible.isEmpty
+        let pointsIntoFirstRow =
+            !request.recordFrames || visible.isEmpty
             ? 0 : offset + scrollView.insetTop - list.minY(of: visible.lowerBound)
         return accountant.recordFrame(
-            at: now, work: work, render: render, contentOffset: offset, pointsIntoFirstRow: pointsIntoFirstRow, visible: visible,
+            at: now, work: work, render: render, contentOffset: offset, pointsIntoFirstRow: pointsIntoFirstRow,
+            visible: visible,
             allocations: allocations, rate: frame.refreshRate.current)
     }
 
@@ -207,7 +223,8 @@ extension Simulation {
     /// the time this frame leaves before its deadline, if it prefetches
     /// (`spare_time_prefetch_rows`).
     private func prefetchInSpareTime(
-        after visible: Range<Int>, offset: Double, spare: Double, engine: FeedEngine, list: FeedListView, vsync index: Int64
+        after visible: Range<Int>, offset: Double, spare: Double, engine: FeedEngine, list: FeedListView,
+        vsync index: Int64
     ) {
         guard offset > frame.lastRenderedOffset else { return }
         var spare = spare
@@ -259,9 +276,15 @@ extension Simulation {
         if !offset.isFinite {
             noteInvariantFailure("contentOffset is \(offset)", frame: frame)
         } else if scrollView.isResting,
-                  offset < scrollView.minOffset - DriftMeter.eventThreshold || offset > scrollView.maxOffset + DriftMeter.eventThreshold {
+            offset < scrollView.minOffset - DriftMeter.eventThreshold
+                || offset > scrollView.maxOffset + DriftMeter.eventThreshold
+        {
             noteInvariantFailure(
-                "the content rests at offset \(offset), outside its edges \(scrollView.minOffset)...\(scrollView.maxOffset)", frame: frame)
+                """
+                the content rests at offset \(offset), outside its edges \
+                \(scrollView.minOffset)...\(scrollView.maxOffset)
+                """,
+                frame: frame)
         }
     }
 
@@ -314,7 +337,8 @@ extension Simulation {
     /// which spares reading the lazy engine again).
     func captureAnchor(in list: FeedListView? = nil) -> DriftMeter.Capture? {
         DriftMeter.capture(
-            list: list ?? engine.listView, contentOffset: scrollView.contentOffset, viewportHeight: scrollView.viewportHeight,
+            list: list ?? engine.listView, contentOffset: scrollView.contentOffset,
+            viewportHeight: scrollView.viewportHeight,
             insetTop: scrollView.insetTop, insetBottom: scrollView.insetBottom)
     }
 }

@@ -14,7 +14,8 @@ extension Simulation {
     func checkMemory() {
         guard app.state != .terminated else { return }
         let engine = self.engine
-        let bytes = memory.footprint(posts: engine.postCount, cacheBytes: Int64(engine.cacheMemoryBytes + engine.keptRowViewBytes))
+        let bytes = memory.footprint(
+            posts: engine.postCount, cacheBytes: Int64(engine.cacheMemoryBytes + engine.keptRowViewBytes))
         switch memory.sample(bytes) {
         case .fine:
             break
@@ -40,13 +41,16 @@ extension Simulation {
         if app.state == .foreground { app.captureAtTermination = captureAnchor() }
         // What was saved misses what changed since, and where the reader
         // went since (a kill mid-fling).
-        app.persistedIsStale = app.commitsSincePersist > 0 || !scrollView.isResting || scrollView.contentOffset != app.offsetAtPersist
+        app.persistedIsStale =
+            app.commitsSincePersist > 0 || !scrollView.isResting || scrollView.contentOffset != app.offsetAtPersist
         meters.drift.discardUnshown()
         meter.excluding { meters.imageWait.screenGone(at: now) }
         app.state = .terminated
         app.launch += 1
         meters.digest.combine(UInt64(0x6B696C6C))
-        scheduleAction(after: delay + scenario.lifecycle.coldStartNs, owner: .launch(app.launch)) { [unowned self] in self.relaunch() }
+        scheduleAction(after: delay + scenario.lifecycle.coldStartNs, owner: .launch(app.launch)) { [unowned self] in
+            self.relaunch()
+        }
     }
 
     /// A cold start: a new engine restores persisted state if it is recent

@@ -100,7 +100,8 @@ extension Simulation {
             maxEvents: RunLimits.defaultMaxEvents, maxSimulatedNs: Int64(RunLimits.defaultMaxSimulatedSeconds * 1e9))
         let device = request.loaded.device
         let (script, end) = warmUpScript(
-            width: device.screenWidthPt.value, height: device.screenHeightPt.value, coldStartNs: small.lifecycle.coldStartNs)
+            width: device.screenWidthPt.value, height: device.screenHeightPt.value,
+            coldStartNs: small.lifecycle.coldStartNs)
 
         var tour = small
         tour.script = script
@@ -172,7 +173,10 @@ extension Simulation {
         let ms: Int64 = 1_000_000
         let actions: [ScriptAction] = [
             .drag(
-                trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: 150 * ms, displacementPt: 400)],
+                trajectory: [
+                    TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                    TrajectoryPoint(timeNs: 150 * ms, displacementPt: 400),
+                ],
                 release: .fling, deceleration: .normal),
             .fling(velocityPtPerS: 8_000, deceleration: .normal),
             .fling(velocityPtPerS: -6_000, deceleration: .fast),
@@ -194,7 +198,10 @@ extension Simulation {
             .textSize(scale: 1),
             .memoryWarning,
             .drag(
-                trajectory: [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: 100 * ms, displacementPt: -200)],
+                trajectory: [
+                    TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                    TrajectoryPoint(timeNs: 100 * ms, displacementPt: -200),
+                ],
                 release: .stop, deceleration: .normal),
             .scrollToTop,
             .pull(distancePt: 120, durationNs: 200 * ms, holdNs: 100 * ms),
@@ -206,7 +213,9 @@ extension Simulation {
         // commit mostly land before the next one starts.
         let spacing = 150 * ms
         let start = 200 * ms
-        let steps = actions.enumerated().map { ScriptStep(atNs: start + Int64($0.offset) * spacing, action: $0.element) }
+        let steps = actions.enumerated().map {
+            ScriptStep(atNs: start + Int64($0.offset) * spacing, action: $0.element)
+        }
         let terminatedAt = steps.last?.atNs ?? start
         // The relaunched engine loads and lays out its first page too.
         return (steps, terminatedAt + coldStartNs + 500 * ms)

@@ -45,10 +45,12 @@ extension Simulation: FeedViewport {
             if let relaunch = app.relaunchCapture, cause == .restore || cause == .initialLoad {
                 // The first content after a relaunch: judged against where
                 // the reader left the feed.
-                meters.drift.relaunchWillCommit(cause, anchor: relaunch, stale: cause == .restore && app.persistedIsStale)
+                meters.drift.relaunchWillCommit(
+                    cause, anchor: relaunch, stale: cause == .restore && app.persistedIsStale)
                 app.relaunchCapture = nil
             } else if !cause.isUserAction {
-                meters.drift.changeWillCommit(cause, anchor: captureAnchor(), view: scrollView, list: engine.listView, at: now)
+                meters.drift.changeWillCommit(
+                    cause, anchor: captureAnchor(), view: scrollView, list: engine.listView, at: now)
             } else {
                 // The reader's own change (a like, held posts shown) moves
                 // their post as their gestures do: the held watch ends.
@@ -127,7 +129,9 @@ final class MeteredTransport: FeedTransport, ImageTransport {
         self.meter = meter
     }
 
-    func fetchPage(cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void) {
+    func fetchPage(
+        cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void
+    ) {
         meter.excluding { server.fetchPage(cursor: cursor, limit: limit, completion: completion) }
     }
 
@@ -199,9 +203,13 @@ extension Simulation {
             scrollView.advance(to: now)
             // The finger travels to the top, then as far past it as the
             // rubber band needs to show `distance` points of stretch.
-            let finger = -(scrollView.contentOffset - scrollView.minOffset)
+            let finger =
+                -(scrollView.contentOffset - scrollView.minOffset)
                 - ScrollPhysics.fingerOvershoot(forStretch: distance, dimension: scrollView.viewportHeight)
-            var trajectory = [TrajectoryPoint(timeNs: 0, displacementPt: 0), TrajectoryPoint(timeNs: duration, displacementPt: finger)]
+            var trajectory = [
+                TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                TrajectoryPoint(timeNs: duration, displacementPt: finger),
+            ]
             if hold > 0 { trajectory.append(TrajectoryPoint(timeNs: duration + hold, displacementPt: finger)) }
             beginDrag(trajectory, release: .stop, rate: DecelerationRate.normal.perMillisecond)
         case let .removePosts(count, place, push):
@@ -240,8 +248,11 @@ extension Simulation {
                 guard self.app.launch == generation, case let .background(since) = self.app.state else { return }
                 self.app.state = .foreground
                 self.timeline?.mark("foreground", at: self.now)
-                self.engine.didEnterForeground(after: self.now - since, policy: ForegroundPolicy(
-                    keepUnder: self.scenario.lifecycle.keepUnderNs, checkUnder: self.scenario.lifecycle.checkUnderNs))
+                self.engine.didEnterForeground(
+                    after: self.now - since,
+                    policy: ForegroundPolicy(
+                        keepUnder: self.scenario.lifecycle.keepUnderNs, checkUnder: self.scenario.lifecycle.checkUnderNs
+                    ))
             }
         case let .terminate(relaunchAfter):
             guard app.state != .terminated else { return }

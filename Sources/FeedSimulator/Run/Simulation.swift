@@ -175,7 +175,9 @@ package final class Simulation {
                 try schedule(.vsync(0), at: 0)
             case let .vsync(index):
                 var idle = false
-                if index >= frame.nextVsync, frame.refreshRate.isFrameVsync(index) { idle = renderFrame(vsync: index) == .idle }
+                if index >= frame.nextVsync, frame.refreshRate.isFrameVsync(index) {
+                    idle = renderFrame(vsync: index) == .idle
+                }
                 var next = max(index + 1, frame.nextVsync)
                 if idle { next = try skipIdleVsyncs(from: next) }
                 if display.vsyncTime(next) < scenario.durationNs {

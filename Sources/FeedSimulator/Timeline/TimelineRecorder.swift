@@ -43,9 +43,10 @@ final class TimelineRecorder {
     ) {
         let outcome = plan.succeeded && failed ? "server_error" : TimelineRecorder.outcome(plan)
         meter.excluding {
-            timeline.requests.append(Timeline.Exchange(
-                kind: kind, start: start, end: end, requestBytes: requestBytes, responseBytes: responseBytes,
-                outcome: outcome, retries: plan.retries))
+            timeline.requests.append(
+                Timeline.Exchange(
+                    kind: kind, start: start, end: end, requestBytes: requestBytes, responseBytes: responseBytes,
+                    outcome: outcome, retries: plan.retries))
         }
     }
 
@@ -53,10 +54,11 @@ final class TimelineRecorder {
     func recordImageLoad(_ request: ImageRequest, slot: Int, at start: SimTime, plan: RequestPlan) {
         meter.excluding {
             imageLoadBySlot[slot] = timeline.imageLoads.count
-            timeline.imageLoads.append(Timeline.Exchange(
-                kind: "image", start: start, end: plan.finishedAt, requestBytes: FeedServer.requestBytes,
-                responseBytes: request.encodedBytes, outcome: TimelineRecorder.outcome(plan), retries: plan.retries,
-                postID: request.key.postID))
+            timeline.imageLoads.append(
+                Timeline.Exchange(
+                    kind: "image", start: start, end: plan.finishedAt, requestBytes: FeedServer.requestBytes,
+                    responseBytes: request.encodedBytes, outcome: TimelineRecorder.outcome(plan), retries: plan.retries,
+                    postID: request.key.postID))
         }
     }
 

@@ -73,7 +73,9 @@ final class FeedServer {
     ///
     /// - Complexity: O(1).
     private func position(of id: PostID) -> Int? {
-        guard id >= SyntheticFeed.firstPostID, id - SyntheticFeed.firstPostID < UInt64(timeline.count) else { return nil }
+        guard id >= SyntheticFeed.firstPostID, id - SyntheticFeed.firstPostID < UInt64(timeline.count) else {
+            return nil
+        }
         return Int(id - SyntheticFeed.firstPostID)
     }
 
@@ -234,7 +236,9 @@ final class FeedServer {
 }
 
 extension FeedServer: FeedTransport {
-    func fetchPage(cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void) {
+    func fetchPage(
+        cursor: FeedCursor?, limit: Int, completion: @escaping (Result<FeedPage, FeedTransportError>) -> Void
+    ) {
         let extent = pageExtent(after: cursor, limit: limit)
         // A request without a cursor loads from the top: a refresh, or the first load.
         exchange(

@@ -30,7 +30,8 @@ final class ImageServer: ImageTransport {
     func load(_ request: ImageRequest, completion: @escaping (Result<Int, ImageLoadError>) -> Void) -> ImageLoadToken {
         loads += 1
         let now = clock()
-        let plan = network.plan(requestAt: now, requestBytes: FeedServer.requestBytes, responseBytes: request.encodedBytes)
+        let plan = network.plan(
+            requestAt: now, requestBytes: FeedServer.requestBytes, responseBytes: request.encodedBytes)
         let result: Result<Int, ImageLoadError>
         switch plan.result {
         case .succeeded:

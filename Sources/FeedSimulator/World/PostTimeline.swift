@@ -86,7 +86,9 @@ struct PostTimeline {
     /// - Complexity: O(k) for k positions, plus O(`chunkSize`) to write each
     ///   chunk read again.
     mutating func appendPosts(newestFirst positions: Range<Int>, to page: inout [Post], where includes: (Int) -> Bool) {
-        precondition(positions.lowerBound >= 0 && positions.upperBound <= count, "positions \(positions) are outside the timeline's \(count) posts")
+        precondition(
+            positions.lowerBound >= 0 && positions.upperBound <= count,
+            "positions \(positions) are outside the timeline's \(count) posts")
         var position = positions.upperBound - 1
         while position >= max(positions.lowerBound, fixed.count) {
             let index = chunkIndex(containing: position)

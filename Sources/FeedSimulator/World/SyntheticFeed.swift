@@ -14,7 +14,9 @@ package struct SyntheticFeed: Sendable {
     static let mediaKinds: [(Media.Kind, UInt64)] = [(.single, 70), (.carousel, 20), (.video, 10)]
     /// Media pixel sizes at 1080 px wide (Instagram's stored width): square,
     /// 4:5 portrait, 1.91:1 landscape, 16:9 video, 9:16 story-style video.
-    static let mediaShapes: [(width: Int, height: Int)] = [(1080, 1080), (1080, 1350), (1080, 566), (1080, 608), (1080, 1920)]
+    static let mediaShapes: [(width: Int, height: Int)] = [
+        (1080, 1080), (1080, 1350), (1080, 566), (1080, 608), (1080, 1920),
+    ]
     /// Encoded bytes per pixel: a JPEG at quality ~80 is about 2 bits/pixel.
     static let encodedBytesPerPixel = 0.25
 
@@ -57,14 +59,19 @@ package struct SyntheticFeed: Sendable {
             var pick = generator.next(below: 100)
             var kind = Media.Kind.single
             for (candidate, weight) in SyntheticFeed.mediaKinds {
-                if pick < weight { kind = candidate; break }
+                if pick < weight {
+                    kind = candidate
+                    break
+                }
                 pick -= weight
             }
             let shape = SyntheticFeed.mediaShapes[Int(generator.next(below: UInt64(SyntheticFeed.mediaShapes.count)))]
             let bytes = Int(Double(shape.width * shape.height) * SyntheticFeed.encodedBytesPerPixel)
             // Drawn only when some sizes are unknown, so other feeds keep their sequence.
             let sizeKnown = settings.mediaSizeKnownFraction >= 1 || generator.chance(settings.mediaSizeKnownFraction)
-            media = Media(kind: kind, pixelWidth: shape.width, pixelHeight: shape.height, encodedBytes: bytes, sizeKnownAtLayout: sizeKnown)
+            media = Media(
+                kind: kind, pixelWidth: shape.width, pixelHeight: shape.height, encodedBytes: bytes,
+                sizeKnownAtLayout: sizeKnown)
         }
         let likes = Int(generator.next(below: 1_000))
         var post = Post(id: id, authorID: author, textLength: text, media: media, likeCount: likes)
@@ -79,7 +86,8 @@ package struct SyntheticFeed: Sendable {
         case .content: break
         case let .fixed(height): post.fixedHeightPt = height
         // Drawn only for ranged heights, so other feeds keep their sequence.
-        case let .uniform(range): post.fixedHeightPt = range.lowerBound + generator.nextUnit() * (range.upperBound - range.lowerBound)
+        case let .uniform(range):
+            post.fixedHeightPt = range.lowerBound + generator.nextUnit() * (range.upperBound - range.lowerBound)
         }
         if recent.count < SyntheticFeed.replyWindow {
             recent.append(post)
