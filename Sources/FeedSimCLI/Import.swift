@@ -7,6 +7,7 @@ extension FeedSim {
     /// refuses a malformed file with its place and exit 65.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Turn your own captures (a timeline, a HAR file, recorded sessions) into FeedSim's inputs.",
             subcommands: [Timeline.self, HAR.self, Sessions.self])
     }
