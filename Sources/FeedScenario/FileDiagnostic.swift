@@ -38,18 +38,39 @@ extension FileDiagnostic {
     }
 }
 
-/// A file problem with nothing more to it than where and what.
+/// A file problem with nothing more to it than where and what: the one type
+/// the readers without a richer error of their own throw (a calibration
+/// trace, a report's inputs, a merged part, and the importers' captures).
 package struct FileProblem: FileDiagnostic, Equatable, Sendable {
     package var file: String
-    package var line: Int?
+    package var place: FilePlace
     package var problem: String
 
-    package init(file: String, line: Int?, problem: String) {
+    package init(file: String, place: FilePlace, problem: String) {
         self.file = file
-        self.line = line
+        self.place = place
         self.problem = problem
     }
 
-    /// The line, or the whole file.
-    package var place: FilePlace { FilePlace(line: line) }
+    /// A problem at `line`, or in the whole file when there is none.
+    package init(file: String, line: Int?, problem: String) {
+        self.init(file: file, place: FilePlace(line: line), problem: problem)
+    }
+
+    /// A problem at the JSON path `path`.
+    package init(file: String, path: String, problem: String) {
+        self.init(file: file, place: .jsonPath(path), problem: problem)
+    }
+
+    /// The line at fault, if the place is one.
+    package var line: Int? {
+        if case let .line(line) = place { return line }
+        return nil
+    }
+
+    /// The JSON path at fault, if the place is one.
+    package var path: String? {
+        if case let .jsonPath(path) = place { return path }
+        return nil
+    }
 }

@@ -43,17 +43,7 @@ package enum JSONValue: Decodable, Sendable, Equatable {
 
 /// A problem in a timeline capture or a post line: the file, the place (a
 /// JSON path, or a line and the path within it) and what was expected.
-package struct TimelineProblem: FileDiagnostic, Equatable, Sendable {
-    package var file: String
-    package var place: FilePlace
-    package var problem: String
-
-    package init(file: String, place: FilePlace, problem: String) {
-        self.file = file
-        self.place = place
-        self.problem = problem
-    }
-}
+package typealias TimelineProblem = FileProblem
 
 /// A value in a JSON document and where it is: `$.feed[3].post.embed` in
 /// `file`, or that path within line `line` of a JSON Lines file.
