@@ -15,12 +15,15 @@ import PackageDescription
 // through it, ICU, zlib and liblzma (five shared libraries, 0.7 M
 // instructions of the dynamic loader's relocations a start).
 //
-// These flags are the only unsafe ones in the package, and they sit on the
-// `feedsim` executable target alone, which no product exports (SwiftPM makes
-// an executable product of it for this package only): a package that
-// depends on FeedSim by version builds its own program on FeedSimCLI, and
-// SwiftPM refuses unsafe flags only in the targets of the products a
-// versioned dependency's users take (scripts/check-dependency proves it).
+// Unsafe flags sit on two kinds of target only, and on no target a library
+// product contains: these linker flags on the `feedsim` executable, which
+// no product exports (SwiftPM makes an executable product of it for this
+// package only), and the compiler flags of the test targets below. A
+// package that depends on FeedSim by version builds its own program on
+// FeedSimCLI, and SwiftPM refuses unsafe flags in the targets of the
+// products a versioned dependency's users take: scripts/check-dependency
+// checks the products' targets and everything they depend on, then builds
+// such a package.
 let staticRuntimeOnLinux: [LinkerSetting] = [
     .unsafeFlags(
         [
@@ -39,7 +42,8 @@ let staticRuntimeOnLinux: [LinkerSetting] = [
 // without it, a release build compiles each test file in a frontend of its
 // own, which parses every file of its target again (255 CPU-s for a fresh
 // build instead of 285, 145 s instead of 155 on 2 cores). Test targets are
-// in no product.
+// in no product; FeedSimTestSupport, which the tests share, builds without
+// them, as any target that is not a test does.
 let unoptimisedTests: [SwiftSetting] = [
     .unsafeFlags(["-Onone", "-no-whole-module-optimization", "-enable-batch-mode"])
 ]
@@ -172,7 +176,7 @@ let package = Package(
         // package's root, summary.csv fixtures.
         .target(
             name: "FeedSimTestSupport", dependencies: ["CSVCodec", "FeedReports"], path: "Tests/FeedSimTestSupport",
-            exclude: ["read_junit.py"], swiftSettings: unoptimisedTests),
+            exclude: ["read_junit.py"]),
         // One test target per module, as swift-collections' Tests/ has;
         // FeedSimCLITests holds the tests that run the built `feedsim`.
         .testTarget(name: "DeterminismTests", dependencies: ["Determinism"], swiftSettings: unoptimisedTests),
