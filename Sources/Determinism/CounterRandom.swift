@@ -71,7 +71,7 @@ package enum CounterRandom {
         let head = prefix.then(c)
         let u1 = unit(bits: head.then(d).state)
         let u2 = unit(bits: head.then(d ^ 0x5555_5555_5555_5555).state)
-        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+        return Gaussian.boxMuller(u1, u2)
     }
 
     /// A lognormal factor with mean 1 and log-σ `sigma` for the key:

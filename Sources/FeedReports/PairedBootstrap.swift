@@ -576,11 +576,7 @@ extension PairedBootstrap {
     /// statistics (Hyndman and Fan type 7, NumPy's default): position
     /// (n − 1)·q, 0-based.
     static func quantile(_ sorted: [Double], _ q: Double) -> Double {
-        let position = Double(sorted.count - 1) * min(max(q, 0), 1)
-        let below = Int(position.rounded(.down))
-        let above = min(below + 1, sorted.count - 1)
-        let fraction = position - Double(below)
-        return sorted[below] + fraction * (sorted[above] - sorted[below])
+        Quantiles.quantile(sorted, min(max(q, 0), 1))
     }
 }
 

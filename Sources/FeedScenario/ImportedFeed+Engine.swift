@@ -3,10 +3,6 @@ import FeedEngine
 /// An imported feed as the engine's posts: the mapping every run from a
 /// FEED.json uses (docs/your-app.md, "Your feed").
 extension ImportedFeed {
-    /// Width media are scaled to, as the synthetic feed's (Instagram's stored width).
-    static let mediaPixelWidth = 1_080
-    /// Encoded bytes per pixel, as the synthetic feed's: a JPEG at quality ~80.
-    static let encodedBytesPerPixel = 0.25
     /// An external card's thumbnail: 1.91:1, the Open Graph image shape the
     /// card lays out at whatever the image, so its size is known at layout.
     static let externalCardShape = (width: 1_200, height: 628)
@@ -81,15 +77,16 @@ extension ImportedFeed {
     static func engineMedia(_ media: [ImportedMedia]) -> Media? {
         guard let first = media.first else { return nil }
         let kind: Media.Kind = first.kind == .video ? .video : media.count > 1 ? .carousel : .single
-        var width = mediaPixelWidth
-        var height = mediaPixelWidth
+        var width = Media.storedPixelWidth
+        var height = Media.storedPixelWidth
         var known = first.sizeKnown
         if first.kind == .external {
             (width, height, known) = (externalCardShape.width, externalCardShape.height, true)
         } else if let w = first.width, let h = first.height {
-            height = min(Post.maximumMediaPixels, max(1, Int((Double(mediaPixelWidth * h) / Double(w)).rounded())))
+            height = min(
+                Post.maximumMediaPixels, max(1, Int((Double(Media.storedPixelWidth * h) / Double(w)).rounded())))
         }
-        let bytes = Int(Double(width * height) * encodedBytesPerPixel)
+        let bytes = Media.encodedBytes(width: width, height: height)
         return Media(kind: kind, pixelWidth: width, pixelHeight: height, encodedBytes: bytes, sizeKnownAtLayout: known)
     }
 }

@@ -31,6 +31,18 @@ public struct Media: Hashable, Sendable {
         self.sizeKnownAtLayout = sizeKnownAtLayout
     }
 
+    /// The width feed media are stored at: Instagram's 1,080 px.
+    package static let storedPixelWidth = 1_080
+    /// Encoded bytes per pixel of a feed image: a JPEG at quality ~80 is
+    /// about 2 bits per pixel.
+    package static let encodedBytesPerPixel = 0.25
+
+    /// The encoded size of a `width` × `height` image at
+    /// `encodedBytesPerPixel`.
+    package static func encodedBytes(width: Int, height: Int) -> Int {
+        Int(Double(width * height) * encodedBytesPerPixel)
+    }
+
     /// Height over width; what decides the media's share of a cell's height.
     public var aspectRatio: Double {
         pixelWidth > 0 ? Double(pixelHeight) / Double(pixelWidth) : 1

@@ -1,4 +1,5 @@
 import Determinism
+import FeedScenario
 import Foundation
 
 /// One fitted distribution of the usage model and how well it fits the
@@ -76,11 +77,7 @@ package struct UsageFit: Sendable, Equatable {
     /// Quantiles at 0, 0.05, …, 1, linear between order statistics
     /// (Hyndman and Fan's type 7, numpy's default).
     package static func quantileTable(_ sorted: [Double]) -> [Double] {
-        (0...20).map { step in
-            let position = Double(step) / 20 * Double(sorted.count - 1)
-            let low = Int(position.rounded(.down)), high = min(low + 1, sorted.count - 1)
-            return sorted[low] + (position - Double(low)) * (sorted[high] - sorted[low])
-        }
+        (0...20).map { Quantiles.quantile(sorted, Double($0) / 20) }
     }
 }
 

@@ -17,13 +17,9 @@ package struct UsagePopulation: Sendable, Equatable {
             let u = random.nextUnit(), v = random.nextUnit()
             switch self {
             case let .lognormal(median, sigma):
-                // Box–Muller: a standard normal from two uniforms.
-                let z = (-2 * log(max(1 - u, .leastNormalMagnitude))).squareRoot() * cos(2 * .pi * v)
-                return median * exp(sigma * z)
+                return median * exp(sigma * Gaussian.boxMuller(1 - u, v))
             case let .empirical(quantiles):
-                let position = u * Double(quantiles.count - 1)
-                let low = Int(position), high = min(low + 1, quantiles.count - 1)
-                return quantiles[low] + (position - Double(low)) * (quantiles[high] - quantiles[low])
+                return Quantiles.quantile(quantiles, u)
             }
         }
     }

@@ -171,9 +171,6 @@ package struct RequestClass: Sendable, Equatable, Codable {
     /// neighbouring entries, the inverse of the piecewise-linear CDF through
     /// them; a draw of `u` uniform on [0, 1) samples that distribution.
     package static func inverseCDF(_ table: [Double], at u: Double) -> Double {
-        let position = min(max(u, 0), 1) * Double(table.count - 1)
-        let below = min(Int(position), table.count - 2)
-        let fraction = position - Double(below)
-        return table[below] + (table[below + 1] - table[below]) * fraction
+        Quantiles.quantile(table, min(max(u, 0), 1))
     }
 }

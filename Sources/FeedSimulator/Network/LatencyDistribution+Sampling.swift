@@ -47,14 +47,12 @@ extension LatencyDistribution {
         }
     }
 
-    /// One standard normal draw by the Box–Muller transform (Box and Muller,
-    /// "A note on the generation of random normal deviates", 1958):
-    /// `Z = √(−2 ln U₁)·cos(2π U₂)` with `U₁` in `(0, 1]` so the logarithm is
-    /// finite. The paired sine deviate is discarded, so every normal draw
-    /// costs exactly two uniforms and the enum stays stateless.
+    /// One standard normal draw (`Gaussian.boxMuller`) from two uniforms,
+    /// `U₁` in `(0, 1]` so the logarithm is finite: every normal draw costs
+    /// exactly two uniforms and the enum stays stateless.
     static func standardNormal(using generator: inout Xoshiro256StarStar) -> Double {
         let u1 = 1 - generator.nextUnit()
         let u2 = generator.nextUnit()
-        return sqrt(-2 * log(u1)) * cos(2 * Double.pi * u2)
+        return Gaussian.boxMuller(u1, u2)
     }
 }

@@ -12,13 +12,11 @@ package struct SyntheticFeed: Sendable {
     /// Media shapes and their weights (out of 100): mostly single photos, as
     /// in Instagram-style feeds, fewer carousels and videos.
     static let mediaKinds: [(Media.Kind, UInt64)] = [(.single, 70), (.carousel, 20), (.video, 10)]
-    /// Media pixel sizes at 1080 px wide (Instagram's stored width): square,
+    /// Media pixel sizes at `Media.storedPixelWidth` (1,080 px): square,
     /// 4:5 portrait, 1.91:1 landscape, 16:9 video, 9:16 story-style video.
     static let mediaShapes: [(width: Int, height: Int)] = [
         (1080, 1080), (1080, 1350), (1080, 566), (1080, 608), (1080, 1920),
     ]
-    /// Encoded bytes per pixel: a JPEG at quality ~80 is about 2 bits/pixel.
-    static let encodedBytesPerPixel = 0.25
 
     /// Replies answer one of this many most recent posts.
     static let replyWindow = 64
@@ -66,7 +64,7 @@ package struct SyntheticFeed: Sendable {
                 pick -= weight
             }
             let shape = SyntheticFeed.mediaShapes[Int(generator.next(below: UInt64(SyntheticFeed.mediaShapes.count)))]
-            let bytes = Int(Double(shape.width * shape.height) * SyntheticFeed.encodedBytesPerPixel)
+            let bytes = Media.encodedBytes(width: shape.width, height: shape.height)
             // Drawn only when some sizes are unknown, so other feeds keep their sequence.
             let sizeKnown = settings.mediaSizeKnownFraction >= 1 || generator.chance(settings.mediaSizeKnownFraction)
             media = Media(
