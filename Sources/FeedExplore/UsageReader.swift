@@ -82,8 +82,11 @@ struct UsageReader {
     /// model's rate.
     private mutating func drawEvents(_ random: inout Xoshiro256StarStar, until lastNs: Int64) -> [ScriptStep] {
         var steps: [ScriptStep] = []
-        for (rate, kind) in [(usage.refreshPerMinute, 0), (usage.backgroundPerMinute, 1), (usage.rotatePerMinute, 2)]
-        where rate > 0 {
+        let rates: [(Double, AppEvent)] = [
+            (usage.refreshPerMinute, .refresh), (usage.backgroundPerMinute, .background),
+            (usage.rotatePerMinute, .rotation),
+        ]
+        for (rate, kind) in rates where rate > 0 {
             var at = 0.0
             while true {
                 let wait: Double = -log(max(1 - random.nextUnit(), Double.leastNormalMagnitude))
@@ -95,14 +98,24 @@ struct UsageReader {
         return steps
     }
 
-    /// The app event of `kind`: 0 a refresh, 1 a background, 2 a rotation.
-    private mutating func event(_ kind: Int, _ random: inout Xoshiro256StarStar) -> ScriptAction {
+    /// The app events the model gives rates for.
+    private enum AppEvent {
+        case refresh, background, rotation
+    }
+
+    /// How long the app stays in the background when the model has no
+    /// durations to draw from (no recorded session came back): one second.
+    static let fallbackBackgroundS = 1.0
+
+    /// The script action of an app event; a rotation turns the screen the
+    /// other way from the last one.
+    private mutating func event(_ kind: AppEvent, _ random: inout Xoshiro256StarStar) -> ScriptAction {
         switch kind {
-        case 0: return .refresh
-        case 1:
-            let seconds = usage.backgroundS?.draw(&random) ?? 1
+        case .refresh: return .refresh
+        case .background:
+            let seconds = usage.backgroundS?.draw(&random) ?? UsageReader.fallbackBackgroundS
             return .background(durationNs: max(Int64((seconds * 1e9).rounded()), 1))
-        default:
+        case .rotation:
             landscape.toggle()
             let (w, h) = (device.screenWidthPt.value, device.screenHeightPt.value)
             return landscape ? .rotate(widthPt: h, heightPt: w) : .rotate(widthPt: w, heightPt: h)
