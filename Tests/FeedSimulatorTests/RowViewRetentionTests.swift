@@ -32,6 +32,10 @@ struct RowViewRetentionTests {
         let loaded = try ScenarioLoader.load(
             data: Data(json.utf8), file: "rows.json", deviceDirectories: [CustomStrategyTests.devices])
         let request = try #require(RunRequest.expand(loaded, seedOverride: nil, recordFrames: true).first)
+        // Frames carry allocation counts: the warm-up pays the runtime's
+        // one-time costs, as `feedsim run` does, so that counts compared
+        // between runs do not depend on which test of the process ran first.
+        Simulation.warmUpRuntime(for: request)
         let simulation = try Simulation(request: request)
         let result = try simulation.run()
         return (simulation.engine, result, request.loaded.device.costs.cellConfigure.value)
