@@ -13,6 +13,7 @@ extension FeedEngine {
         measureScrollVelocity()
         loadMoreIfNeeded(visible: visible)
         updatePrefetching(visible: visible)
+        if let offMain { scheduleOffMainWork(visible: visible, offMain) }
         rowViews.endUpdate()
         return visible
     }
@@ -24,14 +25,28 @@ extension FeedEngine {
     @discardableResult
     func layOutAndCompensate() -> Range<Int> {
         let viewport = self.viewport
+        let precomputedCompensation = offMain.map { applyPrecomputedHeights($0.heights) } ?? 0
         let oldOffset = viewport.contentOffset
         let (visible, changeAbove) = list.updateVisibleRect(minY: oldOffset, height: viewport.viewportHeight)
-        lastCompensation = 0
+        lastCompensation = precomputedCompensation
         if changeAbove != 0 {
             apply(keeper.heightsChangedAbove(by: changeAbove), from: oldOffset)
-            lastCompensation = viewport.contentOffset - oldOffset
+            lastCompensation += viewport.contentOffset - oldOffset
         }
         return visible
+    }
+
+    /// Applies the heights computed off the main thread that came back, and
+    /// corrects their change above the reader as the strategy does a cell
+    /// measured above them, before the layout pass lays out the rect: the
+    /// pass then lays out the rows the reader sees after the correction.
+    /// Returns how far the correction moved the content.
+    private func applyPrecomputedHeights(_ heights: PrecomputedHeights) -> Double {
+        let offset = viewport.contentOffset
+        let above = list.applyPrecomputedHeights(heights, minY: offset, height: viewport.viewportHeight)
+        guard above != 0 else { return 0 }
+        apply(keeper.heightsChangedAbove(by: above), from: offset)
+        return viewport.contentOffset - offset
     }
 
     /// Lays out the viewport after a commit, as UIKit does in the same

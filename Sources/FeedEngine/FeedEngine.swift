@@ -11,7 +11,6 @@ package enum NewPostsPolicy: String, Hashable, Sendable, CaseIterable {
 package struct FeedEngineConfiguration: Hashable, Sendable {
     package var list: FeedListConfiguration
     package var positionStrategy: PositionStrategy
-    package var diffAlgorithm: DiffAlgorithm
     /// Bursts of data changes closer than this are applied as one, in
     /// nanoseconds (Catbird uses 50 ms and 150 ms).
     package var debounceInterval: Int64
@@ -25,6 +24,8 @@ package struct FeedEngineConfiguration: Hashable, Sendable {
     /// How far past the top a pull must go to trigger a refresh, in points.
     package var refreshTriggerDistance: Double
     package var newPostsPolicy: NewPostsPolicy
+    /// Beside the other one-byte fields, so that they share a word.
+    package var diffAlgorithm: DiffAlgorithm
     package var tuner: FeedTuner.Options
     package var images: ImagePipeline.Configuration
     /// Which images load before their cells ask (`images.prefetchWindow` is
@@ -43,6 +44,9 @@ package struct FeedEngineConfiguration: Hashable, Sendable {
     /// Which row bodies run again when the feed changes, in a SwiftUI host
     /// (`nil` in a collection view, which configures the changed cells).
     package var rowObservation: RowObservation?
+    /// Where cells are measured and drawn: on the main thread as they show
+    /// (`self_sizing`), or ahead on a background queue.
+    package var layoutStrategy: LayoutStrategy
 
     package init(
         list: FeedListConfiguration,
@@ -61,7 +65,8 @@ package struct FeedEngineConfiguration: Hashable, Sendable {
         pagePrefetch: PagePrefetch = .threshold,
         rowViews: RowViewSettings? = nil,
         spareTimePrefetchRows: Int = 0,
-        rowObservation: RowObservation? = nil
+        rowObservation: RowObservation? = nil,
+        layoutStrategy: LayoutStrategy = .selfSizing
     ) {
         self.list = list
         self.positionStrategy = positionStrategy
@@ -80,6 +85,7 @@ package struct FeedEngineConfiguration: Hashable, Sendable {
         self.rowViews = rowViews
         self.spareTimePrefetchRows = spareTimePrefetchRows
         self.rowObservation = rowObservation
+        self.layoutStrategy = layoutStrategy
     }
 }
 
@@ -215,6 +221,12 @@ package final class FeedEngine {
     /// (a finger's stretch, a bounce): its corrections may keep that much
     /// past the edges the change moved (`correctOffset`).
     @exclusivity(unchecked) var heldOverscroll: (top: Double, bottom: Double) = (0, 0)
+    /// The layout strategy's work off the main thread, with its queue
+    /// (`FeedEngine+Background`); `nil` when the strategy sends none, or no
+    /// queue was given: every cell is then measured and drawn on the main
+    /// thread. One reference, so that an engine that sends nothing off the
+    /// main thread is no larger than before there was any.
+    let offMain: OffMainLayout?
 
     /// What the engine did, for reports.
     package struct Counters: Equatable, Sendable {
@@ -240,15 +252,19 @@ package final class FeedEngine {
 
     /// An engine laying out for `viewport`, which must outlive it (the
     /// engine does not keep it alive), loading through `transport` and
-    /// `imageTransport` and scheduling on `scheduler`, which it keeps.
+    /// `imageTransport` and scheduling on `scheduler`, which it keeps, and
+    /// sending layout work off the main thread to `backgroundQueue`.
     package init(
         configuration: FeedEngineConfiguration,
         viewport: any FeedViewport,
         transport: any FeedTransport,
         imageTransport: any ImageTransport,
-        scheduler: any EngineScheduler
+        scheduler: any EngineScheduler,
+        backgroundQueue: (any BackgroundQueue)? = nil
     ) {
         var listConfiguration = configuration.list
+        offMain = OffMainLayout.make(policy: configuration.layoutStrategy.make(), queue: backgroundQueue)
+        listConfiguration.displaysAsynchronously = offMain?.policy.displaysAsynchronously ?? false
         imagePrefetchPolicy = configuration.imagePrefetch.make()
         pagePrefetchPolicy = configuration.pagePrefetch.make()
         let keeper = configuration.positionStrategy.makePositionKeeper()

@@ -17,6 +17,15 @@ package struct FeedListConfiguration: Hashable, Sendable {
     /// SwiftUI lazy stack) instead of laying out and comparing every row
     /// (a collection view).
     package var updatesVisibleRowsOnly = false
+    /// Whether cells' contents are drawn off the main thread: configuring a
+    /// cell on the main thread then costs only the cell itself, not its
+    /// text and media (the layout strategy's `displaysAsynchronously`).
+    package var displaysAsynchronously = false
+    /// Whether a precomputed height is dropped when its row's content, the
+    /// width or the text size changed since it was computed. Always, but
+    /// for the tests that show the `precomputed_height` property catching a
+    /// strategy that applies stale heights.
+    package var dropsStalePrecomputedHeights = true
 
     package init(
         estimatedItemHeight: Double,
@@ -95,7 +104,15 @@ package final class FeedList {
     /// The item whose position measuring must not move: the first item
     /// displayed, carried across updates by id. Height changes of items
     /// before it are "above" the reader.
-    @exclusivity(unchecked) package private(set) var layoutAnchor: Int?
+    package private(set) var layoutAnchor: Int? {
+        get { layoutAnchorIndex == FeedList.noLayoutAnchor ? nil : layoutAnchorIndex }
+        set { layoutAnchorIndex = newValue ?? FeedList.noLayoutAnchor }
+    }
+    /// `layoutAnchor`, with `noLayoutAnchor` for none: a plain integer, not
+    /// an optional, whose tag byte padded to a word made the list 8 bytes
+    /// larger.
+    @exclusivity(unchecked) private var layoutAnchorIndex = FeedList.noLayoutAnchor
+    private static let noLayoutAnchor = Int.min
     @exclusivity(unchecked) private var pinnedLayoutAnchor: Int?
     /// Whether the last visible-rect update measured an item above
     /// `layoutAnchor` whose height changed.
@@ -104,6 +121,9 @@ package final class FeedList {
     /// update, so the cells on screen must be laid out again even if the
     /// rect did not move (UIView's `setNeedsLayout`).
     @exclusivity(unchecked) package private(set) var needsLayout = false
+    /// Whether precomputed heights applied since the last visible-rect
+    /// update changed rows above the reader (in the flags' word: no room).
+    @exclusivity(unchecked) private var precomputedMovedAbove = false
     /// Changes whenever `items` does: a reader that kept a revision knows,
     /// by comparing it, whether the rows it read are still the rows. 32 bits
     /// (wrapping), in the padding after the two flags above, so that the
@@ -152,6 +172,83 @@ package final class FeedList {
     /// Cells configured or measured since the last `drainWork`.
     @exclusivity(unchecked) private var cellWork: [CellWork] = []
 
+    /// Keeps `height`, computed off the main thread for the row `id`, in
+    /// `heights`: the next layout pass given them applies it if the row is
+    /// still estimated then.
+    func addPrecomputedHeight(
+        _ height: Double, for id: PostID, near hint: Int, key: LayoutKey, to heights: PrecomputedHeights
+    ) {
+        heights.waiting.append(PrecomputedHeights.Waiting(id: id, height: height, hint: hint, key: key))
+        needsLayout = true
+    }
+
+    /// The reader's reference for a pass over `visible`: the remembered
+    /// anchor if it is still in view, else the first displayed cell that
+    /// stays displayed. A rect that shares nothing with what was on screen
+    /// has no reference, and its measurements move nothing the reader saw.
+    private func referenceAnchor(in visible: Range<Int>) -> Int {
+        if let pinned = pinnedLayoutAnchor {
+            pinned
+        } else if let remembered = layoutAnchor, visible.contains(remembered) {
+            remembered
+        } else if displayedRange.overlaps(visible) {
+            max(displayedRange.lowerBound, visible.lowerBound)
+        } else {
+            Int.min
+        }
+    }
+
+    /// Applies the heights computed off the main thread that arrived, each
+    /// to its row if it is still estimated, before the layout pass of the
+    /// rect from `minY`: returns their change above the reader's reference,
+    /// which the owner corrects before laying out the rect, so that the
+    /// pass lays out the rows the reader will see. In the virtual space the
+    /// content grows upwards instead, and nothing is returned.
+    package func applyPrecomputedHeights(_ precomputed: PrecomputedHeights, minY: Double, height: Double) -> Double {
+        guard !precomputed.waiting.isEmpty else { return 0 }
+        let anchor = referenceAnchor(in: indices(intersecting: minY, minY + height))
+        var above = 0.0
+        _ = applyPrecomputedHeights(precomputed) { index, delta in if index < anchor { above += delta } }
+        guard above != 0 else { return 0 }
+        precomputedMovedAbove = true
+        guard !configuration.coordinateSpace.isVirtual else {
+            originY -= above
+            return 0
+        }
+        return above
+    }
+
+    /// Applies the precomputed heights that arrived, each to its row if it
+    /// is still estimated and its content and geometry are still the ones
+    /// it was computed for; `onChange` hears each row's change in height.
+    /// Returns whether there were any.
+    private func applyPrecomputedHeights(_ precomputed: PrecomputedHeights, onChange: (Int, Double) -> Void) -> Bool {
+        guard !precomputed.waiting.isEmpty else { return false }
+        for pending in precomputed.waiting {
+            guard let index = index(of: pending.id, near: pending.hint), !layout.isMeasured(index) else { continue }
+            if configuration.dropsStalePrecomputedHeights, LayoutKey(items[index], in: configuration) != pending.key {
+                continue
+            }
+            let measured = measuredHeight(of: items[index])
+            if measured != pending.height {
+                precomputed.tally.mismatches += 1
+                if precomputed.tally.firstMismatch == nil {
+                    precomputed.tally.firstMismatch =
+                        """
+                        row \(pending.id) got a precomputed height of \(pending.height) pt where measuring it \
+                        gives \(measured) pt
+                        """
+                }
+            }
+            let delta = layout.setMeasuredHeight(pending.height, at: index)
+            precomputed.tally.applied += 1
+            pendingWork.heightUpdates += 1
+            if delta != 0 { onChange(index, delta) }
+        }
+        precomputed.waiting.removeAll(keepingCapacity: true)
+        return true
+    }
+
     /// Cells a frame may configure or measure before the log grows: a
     /// screen holds about a dozen cells, and a relayout measures the ones
     /// around the anchor too.
@@ -159,7 +256,11 @@ package final class FeedList {
 
     /// Records that item `index`'s cell was configured or measured.
     private func record(_ kind: CellWork.Kind, _ index: Int) {
-        let cell = CellWork(kind, items[index])
+        var cell = CellWork(kind, items[index])
+        if kind == .configure, configuration.displaysAsynchronously {
+            cell.textCharacters = 0
+            cell.mediaItems = 0
+        }
         cellWork.append(cell)
         switch kind {
         case .configure:
@@ -314,21 +415,11 @@ package final class FeedList {
         var visible = indices(intersecting: minY, minY + height)
         var changeAbove = 0.0
         var pass = 0
-        measuredAboveAnchorInLastPass = false
-        // The reader's reference: the remembered anchor if it is still in
-        // view, else the first displayed cell that stays displayed. A rect
-        // that shares nothing with what was on screen has no reference, and
-        // its measurements move nothing the reader saw.
-        let anchor: Int
-        if let pinned = pinnedLayoutAnchor {
-            anchor = pinned
-        } else if let remembered = layoutAnchor, visible.contains(remembered) {
-            anchor = remembered
-        } else if displayedRange.overlaps(visible) {
-            anchor = max(displayedRange.lowerBound, visible.lowerBound)
-        } else {
-            anchor = Int.min
-        }
+        // Precomputed heights applied above the reader just before count as
+        // measured in this pass.
+        measuredAboveAnchorInLastPass = precomputedMovedAbove
+        precomputedMovedAbove = false
+        let anchor = referenceAnchor(in: visible)
         while pass < FeedList.maximumLayoutPasses {
             pass += 1
             let metrics = configuration.metrics, width = configuration.width, typeScale = configuration.typeScale

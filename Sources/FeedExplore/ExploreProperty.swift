@@ -16,6 +16,10 @@ package enum ExploreProperty: String, Codable, Sendable, CaseIterable, Comparabl
     /// The engine's invariants (`FeedEngine.invariantViolations()`) and the
     /// scroll view's held at every commit and frame.
     case invariant
+    /// Every precomputed height the layout strategy applied equals the main
+    /// thread's measure of the same content at the same width and text size
+    /// (`OffMainSummary.heightMismatches`).
+    case precomputedHeight = "precomputed_height"
     /// The run finished inside its limits (events, simulated time, queue).
     case limit
     /// The run, made twice, gave the same result.
@@ -135,6 +139,20 @@ extension Violation {
                     """,
                 excessPt: abs(slip.y - slip.heldY))
         }
+    }
+
+    /// The precomputed-height property: heights computed off the main
+    /// thread that differ from the main thread's measure, as one violation
+    /// naming the first and how many.
+    static func precomputedHeights(in result: RunResult) -> [Violation] {
+        let summary = result.offMain
+        guard summary.heightMismatches > 0 else { return [] }
+        return [
+            Violation(
+                property: .precomputedHeight, session: result.scenario, strategy: result.variant, timeNs: 0,
+                detail: (summary.firstMismatch ?? "a precomputed height differs from measuring the row")
+                    + " (\(summary.heightMismatches) of \(summary.heightsApplied) precomputed heights applied)")
+        ]
     }
 
     /// The invariant property: what the run found broken.

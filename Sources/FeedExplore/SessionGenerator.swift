@@ -83,12 +83,7 @@ package struct SessionGenerator: Sendable {
             device: config.device, seed: random.next() & SessionGenerator.runSeedMask, durationNs: sessionNs,
             feed: feed,
             engine: engine,
-            variants: config.placements(over: engine).flatMap { name, settings in
-                guard !config.prefetchPolicies.isEmpty else { return [EngineVariant(name: name, engine: settings)] }
-                return config.prefetchPolicies.map { policy in
-                    EngineVariant(name: "\(name)-\(policy)", engine: ExploreConfig.engine(settings, prefetch: policy))
-                }
-            },
+            variants: config.variants(over: engine),
             script: steps)
         scenario.network = network
         return scenario

@@ -74,7 +74,7 @@ package struct SessionRunner: Sendable {
             }
             var violations =
                 Violation.drift(in: first, strategy: strategy) + Violation.held(in: first, strategy: strategy)
-                + Violation.invariants(in: first, strategy: strategy)
+                + Violation.invariants(in: first, strategy: strategy) + Violation.precomputedHeights(in: first)
             if checkDeterminism, let difference = SessionRunner.replayDifference(request, first: first) {
                 violations.append(
                     Violation(

@@ -81,6 +81,7 @@ package enum ChromeTrace {
         for (number, request) in timeline.requests.enumerated() { events.add(request, id: number, track: .network) }
         for (number, load) in timeline.imageLoads.enumerated() { events.add(load, id: number, track: .images) }
         for record in result.drift { events.add(record) }
+        for job in timeline.backgroundJobs { events.add(job) }
         for mark in timeline.marks {
             events.append(
                 mark.time, .lifecycle, #""name":\#(string(mark.name)),"ph":"i","s":"t","ts":\#(micros(mark.time))"#)
@@ -123,8 +124,25 @@ package enum ChromeTrace {
                 """#
             )
         }
+        // A thread for each background core that ran a job, after the tracks.
+        for tid in tracks.sorted() where tid >= backgroundCoreTrack(0) {
+            let name = "background core \(tid - backgroundCoreTrack(0) + 1)"
+            lines.append(
+                #"""
+                {"name":"thread_name","ph":"M","pid":\#(processID),"tid":\#(tid),"args":{"name":\#(string(name))}}
+                """#
+            )
+            lines.append(
+                #"""
+                {"name":"thread_sort_index","ph":"M","pid":\#(processID),"tid":\#(tid),"args":{"sort_index":\#(tid)}}
+                """#
+            )
+        }
         return lines
     }
+
+    /// The thread of background core `core` (from 0): after every `Track`.
+    static func backgroundCoreTrack(_ core: Int) -> Int { Track.allCases.count + 1 + core }
 
     /// Events as they are made, each with its time, track and order of making.
     private struct EventList {
@@ -139,9 +157,25 @@ package enum ChromeTrace {
 
         /// `fields` are every field but `pid` and `tid`, which this adds.
         mutating func append(_ time: SimTime, _ track: Track, _ fields: String) {
-            let text = "{" + fields + ",\"pid\":\(processID),\"tid\":\(track.rawValue)}"
-            events.append((time, track.rawValue, events.count, text))
-            tracks.insert(track.rawValue)
+            append(time, thread: track.rawValue, fields)
+        }
+
+        /// `fields` on the thread `tid`.
+        mutating func append(_ time: SimTime, thread tid: Int, _ fields: String) {
+            let text = "{" + fields + ",\"pid\":\(processID),\"tid\":\(tid)}"
+            events.append((time, tid, events.count, text))
+            tracks.insert(tid)
+        }
+
+        /// A background job: a slice on its core from start to end, with
+        /// how long it waited for the core.
+        mutating func add(_ job: BackgroundSlice) {
+            let name = job.kind == .height ? "height" : "contents"
+            append(
+                job.start, thread: ChromeTrace.backgroundCoreTrack(job.core),
+                complete(
+                    name, cat: "background", start: job.start, end: job.end,
+                    args: "\"post_id\":\(job.postID),\"wait_ms\":\(millis(job.start - job.queued))"))
         }
 
         func sorted() -> [String] {

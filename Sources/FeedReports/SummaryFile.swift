@@ -262,9 +262,13 @@ package struct SummaryFile: Sendable {
             }
         }
         // The key columns and the seed identify a row in any file.
+        // Columns added after 2.0.0 may be absent: a file written before them is read without them.
         let needed =
             SummaryFile.keyColumns + [SummaryFile.seedColumn]
-            + requiredColumns.filter { !SummaryFile.keyColumns.contains($0) && $0 != SummaryFile.seedColumn }
+            + requiredColumns.filter {
+                !SummaryFile.keyColumns.contains($0) && $0 != SummaryFile.seedColumn
+                    && Metric.named($0)?.addedIn == nil
+            }
         let missing = needed.filter { !seen.contains($0) }
         guard missing.isEmpty else {
             let source =

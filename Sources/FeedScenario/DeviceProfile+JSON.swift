@@ -17,6 +17,10 @@ extension DeviceProfile {
         lines.append("  },")
         if adaptiveRefresh { lines.append("  \"adaptive_refresh\": true,") }
         lines.append("  \"cost_jitter_sigma\": \(json(costJitterSigma)),")
+        lines.append("  \"background\": {")
+        lines.append("    \"cores\": \(json(background.cores)),")
+        lines.append("    \"speed\": \(json(background.speed))")
+        lines.append("  },")
         lines.append("  \"costs_ns\": {")
         let fields = CostTable.fields
         for (i, field) in fields.enumerated() {
@@ -42,7 +46,7 @@ extension CostTable {
         (.measure_per_text_character, \.measurePerTextCharacter), (.measure_per_media_item, \.measurePerMediaItem),
         (.measure_per_thread_row, \.measurePerThreadRow),
         (.render_base, \.renderBase), (.render_per_layer, \.renderPerLayer), (.render_per_image, \.renderPerImage),
-        (.render_per_offscreen_pass, \.renderPerOffscreenPass),
+        (.render_per_offscreen_pass, \.renderPerOffscreenPass), (.background_result, \.backgroundResult),
     ]
 }
 

@@ -28,6 +28,9 @@ package struct DeviceProfile: Sendable, Equatable {
     /// Whether a 120 Hz display lowers its rate when content is still or
     /// slow (ProMotion), so that frames have the longer 60 Hz budget.
     package var adaptiveRefresh = false
+    /// The cores the app's background queues get while it scrolls, and
+    /// their speed beside the main thread's (`background` in the file).
+    package var background = BackgroundCores.defaults
 
     package init(
         name: String, description: String, maxRefreshHz: Rated, screenWidthPt: Rated, screenHeightPt: Rated,
@@ -79,6 +82,18 @@ package struct CostTable: Sendable, Equatable {
     package var renderPerLayer: Rated = CostTable.notModelled
     package var renderPerImage: Rated = CostTable.notModelled
     package var renderPerOffscreenPass: Rated = CostTable.notModelled
+    /// Handing a background job's result back to the main thread and
+    /// applying it (a block on the main queue: a precomputed height into
+    /// the layout, prepared contents into a cell's layer).
+    package var backgroundResult: Rated = CostTable.defaultBackgroundResult
+
+    /// No source gives the cost of a result handed back to the main queue:
+    /// an assumption, 20 µs, a main-queue block and a small layout or layer
+    /// update.
+    package static let defaultBackgroundResult = Rated(
+        value: 20_000,
+        rationale:
+            "Assumed: a block on the main queue and a small layout or layer update; no source gives a number.")
 
     /// A cost a profile leaves out.
     package static let notModelled = Rated(value: 0, rationale: "Not modelled by this profile.")
@@ -116,6 +131,7 @@ extension Rated: Decodable {
 extension DeviceProfile: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case schema_version, name, description, max_refresh_hz, screen, costs_ns, cost_jitter_sigma, adaptive_refresh
+        case background
     }
 
     enum ScreenKeys: String, CodingKey, CaseIterable {
@@ -167,6 +183,7 @@ extension DeviceProfile: Decodable {
         if adaptiveRefresh, maxRefreshHz.value != 120 {
             throw c.failure(.adaptive_refresh, "expected adaptive refresh only on a 120 Hz display")
         }
+        background = try c.decodeIfPresent(BackgroundCores.self, forKey: .background) ?? .defaults
     }
 
     /// The widest jitter a profile may ask for: σ 1 already puts one cost in
@@ -181,6 +198,7 @@ extension CostTable: Decodable {
         case configure_per_text_character, configure_per_media_item
         case measure_per_text_character, measure_per_media_item, measure_per_thread_row
         case render_base, render_per_layer, render_per_image, render_per_offscreen_pass
+        case background_result
     }
 
     package init(from decoder: any Decoder) throws {
@@ -208,5 +226,66 @@ extension CostTable: Decodable {
         renderPerLayer = try optional(.render_per_layer)
         renderPerImage = try optional(.render_per_image)
         renderPerOffscreenPass = try optional(.render_per_offscreen_pass)
+        backgroundResult =
+            try c.decodeIfPresent(Rated.self, forKey: .background_result) ?? CostTable.defaultBackgroundResult
+    }
+}
+
+/// The device's cores as the app's background queues get them: how many
+/// run its work at once, and how fast beside the main thread's core.
+package struct BackgroundCores: Sendable, Equatable {
+    /// Jobs that run at once.
+    package var cores: Rated
+    /// Speed beside the main thread's core: a job takes its main-thread
+    /// cost divided by this.
+    package var speed: Rated
+
+    package init(cores: Rated, speed: Rated) {
+        self.cores = cores
+        self.speed = speed
+    }
+
+    /// Two cores at half the main thread's speed: iPhones since the A11
+    /// have two performance and four efficiency cores; while the feed
+    /// scrolls, the main thread and the render server hold the performance
+    /// cores, and the app's background queues run on efficiency cores,
+    /// which run its code at about half the speed (an assumption: Apple
+    /// gives no ratio).
+    package static let defaults = BackgroundCores(
+        cores: Rated(
+            value: 2,
+            rationale:
+                """
+                Assumed: two of the four efficiency cores an A-series iPhone has; the main thread and the \
+                render server hold the two performance cores while the feed scrolls.
+                """),
+        speed: Rated(
+            value: 0.5,
+            rationale: "Assumed: an efficiency core runs app code at about half a performance core's speed."))
+
+    /// The most cores a profile may give: an iPhone has six.
+    static let maximumCores = 6.0
+}
+
+extension BackgroundCores: Decodable {
+    enum Keys: String, CodingKey, CaseIterable {
+        case cores, speed
+    }
+
+    package init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        cores = try c.decode(Rated.self, forKey: .cores)
+        speed = try c.decode(Rated.self, forKey: .speed)
+        guard cores.value == cores.value.rounded(), (1...BackgroundCores.maximumCores).contains(cores.value) else {
+            throw DecodingFailure(
+                codingPath: c.codingPath + [Keys.cores, Rated.Keys.value],
+                expected: "expected a whole number of cores in 1...6, found \(cores.value)")
+        }
+        guard (0.05...4).contains(speed.value) else {
+            throw DecodingFailure(
+                codingPath: c.codingPath + [Keys.speed, Rated.Keys.value],
+                expected: "expected a speed in 0.05...4 (1 is the main thread's core), found \(speed.value)")
+        }
     }
 }

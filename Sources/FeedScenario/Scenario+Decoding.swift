@@ -430,6 +430,7 @@ extension EngineSettings {
         case image_decode, image_memory_cache_mb, image_disk_cache_mb, image_prefetch_window
         case image_prefetch, page_prefetch, load_more_threshold
         case row_retention, row_kept_updates, row_view_kb, spare_time_prefetch_rows, row_observation
+        case layout_strategy
         case network
     }
 
@@ -517,6 +518,7 @@ extension EngineSettings {
             Int.self, forKey: .spare_time_prefetch_rows, per: EngineSettings.schema, default: base.spareTimePrefetchRows
         )
         s.rowObservation = try c.decode(RowObservation.self, forKey: .row_observation, default: base.rowObservation)
+        s.layoutStrategy = try c.decodePart(forKey: .layout_strategy, default: base.layoutStrategy)
         return (name, s, network)
     }
 }

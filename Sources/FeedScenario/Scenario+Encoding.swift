@@ -162,6 +162,7 @@ extension EngineSettings {
             .spare_time_prefetch_rows, .int(spareTimePrefetchRows),
             if: spareTimePrefetchRows != base.spareTimePrefetchRows)
         add(.row_observation, .string(rowObservation.rawValue), if: rowObservation != base.rowObservation)
+        add(.layout_strategy, .string(layoutStrategy.name), if: layoutStrategy != base.layoutStrategy)
         return members
     }
 }

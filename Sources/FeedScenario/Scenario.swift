@@ -189,6 +189,11 @@ package struct EngineSettings: Sendable, Equatable {
     /// Which row bodies a SwiftUI host runs again when the feed changes
     /// (docs/swiftui-hosts.md); a collection view ignores it.
     package var rowObservation: RowObservation = .perRow
+    /// Where cells are measured and drawn: `self_sizing` on the main thread
+    /// as they show, `precomputed` heights on a background queue,
+    /// `async_display` contents drawn off the main thread too
+    /// (docs/main-thread.md).
+    package var layoutStrategy: LayoutStrategy = .selfSizing
 
     /// Session 321 says only "a number of updates": an assumption.
     package static let defaultRowKeptUpdates = 30

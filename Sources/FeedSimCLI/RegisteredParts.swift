@@ -17,6 +17,7 @@ enum RegisteredParts {
             ("position_strategy", PositionStrategy.known.map(\.name)),
             ("image_prefetch", ImagePrefetch.known.map(\.name)),
             ("page_prefetch", PagePrefetch.known.map(\.name)),
+            ("layout_strategy", LayoutStrategy.known.map(\.name)),
         ]
     }
 

@@ -387,8 +387,9 @@ struct DeviceProfileTests {
         let profile = try JSONDecoder().decode(DeviceProfile.self, from: Data(contentsOf: url))
         let rated = Self.ratedValues(in: profile)
         // max refresh, four screen measures, ten flat costs, five content-aware
-        // and four render-server costs, and the jitter's σ.
-        #expect(rated.count == 25)
+        // and four render-server costs, the background result's cost, the
+        // jitter's σ, and the background cores and their speed.
+        #expect(rated.count == 28)
         for (label, value) in rated {
             #expect(
                 !value.rationale.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,

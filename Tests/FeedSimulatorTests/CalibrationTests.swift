@@ -28,7 +28,7 @@ struct CalibrationTests {
         "configured_media_items": 800_000, "cells_measured": 2_500_000, "measured_text_characters": 8_000,
         "measured_media_items": 1_500_000, "measured_thread_rows": 1_500_000, "items_laid_out": 2_000,
         "height_updates": 100_000, "offset_queries": 1_000, "diff_elements": 2_000, "changes_applied": 100_000,
-        "view_models_created": 800_000, "decoded_megapixels": 8_000_000,
+        "view_models_created": 800_000, "decoded_megapixels": 8_000_000, "background_results": 20_000,
     ]
     static let frameCount = 10_000
     static let seed: UInt64 = 11
@@ -48,6 +48,8 @@ struct CalibrationTests {
     static func scrollTrace(preempted: Double = 0) -> CalibrationTrace {
         var random = Xoshiro256StarStar(seed: seed)
         var interruptions = Xoshiro256StarStar(seed: seed &+ 1)
+        // Their own stream, so that the other counts are drawn as before there were any.
+        var results = Xoshiro256StarStar(seed: seed &+ 2)
         func index(_ column: String) -> Int { CostTerm.all.firstIndex { $0.traceColumn == column }! }
         var frames: [CalibrationTrace.Frame] = []
         for frame in 0..<frameCount {
@@ -77,6 +79,7 @@ struct CalibrationTests {
                 add("changes_applied", random.next(in: 0...30))
             }
             if random.chance(0.2) { counts[index("decoded_megapixels")] = Double(random.next(in: 100...1_200)) / 1_000 }
+            if results.chance(0.4) { add("background_results", results.next(in: 1...60)) }
             var ns = 0.0
             for (i, term) in CostTerm.all.enumerated() where counts[i] > 0 {
                 let noise = CounterRandom.lognormalFactor(sigma: noiseSigma, seed, UInt64(frame), UInt64(i), 0)

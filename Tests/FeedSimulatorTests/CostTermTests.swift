@@ -24,6 +24,7 @@ struct CostTermTests {
         work.measuredTextCharacters = 1 << 12
         work.measuredMediaItems = 1 << 13
         work.measuredThreadRows = 1 << 14
+        work.backgroundResults = 1 << 15
         return work
     }()
 
@@ -47,6 +48,7 @@ struct CostTermTests {
             "changes_applied": Double(work.changesApplied),
             "view_models_created": Double(work.viewModelsCreated),
             "decoded_megapixels": Double(work.mainThreadDecodedPixels) / 1_000_000,
+            "background_results": Double(work.backgroundResults),
         ]
         #expect(CostTerm.all.count == expected.count)
         for term in CostTerm.all {

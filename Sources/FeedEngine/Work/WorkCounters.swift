@@ -30,6 +30,9 @@ package struct WorkCounters: Equatable, Hashable, Sendable {
     /// Cells measured that are rows of a thread (root, parent or reply),
     /// which lay out a connector and, when incomplete, a "show more" row.
     package var measuredThreadRows: Int = 0
+    /// Results of background work (a precomputed height, prepared
+    /// contents) handed back to the main thread.
+    package var backgroundResults: Int = 0
 
     package init() {}
 
@@ -52,6 +55,7 @@ package struct WorkCounters: Equatable, Hashable, Sendable {
         lhs.measuredTextCharacters += rhs.measuredTextCharacters
         lhs.measuredMediaItems += rhs.measuredMediaItems
         lhs.measuredThreadRows += rhs.measuredThreadRows
+        lhs.backgroundResults += rhs.backgroundResults
     }
 }
 

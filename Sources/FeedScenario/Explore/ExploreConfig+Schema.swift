@@ -46,6 +46,17 @@ extension ExploreConfig {
                 """,
                 of: SchemaField.Item(kind: .choice(ExploreConfig.prefetchPolicyNames.map { .string($0) })), minItems: 1,
                 uniqueItems: true)
+        case .layout_strategies:
+            .array(
+                "Layout strategies",
+                """
+                Layout strategies every session also runs under, paired like the strategies: each variant is run \
+                once per layout strategy, as `<variant>-<layout strategy>` (docs/main-thread.md). Absent: each \
+                session's own (`self_sizing` unless `engine` sets `layout_strategy`), and variants named without \
+                one. Each name once.
+                """,
+                of: SchemaField.Item(kind: .choice(LayoutStrategy.known.map { .string($0.name) })), minItems: 1,
+                uniqueItems: true)
         case .duration_s:
             .number(
                 "Session length, in seconds", "Simulated time each session covers, in seconds, 1…600.", 1...600,

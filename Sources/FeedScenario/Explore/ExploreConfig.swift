@@ -20,6 +20,10 @@ package struct ExploreConfig: Sendable, Equatable {
     /// name setting the image and the page prefetch policy it names (the
     /// default one of a seam that lacks it); empty runs the drawn engine's.
     package var prefetchPolicies: [String] = []
+    /// The layout strategies every session also runs under, paired: each
+    /// variant once per strategy, as `<variant>-<layout strategy>`; empty
+    /// runs the drawn engine's.
+    package var layoutStrategies: [LayoutStrategy] = []
     /// Simulated time per session, in seconds.
     package var durationS: Double
     /// Posts on the server at launch, drawn from this range.
@@ -102,10 +106,27 @@ package struct ExploreConfig: Sendable, Equatable {
     }
 
     /// The variants each session runs as, in order: a strategy's name, or
-    /// `<strategy>-<policy>` for each prefetch policy when there are any.
-    package var variantNames: [String] {
-        placements.flatMap { name, _ in
-            prefetchPolicies.isEmpty ? [name] : prefetchPolicies.map { "\(name)-\($0)" }
+    /// `<strategy>-<policy>` for each prefetch policy when there are any,
+    /// each followed by `-<layout strategy>` for each layout strategy when
+    /// there are any.
+    package var variantNames: [String] { variants().map(\.name) }
+
+    /// The variants a session whose drawn engine is `engine` runs as, in
+    /// `variantNames` order.
+    package func variants(over engine: EngineSettings = .defaults) -> [EngineVariant] {
+        let prefetched = placements(over: engine).flatMap { name, settings in
+            guard !prefetchPolicies.isEmpty else { return [EngineVariant(name: name, engine: settings)] }
+            return prefetchPolicies.map { policy in
+                EngineVariant(name: "\(name)-\(policy)", engine: ExploreConfig.engine(settings, prefetch: policy))
+            }
+        }
+        guard !layoutStrategies.isEmpty else { return prefetched }
+        return prefetched.flatMap { variant in
+            layoutStrategies.map { strategy in
+                var settings = variant.engine
+                settings.layoutStrategy = strategy
+                return EngineVariant(name: "\(variant.name)-\(strategy.name)", engine: settings)
+            }
         }
     }
 
@@ -153,6 +174,7 @@ extension ExploreConfig: Decodable {
         case device, strategies, hosts, prefetch_policies, duration_s, post_count, steps, swarm_fraction, weights,
             network_profiles
         case offline_chance, determinism_every, shrink_runs, engine, usage, feed_from, network_from
+        case layout_strategies
     }
 
     enum RangeKeys: String, CodingKey, CaseIterable {
@@ -221,6 +243,22 @@ extension ExploreConfig: Decodable {
             }
             prefetchPolicies = names
         }
+        if c.contains(.layout_strategies) {
+            let names = try c.decode([String].self, forKey: .layout_strategies)
+            guard !names.isEmpty else { throw c.failure(.layout_strategies, "expected at least one layout strategy") }
+            layoutStrategies = try names.enumerated().map { index, name in
+                guard let strategy = LayoutStrategy.named(name) else {
+                    let known = LayoutStrategy.known.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                    throw DecodingFailure(
+                        codingPath: c.codingPath + [Keys.layout_strategies, AnyCodingKey(intValue: index)],
+                        expected: "expected one of \(known), found \"\(name)\"")
+                }
+                return strategy
+            }
+            guard Set(names).count == names.count else {
+                throw c.failure(.layout_strategies, "expected each layout strategy once")
+            }
+        }
         durationS = try c.decode(Double.self, forKey: .duration_s, per: ExploreConfig.schema, default: d.durationS)
         postCount = try ExploreConfig.decodeRange(c, .post_count, schema: ExploreConfig.postCountSchema) ?? d.postCount
         steps = try ExploreConfig.decodeRange(c, .steps, schema: ExploreConfig.stepsSchema) ?? d.steps
@@ -275,6 +313,11 @@ extension ExploreConfig: Decodable {
             engine = try EngineSettings.decode(from: e, base: .defaults, named: false).settings
             let named = try e.container(keyedBy: EngineSettings.Keys.self)
             engineFields = EngineSettings.Keys.allCases.filter(named.contains)
+            if layoutStrategies.count > 0, named.contains(.layout_strategy) {
+                throw named.failure(
+                    .layout_strategy,
+                    "`layout_strategy` is set by the configuration's `layout_strategies`, not in its engine")
+            }
             for key in [EngineSettings.Keys.host, .position_strategy] where named.contains(key) {
                 throw named.failure(
                     key, "`\(key.rawValue)` is set by the configuration's `strategies` and `hosts`, not in its engine")
@@ -311,6 +354,7 @@ extension ExploreConfig: Decodable {
             case .row_view_kb: s.rowViewBytes = engine.rowViewBytes
             case .spare_time_prefetch_rows: s.spareTimePrefetchRows = engine.spareTimePrefetchRows
             case .row_observation: s.rowObservation = engine.rowObservation
+            case .layout_strategy: s.layoutStrategy = engine.layoutStrategy
             }
         }
         return s

@@ -357,6 +357,21 @@ extension EngineSettings {
                 updated (WWDC26 session 321, 16:59). Sources: docs/swiftui-hosts.md.
                 """,
                 RowObservation.self, default: d.rowObservation)
+        case .layout_strategy:
+            .choice(
+                "Layout strategy",
+                """
+                Where cells are measured and drawn. `self_sizing`: each cell is measured on the main thread the \
+                first time it shows, its estimate standing in until then (UIKit's self-sizing cells). \
+                `precomputed`: heights are computed on the device's background cores (`background` in the device \
+                profile) when posts arrive, a page, new posts, a width or text size change, and replace the \
+                estimates at the next layout pass; a cell that must show first is measured on the main thread. \
+                `async_display`: heights precomputed, and each cell's text and media drawn on the background \
+                cores while its row is within a screenful of the screen (Texture's display range), a placeholder \
+                showing until they are ready. A program built on FeedSimCLI can register strategies of its own, \
+                which then appear here. Sources: docs/main-thread.md.
+                """,
+                LayoutStrategy.known.map(\.name), default: d.layoutStrategy.name)
         case .load_more_threshold:
             .integer(
                 "Load-more threshold, in posts",

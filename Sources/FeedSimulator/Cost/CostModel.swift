@@ -47,6 +47,8 @@ package final class CostModel: Sendable {
     /// their index in `CostTerm.all` plus this, the render server its own.
     static let frameTermKey: UInt64 = 0x100
     static let renderKey: UInt64 = 0x200
+    /// The first word, after the seed, of a background job's draws.
+    static let backgroundKey: UInt64 = 0x300
 
     /// The jitter factor for `operation` on `item` at vsync `vsync`.
     func jitter(vsync: Int64, operation: UInt64, item: UInt64) -> Double {
@@ -65,21 +67,47 @@ package final class CostModel: Sendable {
 
     /// Main-thread nanoseconds of one cell configured or measured at vsync `vsync`.
     package func time(of cell: CellWork, vsync: Int64) -> Double {
-        let mean: Double
-        switch cell.kind {
-        case .configure:
-            mean =
-                costs.cellConfigure.value
-                + Double(cell.textCharacters) * costs.configurePerTextCharacter.value
-                + Double(cell.mediaItems) * costs.configurePerMediaItem.value
-        case .measure:
-            mean =
-                costs.cellMeasure.value
-                + Double(cell.textCharacters) * costs.measurePerTextCharacter.value
-                + Double(cell.mediaItems) * costs.measurePerMediaItem.value
-                + (cell.isThreadRow ? costs.measurePerThreadRow.value : 0)
-        }
+        let mean =
+            switch cell.kind {
+            // Summed left to right as before the content part had a function
+            // of its own, so every main-thread cost stays the same double.
+            case .configure:
+                costs.cellConfigure.value + Double(cell.textCharacters) * costs.configurePerTextCharacter.value
+                    + Double(cell.mediaItems) * costs.configurePerMediaItem.value
+            case .measure: measureMean(cell)
+            }
         return mean * jitter(vsync: vsync, operation: cell.kind.rawValue, item: cell.postID)
+    }
+
+    /// The mean cost of measuring `cell`, on the main thread's core.
+    private func measureMean(_ cell: CellWork) -> Double {
+        costs.cellMeasure.value
+            + Double(cell.textCharacters) * costs.measurePerTextCharacter.value
+            + Double(cell.mediaItems) * costs.measurePerMediaItem.value
+            + (cell.isThreadRow ? costs.measurePerThreadRow.value : 0)
+    }
+
+    /// The mean cost of the content-aware part of configuring `cell`: its
+    /// text and its media.
+    private func configuredContentMean(_ cell: CellWork) -> Double {
+        Double(cell.textCharacters) * costs.configurePerTextCharacter.value
+            + Double(cell.mediaItems) * costs.configurePerMediaItem.value
+    }
+
+    /// Nanoseconds `job` would take on the main thread's core, jitter drawn
+    /// for the `sequence`-th job of the run: a height is a cell measured; a
+    /// cell's contents are the content-aware part of configuring it (the
+    /// cell itself is made on the main thread).
+    package func mainThreadTime(of job: BackgroundJob, sequence: UInt64) -> Double {
+        let mean =
+            switch job.kind {
+            case .height: measureMean(job.cell)
+            case .display: configuredContentMean(job.cell)
+            }
+        return mean
+            * jitter(
+                frame: seedKey.then(CostModel.backgroundKey).then(sequence), operation: job.kind.rawValue,
+                item: job.cell.postID)
     }
 
     /// The commit's main-thread time at vsync `vsync`: the terms counted per

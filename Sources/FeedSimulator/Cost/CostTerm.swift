@@ -64,6 +64,10 @@ package struct CostTerm: Sendable, Identifiable {
         CostTerm(
             "decode_per_megapixel", "decoded_megapixels", "megapixel decoded on the main thread", \.decodePerMegapixel,
             counting: .mainThreadDecodedMegapixels),
+        // Last, so that the terms before it keep their jitter keys (their index).
+        CostTerm(
+            "background_result", "background_results", "background result handed back to the main thread",
+            \.backgroundResult, counting: .backgroundResults),
     ]
 
     init(
@@ -110,6 +114,7 @@ extension CostTerm {
         case viewModelsCreated
         /// Pixels decoded on the main thread, in millions.
         case mainThreadDecodedMegapixels
+        case backgroundResults
 
         /// The count in `work`.
         package func count(in work: WorkCounters) -> Double {
@@ -129,6 +134,7 @@ extension CostTerm {
             case .changesApplied: Double(work.changesApplied)
             case .viewModelsCreated: Double(work.viewModelsCreated)
             case .mainThreadDecodedMegapixels: Double(work.mainThreadDecodedPixels) / 1_000_000
+            case .backgroundResults: Double(work.backgroundResults)
             }
         }
     }

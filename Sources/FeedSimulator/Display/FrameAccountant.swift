@@ -115,6 +115,8 @@ package struct FrameSummary: Sendable, Equatable, Codable {
     /// Nearest-rank percentiles of frame latency (start vsync to screen).
     package var latencyP50: SimTime = 0
     package var latencyP99: SimTime = 0
+    /// Σ of the frames' main-thread work (their commits), in nanoseconds.
+    package var mainThreadTime: SimTime = 0
 
     /// Hitch milliseconds per second of rendering (Apple's hitch time ratio:
     /// good < 5, warning 5–10, critical > 10).
@@ -247,6 +249,7 @@ package struct FrameAccountant: Sendable {
         summary.droppedFrames += record.dropped
         summary.hitchTime += record.late
         summary.renderingTime += SimTime(record.intervals) * record.budget
+        summary.mainThreadTime += work
         works.append(work)
         latencies.append(record.latency)
         if keepsRecords { records.append(record) }

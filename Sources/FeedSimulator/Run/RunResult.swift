@@ -156,6 +156,8 @@ package struct RunResult: Sendable, Equatable, Codable {
     /// in place, with no change, gesture or edge to move them, when the
     /// request asked for the checks.
     package var holdSlips: [HoldSlip] = []
+    /// What the layout strategy did off the main thread, and what it cost.
+    package var offMain = OffMainSummary()
 
     /// Drift events: anchors moved by at least 1 pt, or lost.
     package var driftEvents: Int { drift.reduce(0) { $0 + ($1.isEvent ? 1 : 0) } }
@@ -207,4 +209,30 @@ package struct InvariantFailure: Sendable, Equatable, Codable {
         self.frame = frame
         self.message = message
     }
+}
+
+/// Layout work off the main thread in a run: placeholders the reader saw,
+/// the background cores' time, and the precomputed heights applied.
+package struct OffMainSummary: Sendable, Equatable, Codable {
+    /// Frames that showed at least one cell without its contents.
+    package var blankCellFrames = 0
+    /// Σ over frames of the cells shown without their contents.
+    package var blankCells = 0
+    /// Jobs the background cores ran.
+    package var jobs = 0
+    /// Σ of the jobs' cost on the main thread's core: work moved off it, in nanoseconds.
+    package var movedWork = 0.0
+    /// Σ of the jobs' run time on the background cores, in nanoseconds.
+    package var busy: SimTime = 0
+    /// Nearest-rank 99th percentile of a job's wait for a core, in nanoseconds.
+    package var waitP99: SimTime = 0
+    /// Precomputed heights that replaced an estimate.
+    package var heightsApplied = 0
+    /// Precomputed heights that differ from the main thread's measure of
+    /// the same content at the same width and text size.
+    package var heightMismatches = 0
+    /// The first of them, described.
+    package var firstMismatch: String?
+
+    package init() {}
 }

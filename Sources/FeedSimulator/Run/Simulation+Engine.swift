@@ -16,7 +16,8 @@ extension Simulation {
             configuration: Simulation.engineConfiguration(
                 request.engine, feed: scenario.feed, width: input.width,
                 decodePerMegapixel: request.loaded.device.costs.decodePerMegapixel.value),
-            viewport: self, transport: transport, imageTransport: transport, scheduler: schedulerLink)
+            viewport: self, transport: transport, imageTransport: transport, scheduler: schedulerLink,
+            backgroundQueue: backgroundCores)
     }
 
     /// The scroll view at the top of the current engine's content.
@@ -58,6 +59,7 @@ extension Simulation {
             pagePrefetch: settings.pagePrefetch,
             rowViews: settings.rowViews,
             spareTimePrefetchRows: settings.spareTimePrefetchRows,
-            rowObservation: settings.host.isSwiftUI ? settings.rowObservation : nil)
+            rowObservation: settings.host.isSwiftUI ? settings.rowObservation : nil,
+            layoutStrategy: settings.layoutStrategy)
     }
 }

@@ -87,6 +87,7 @@ extension Simulation {
         // rendered, and charged, in the next frame.
         guard moved || list.needsLayout || engine.hasPendingWork else { return restWithoutFrame(list: list) }
         let visible = meter.measure { layOutFrame(engine: engine, list: list) }
+        notePlaceholders(in: visible, engine: engine)
         let work = drainWork(of: engine, vsync: index)
         let offset = scrollView.contentOffset
         let requests = meter.total().requests
@@ -115,6 +116,16 @@ extension Simulation {
         noteRest()
         checkMemory()
         return .busy
+    }
+
+    /// Counts the cells the frame shows without their contents (a strategy
+    /// that draws them off the main thread shows a placeholder until then).
+    private func notePlaceholders(in visible: Range<Int>, engine: FeedEngine) {
+        let blank = engine.placeholderCount(in: visible)
+        guard blank > 0 else { return }
+        meters.offMain.blankCellFrames += 1
+        meters.offMain.blankCells += blank
+        meters.digest.combine(UInt64(blank))
     }
 
     /// A vsync with nothing to draw: a flight that was in the air has

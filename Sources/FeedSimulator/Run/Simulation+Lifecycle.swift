@@ -46,6 +46,8 @@ extension Simulation {
         meters.drift.discardUnshown()
         meter.excluding { meters.imageWait.screenGone(at: now) }
         app.state = .terminated
+        backgroundCores.appTerminated(at: now)
+        meters.offMain.add(engine.offMainCounters)
         app.launch += 1
         meters.digest.combine(UInt64(0x6B696C6C))
         scheduleAction(after: delay + scenario.lifecycle.coldStartNs, owner: .launch(app.launch)) { [unowned self] in

@@ -120,6 +120,9 @@ extension Simulation {
         var imageWait = ImageWaitMeter()
         /// A hash of the run's event stream.
         var digest = TraceDigest()
+        /// Cells shown without their contents, and what engines a relaunch
+        /// replaced did off the main thread.
+        var offMain = OffMainSummary()
     }
 
     /// What the request's checks found (`RunRequest.checkInvariants`).

@@ -85,6 +85,8 @@ package final class Simulation {
     /// What engines schedule through (each engine holds it too). It reaches
     /// the simulation only while `run()` runs, so it makes no cycle.
     let schedulerLink = EngineSchedulerLink()
+    /// The device's background cores, which run the layout strategy's jobs.
+    let backgroundCores: BackgroundCoreModel
     @exclusivity(unchecked) package internal(set) var now: SimTime = 0
     @exclusivity(unchecked) var eventsProcessed = 0
     /// A limit hit inside a callback that cannot throw, raised by the loop.
@@ -126,6 +128,8 @@ package final class Simulation {
             contentHeight: 0)
         meter = try AllocationMeter()
         timeline = request.recordTimeline ? TimelineRecorder(meter: meter) : nil
+        backgroundCores = BackgroundCoreModel(
+            cores: device.background, costModel: costModel, scheduler: schedulerLink, timeline: timeline)
         memory = MemoryModel(settings: scenario.memory)
         streams = RandomStreams(seed: request.seed)
         feedNetwork = try request.network.model(streams: streams)
@@ -227,6 +231,20 @@ package final class Simulation {
             traceDigest: meters.digest,
             timeline: timeline?.timeline,
             invariantFailures: checks.invariantFailures,
-            holdSlips: checks.holdSlips)
+            holdSlips: checks.holdSlips,
+            offMain: offMainSummary())
+    }
+
+    /// What the layout strategy did off the main thread: this launch's
+    /// engine's, with those of the engines relaunches replaced.
+    private func offMainSummary() -> OffMainSummary {
+        var summary = meters.offMain
+        summary.add(engine.offMainCounters)
+        let tally = backgroundCores.tally
+        summary.jobs = tally.jobs
+        summary.movedWork = tally.movedWork
+        summary.busy = tally.busy
+        summary.waitP99 = tally.waitP99
+        return summary
     }
 }

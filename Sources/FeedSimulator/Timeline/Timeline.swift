@@ -12,6 +12,8 @@ package struct Timeline: Sendable, Equatable, Codable {
     package var imageLoads: [Exchange] = []
     /// Lifecycle moments, in time order.
     package var marks: [Mark] = []
+    /// Jobs on the background cores, in the order they were queued.
+    package var backgroundJobs: [BackgroundSlice] = []
 
     package init() {}
 

@@ -72,6 +72,11 @@ final class TimelineRecorder {
         }
     }
 
+    /// A job was queued on a background core.
+    func recordBackgroundJob(_ slice: BackgroundSlice) {
+        meter.excluding { timeline.backgroundJobs.append(slice) }
+    }
+
     /// A lifecycle moment.
     func mark(_ name: String, at time: SimTime) {
         meter.excluding { timeline.marks.append(Timeline.Mark(time: time, name: name)) }
