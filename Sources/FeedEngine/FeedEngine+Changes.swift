@@ -162,8 +162,11 @@ extension FeedEngine {
         return true
     }
 
-    /// The anchor a commit restores: for a refresh, the one captured during
-    /// the pull unless it is stale; otherwise one captured now.
+    /// The anchor a commit restores: for a refresh that lands while the
+    /// reader is still at the pull, the one captured during the pull unless
+    /// it is stale; otherwise one captured now. A reader who has scrolled
+    /// away from the top since the pull reads another post: putting the
+    /// pull's post back where it was would carry them back to the top.
     func anchorForCommit(cause: ChangeCause) -> ScrollAnchor? {
         defer {
             if cause == .refresh {
@@ -173,7 +176,7 @@ extension FeedEngine {
         }
         // Only a keeper that uses the pull-time anchor gets it; others take
         // theirs when the data changes.
-        if cause == .refresh, keeper.usesPullAnchor, let pulled = pullAnchor {
+        if cause == .refresh, keeper.usesPullAnchor, let pulled = pullAnchor, isAtPull {
             if scheduler.now - pulled.capturedAt <= AnchorRules.maximumAge,
                 pulled.index < list.items.count, list.items[pulled.index].id == pulled.itemID
             {
@@ -182,6 +185,12 @@ extension FeedEngine {
             counters.anchorsStale += 1
         }
         return captureAnchor()
+    }
+
+    /// Whether the content is at the top or past it, where a pull leaves the
+    /// reader (within `AnchorRules.pullPlaceTolerance`).
+    package var isAtPull: Bool {
+        viewport.contentOffset <= offsetRange.lowerBound + AnchorRules.pullPlaceTolerance
     }
 
 }

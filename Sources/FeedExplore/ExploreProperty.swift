@@ -7,7 +7,8 @@ import FeedSimulator
 package enum ExploreProperty: String, Codable, Sendable, CaseIterable, Comparable {
     /// After every change its strategy claims (`PositionKeeper.heldCauses`),
     /// the anchor moved at most 1 pt beyond what the content's edges forced,
-    /// unless it was removed.
+    /// unless it was removed; a refresh landing at the pull is not judged
+    /// under a strategy that restores the pull's anchor there.
     case drift
     /// A post its strategy held through a claimed change stays where the
     /// change left it, on a screen at rest, until the reader moves it,
@@ -101,13 +102,15 @@ private func points(_ value: Double) -> String { ReportNumber.fixed(value, 2) }
 extension Violation {
     /// The drift property on one run: every record of a cause the strategy
     /// holds, where the anchor survived and moved more than 1 pt beyond
-    /// what the edges forced.
+    /// what the edges forced. A refresh that landed at the pull
+    /// (`DriftRecord.atPull`) is left out under a strategy that restores
+    /// the pull's anchor there, which moves the reader on purpose.
     /// A violation names the run's variant: the strategy's name, or
     /// `<strategy>-<policy>` when explore also varies prefetch policies.
     static func drift(in result: RunResult, strategy: PositionStrategy) -> [Violation] {
         result.drift.compactMap { record in
             guard let cause = ChangeCause(rawValue: record.cause), strategy.heldCauses.contains(cause),
-                record.isMissedHold,
+                record.isMissedHold, !(record.atPull && strategy.usesPullAnchor),
                 let drift = record.drift
             else { return nil }
             return Violation(

@@ -91,9 +91,55 @@ struct DriftTruthTests {
         // The old top post goes back to where it was at the capture, 20–30
         // pt below the top, not to where the held pull shows it.
         #expect(seen < -70 && seen > -80, "drift \(seen)")
+        #expect(record.atPull, "landed with the content past the top")
         #expect(
             abs((shown.contentOffset - before.contentOffset) - (200 - seen)) < 1e-6,
             "the drift is the frames' own movement")
+    }
+
+    /// The server answers in 3 s, so the first page lands at about 3.1 s.
+    /// Two posts are written on the server at 4 s; at 4.5 s the reader pulls
+    /// 100 pt past the top and lets go, and at 5.5 s drags 1,000 pt down the
+    /// feed and stops there. The refresh lands at about 7.9 s, far from the
+    /// pull.
+    static let lateRefresh = [
+        ScriptStep(atNs: 4_000 * ms, action: .newPosts(count: 2, push: false)),
+        ScriptStep(atNs: 4_500 * ms, action: .pull(distancePt: 100, durationNs: 300 * ms, holdNs: 0)),
+        ScriptStep(
+            atNs: 5_500 * ms,
+            action: .drag(
+                trajectory: [
+                    TrajectoryPoint(timeNs: 0, displacementPt: 0),
+                    TrajectoryPoint(timeNs: 500 * ms, displacementPt: 1_000),
+                    TrajectoryPoint(timeNs: 700 * ms, displacementPt: 1_000),
+                ],
+                release: .stop, deceleration: .normal)),
+    ]
+
+    @Test(
+        """
+        a refresh that lands after the reader scrolled away from the pull holds the post they read now, not the \
+        one the pull captured
+        """,
+        arguments: [PositionStrategy.anchor, .multiAnchor, .velocityRestore, .contentAnchor, .scrollPositionID])
+    func refreshLandingAwayFromThePull(strategy: PositionStrategy) throws {
+        var engine = DriftTruthTests.engine(strategy)
+        if strategy == .scrollPositionID { engine.host = .lazyVStack }
+        let result = try Simulation(
+            request: TestWorld.request(
+                posts: 300, seconds: 10, script: DriftTruthTests.lateRefresh, engine: engine, itemHeight: .fixed(100),
+                serverLatencyNs: 3_000 * ms)
+        ).run()
+        let record = try #require(result.drift.first { $0.cause == "refresh" })
+        #expect(record.time > 7_000 * ms, "lands after the reader scrolled away")
+        let (before, shown) = try DriftTruthTests.frames(around: record, in: result)
+        #expect(before.contentOffset > 900, "the reader is 1,000 pt down the feed, at \(before.contentOffset)")
+        #expect(!record.atPull, "landed away from the top")
+        let seen = try #require(record.afterY) - record.beforeY
+        #expect(abs(seen) < 1e-6, "drift \(seen)")
+        #expect(
+            abs(shown.contentOffset - before.contentOffset - 200) < 1e-6,
+            "moved by the two posts inserted above, \(shown.contentOffset - before.contentOffset) pt")
     }
 
     @Test(

@@ -5,11 +5,13 @@
 /// the next surviving post below it (up to `fallbackDepth`) takes its place.
 public struct AnchorKeeper: PositionKeeper {
     public static let name = "anchor"
-    /// Every change but a refresh: a refresh restores the anchor captured
-    /// while the reader pulled, where the reader was then, not where the
-    /// pull's bounce has taken them since (Catbird's design).
+    /// Every change. A refresh that lands while the reader is still at the
+    /// pull restores the anchor captured while they pulled, where the
+    /// reader was then, not where the pull's bounce has taken them since
+    /// (Catbird's design), and is not judged (`usesPullAnchor`); one that
+    /// lands after they scrolled away holds the post they read then.
     public static let heldCauses: Set<ChangeCause> = [
-        .newPosts, .append, .contentUpdate, .removal, .heightChange, .imageSize,
+        .refresh, .newPosts, .append, .contentUpdate, .removal, .heightChange, .imageSize,
         .widthChange, .textSizeChange, .likeRollback, .restore,
     ]
     public init() {}

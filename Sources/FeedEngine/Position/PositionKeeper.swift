@@ -26,9 +26,13 @@ public protocol PositionKeeper {
     /// the engine was configured with.
     var coordinateSpace: CoordinateSpace? { get }
 
-    /// Whether a refresh restores the anchor captured while the reader
-    /// pulled (Catbird captures it once the pull passes 20 pt) rather than
-    /// one captured when the data changes.
+    /// Whether a refresh that lands while the reader is still at the pull
+    /// (the content at the top or past it) restores the anchor captured
+    /// while they pulled (Catbird captures it once the pull passes 20 pt)
+    /// rather than one captured when the data changes. A refresh that lands
+    /// after the reader scrolled away from the top always takes one
+    /// captured then. A strategy that claims `refresh` and uses the pull's
+    /// anchor is judged on refreshes away from the pull only.
     var usesPullAnchor: Bool { get }
 
     /// A batch update is about to be applied; `list` still holds the old items.

@@ -12,6 +12,10 @@ public struct PositionStrategy: RegisteredPart {
     public let heldCauses: Set<ChangeCause>
     /// The hosts the strategy can exist in (`PositionKeeper.hosts`).
     public let hosts: [FeedHost]
+    /// Whether a refresh that lands while the reader is still at the pull
+    /// restores the anchor captured during the pull
+    /// (`PositionKeeper.usesPullAnchor`).
+    public let usesPullAnchor: Bool
     private let makeKeeper: @Sendable () -> any PositionKeeper
 
     /// The strategy that `Keeper` implements, named `Keeper.name`.
@@ -19,6 +23,7 @@ public struct PositionStrategy: RegisteredPart {
         name = Keeper.name
         heldCauses = Keeper.heldCauses
         hosts = Keeper.hosts
+        usesPullAnchor = Keeper().usesPullAnchor
         makeKeeper = { Keeper() }
     }
 

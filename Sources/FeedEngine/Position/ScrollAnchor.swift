@@ -30,4 +30,9 @@ public enum AnchorRules {
     public static let maximumAge: Int64 = 30_000_000_000
     /// The fraction of an item that must be visible for it to be the anchor (Catbird: 0.3).
     public static let visibilityThreshold = 0.3
+    /// How far below the top the content may be, in points, for a refresh
+    /// that lands there to find the reader still at their pull, and so to
+    /// restore the pull's anchor: Catbird's verification threshold, under
+    /// which the reader sees no movement.
+    public static let pullPlaceTolerance = 1.0
 }

@@ -35,6 +35,9 @@ struct DriftMeter {
         var reference: Reference
         /// Why no strategy can be held to it, known at the commit.
         var excuse: DriftRecord.Excuse?
+        /// A refresh that committed with the content at the top or past it,
+        /// where a pull leaves the reader (`DriftRecord.atPull`).
+        var atPull = false
         /// The reader's post as the frame that shows the change begins, and
         /// where it and the anchor lay then (`frameWillLayOut`).
         var frameStart: FrameStart?
@@ -150,7 +153,11 @@ struct DriftMeter {
             endFlight()
         }
         measurePending(view: view, list: list, at: time)
-        pending = anchor.map { PendingChange(cause: cause, anchor: $0, reference: .motion(view)) }
+        pending = anchor.map {
+            PendingChange(
+                cause: cause, anchor: $0, reference: .motion(view),
+                atPull: cause == .refresh && view.contentOffset <= view.minOffset + AnchorRules.pullPlaceTolerance)
+        }
     }
 
     /// The change waiting for its frame has committed: the content as it
@@ -279,9 +286,11 @@ struct DriftMeter {
             reference.advance(to: clock)
         }
         let beforeY = flight.anchor.contentY - reference.contentOffset
-        return record(
+        var settled = record(
             flight.cause, at: time, anchor: flight.anchor.itemID, beforeY: beforeY,
             reach: reach(of: view, holdingAt: nil, overscroll: (0, 0)), list: list, view: view)
+        settled.atPull = flight.atPull
+        return settled
     }
 
     /// The reader is about to move the content themselves (a touch, a tap on
@@ -480,6 +489,7 @@ struct DriftMeter {
             change.cause, at: time, anchor: change.anchor.itemID, beforeY: beforeY, reach: reach, list: list, view: view
         )
         record.excuse = excuse
+        record.atPull = change.atPull
         return record
     }
 

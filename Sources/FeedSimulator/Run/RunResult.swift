@@ -70,6 +70,14 @@ package struct DriftRecord: Sendable, Equatable, Codable {
     package var clampedBy: Double
     /// Why no strategy can be held to this record, if a reason applies.
     package var excuse: Excuse?
+    /// A refresh that landed with the content at the top or past it (within
+    /// `AnchorRules.pullPlaceTolerance`), where a pull leaves the reader: a
+    /// strategy that restores the anchor captured during the pull
+    /// (`PositionStrategy.usesPullAnchor`, Catbird's design) puts the
+    /// reader's post back where the pull found it, not where the pull's
+    /// bounce has taken it since, and is not judged on it. Away from the
+    /// top, every strategy that claims `refresh` is.
+    package var atPull = false
 
     /// Why a record is not held against a strategy that claims its cause.
     package enum Excuse: String, Sendable, Codable {
