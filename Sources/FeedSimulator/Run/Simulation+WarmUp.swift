@@ -2,9 +2,18 @@ import FeedEngine
 import FeedScenario
 
 extension Simulation {
-    /// Posts in the warm-up's feed: enough for every action to find posts
-    /// above, below and around the reader, and for a page to be loaded more.
-    static let warmUpPostCount = 120
+    /// Posts in the warm-up's feed when the server sends the whole feed in
+    /// one response (no `page_size`): enough for every action to find posts
+    /// above, below and around the reader. Each debounced commit diffs the
+    /// whole feed: 60 posts rather than 120 took 2.3 M instructions off
+    /// every `feedsim run` of the 10,000-post benchmark session (callgrind).
+    static let warmUpPostCount = 60
+
+    /// Posts in the warm-up's feed when it is served in pages, at least:
+    /// enough besides for the answered tour to leave pages unloaded, so that
+    /// the offline tour asks for one and meets its failure (with 60 posts
+    /// in pages of 20 it found none to ask for).
+    static let warmUpPagedPostCount = 120
 
     /// Pages the warm-up's feed holds at least, so that the first page is
     /// never the last one and the engine has more to ask for.
@@ -13,7 +22,8 @@ extension Simulation {
     /// The posts of the warm-up's feed for a feed of `postCount` posts
     /// served in pages of `pageSize` (0: all in one response).
     static func warmUpFeedLength(postCount: Int, pageSize: Int) -> Int {
-        min(postCount, max(warmUpPostCount, warmUpPageCount * pageSize))
+        guard pageSize > 0 else { return min(postCount, warmUpPostCount) }
+        return min(postCount, max(warmUpPagedPostCount, warmUpPageCount * pageSize))
     }
 
     /// Runs small sessions shaped like `request` so that the Swift runtime's
@@ -26,8 +36,9 @@ extension Simulation {
     /// counts of the first run in a process would depend on where it was
     /// started. Every session keeps the request's device, refresh rate,
     /// engine variant, lifecycle and feed shape, with the scenario's own
-    /// seed (`warmUpRequests`), on a feed of at most
-    /// `warmUpPostCount` posts (or `warmUpPageCount` pages, if more), and
+    /// seed (`warmUpRequests`), on a feed of at most `warmUpPostCount`
+    /// posts (`warmUpPagedPostCount` or `warmUpPageCount` pages, if more,
+    /// when the feed is paged), and
     /// takes every kind of script action (`warmUpScript`).
     ///
     /// Why that suffices without replaying the scenario's own script: the
@@ -39,13 +50,17 @@ extension Simulation {
     /// like is rolled back); retries, backoff and latency are the network
     /// model's, outside the counts. So the sessions are:
     ///
-    /// 1. the tour on the request's own network, at its own pace;
-    /// 2. the tour twice on a prompt network (`warmUpAnswers`): every
+    /// 1. the tour twice on a prompt network (`warmUpAnswers`): every
     ///    request answered the first time, every request failing for want
     ///    of a network the second, until the network returns (held likes
     ///    are replayed) and goes again from the termination until a
     ///    relaunch has found no page to show (and retries it);
-    /// 3. a like the server refuses (`warmUpRefusedLike`).
+    /// 2. a like the server refuses (`warmUpRefusedLike`).
+    ///
+    /// The tour on the request's own network, at its own pace, was a
+    /// session of its own before these: by the argument above it adds no
+    /// answer they lack, and without it every `feedsim run` takes 4.5 M
+    /// instructions fewer (the 10,000-post benchmark session, callgrind).
     ///
     /// The scenario's offline windows, retries and debounced commits then
     /// find every path they take already run. On the bundled suite this
@@ -99,14 +114,9 @@ extension Simulation {
         small.limits = RunLimits(
             maxEvents: RunLimits.defaultMaxEvents, maxSimulatedNs: Int64(RunLimits.defaultMaxSimulatedSeconds * 1e9))
         let device = request.loaded.device
-        let (script, end) = warmUpScript(
-            width: device.screenWidthPt.value, height: device.screenHeightPt.value,
-            coldStartNs: small.lifecycle.coldStartNs)
+        let script = warmUpScript(width: device.screenWidthPt.value, height: device.screenHeightPt.value)
 
-        var tour = small
-        tour.script = script
-        tour.durationNs = end
-        return [tour, warmUpAnswers(small, tour: script), warmUpRefusedLike(small)]
+        return [warmUpAnswers(small, tour: script), warmUpRefusedLike(small)]
     }
 
     /// A network that answers every request at once and in full, with no
@@ -118,7 +128,7 @@ extension Simulation {
     }
 
     /// The prompt network's round trip: a response lands well before the
-    /// tour's next action, 150 ms later, yet after the frame that asked.
+    /// tour's next action, 100 ms later, yet after the frame that asked.
     static let promptLatencyMs = 20.0
 
     /// `scenario` on `network`, for every variant.
@@ -167,9 +177,9 @@ extension Simulation {
         return session
     }
 
-    /// Every kind of script action, one after the other, and the time the
-    /// warm-up ends: after the relaunch that its termination starts.
-    private static func warmUpScript(width: Double, height: Double, coldStartNs: Int64) -> ([ScriptStep], Int64) {
+    /// Every kind of script action, one after the other, ending in a
+    /// termination and relaunch.
+    private static func warmUpScript(width: Double, height: Double) -> [ScriptStep] {
         let ms: Int64 = 1_000_000
         let actions: [ScriptAction] = [
             .drag(
@@ -209,16 +219,16 @@ extension Simulation {
             .background(durationNs: 100 * ms),
             .terminate(relaunchAfterNs: 0),
         ]
-        // 150 ms apart: each action's animation, request and debounced
-        // commit mostly land before the next one starts.
-        let spacing = 150 * ms
+        // 100 ms apart: each action's request and debounced commit (50 ms
+        // by default) land before the next one starts, and most of its
+        // animation. 150 ms apart cost every `feedsim run` 1.7 M
+        // instructions more (callgrind), for the same counts on the
+        // bundled suite.
+        let spacing = 100 * ms
         let start = 200 * ms
-        let steps = actions.enumerated().map {
+        return actions.enumerated().map {
             ScriptStep(atNs: start + Int64($0.offset) * spacing, action: $0.element)
         }
-        let terminatedAt = steps.last?.atNs ?? start
-        // The relaunched engine loads and lays out its first page too.
-        return (steps, terminatedAt + coldStartNs + 500 * ms)
     }
 }
 
