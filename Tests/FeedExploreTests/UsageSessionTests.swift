@@ -92,11 +92,8 @@ struct UsageSessionTests {
             let session = generator.session(index)
             minutes += Double(session.durationNs) / 6e10
             for step in session.script {
-                switch step.action {
-                case .like: likes += 1
-                case let .textSize(scale): scales[scale, default: 0] += 1
-                default: break
-                }
+                if case .like = step.action { likes += 1 }
+                if case let .textSize(scale) = step.action { scales[scale, default: 0] += 1 }
             }
             // The other draws come first, so they are what a model without the two rates draws.
             let others = session.script.filter { ![.like, .text_size].contains($0.action.kind) }

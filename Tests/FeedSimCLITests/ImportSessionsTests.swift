@@ -185,6 +185,7 @@ struct ImportSessionsTests {
             in: folder.url)
         #expect(swarm.status == 0, "\(swarm) \(swarm.stderr)")
         #expect(swarm.stdout.contains("verdicts over the swarm population"))
+        try Self.expectOlderModelNoted(in: folder)
         try Self.expectPopulation(
             in: folder, out: "ex1",
             text: "usage population (sessions drawn from usage.json, fitted to 40 recorded sessions)",
@@ -193,6 +194,36 @@ struct ImportSessionsTests {
             in: folder, out: "sw",
             text: "swarm population (random subsets of actions at random times, for finding bugs)",
             fields: ["swarm", "", ""])
+    }
+
+    /// Checks that explore reads a usage.json without the like and text-size
+    /// rates (as imported before they were fitted) and says so on stderr.
+    static func expectOlderModelNoted(in folder: ScratchFolder) throws {
+        var model = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appending("me/usage.json")))
+                as? [String: Any])
+        var rates = try #require(model["rates_per_min"] as? [String: Any])
+        rates["like"] = nil
+        rates["text_size"] = nil
+        model["rates_per_min"] = rates
+        model["text_size_scale"] = nil
+        try JSONSerialization.data(withJSONObject: model).write(to: folder.appending("me/older.json"))
+        try folder.write(
+            #"{"usage": "older.json", "device": "iphone-60hz", "strategies": ["none"], "duration_s": 10}"#,
+            to: "me/older-explore.json")
+        let older = try FeedSimProcess.run(
+            [
+                "explore", "--config", "me/older-explore.json", "--devices", "devices", "--sessions", "2", "--quiet",
+                "--out", "older",
+            ], in: folder.url)
+        #expect(older.status == 0, "\(older) \(older.stderr)")
+        #expect(
+            older.stderr.contains(
+                """
+                feedsim: older.json gives no like or text_size rate (imported before FeedSim fitted them): its \
+                sessions draw none, as with a rate of 0; import the session logs again to draw them
+                """
+            ), "\(older.stderr)")
     }
 
     /// Checks that `compare` in each format and `report` of the exploration

@@ -111,25 +111,22 @@ package struct UsagePopulation: Sendable, Equatable {
     private static func laterRates(
         _ model: UsageFile, file: String
     ) throws(ScenarioError) -> (Double, Double, [TextSizeChoice], [String]) {
-        var rates: [Double] = []
-        for name in laterRates {
-            guard let rate = model.rates_per_min[name]?.value else {
-                rates.append(0)
-                continue
-            }
+        func rate(_ name: String) throws(ScenarioError) -> Double {
+            guard let rate = model.rates_per_min[name]?.value else { return 0 }
             guard rate.isFinite, rate >= 0 else {
                 throw ScenarioError(
                     file: file, path: "$.rates_per_min", expected: "expected `\(name)` with a `value` ≥ 0")
             }
-            rates.append(rate)
+            return rate
         }
+        let like = try rate("like"), textSize = try rate("text_size")
         let choices = try model.text_size_scale?.choices(file: file) ?? []
-        guard rates[1] == 0 || !choices.isEmpty else {
+        guard textSize == 0 || !choices.isEmpty else {
             throw ScenarioError(
                 file: file, path: "$.text_size_scale",
                 expected: "expected the recorded scales (`values`) with a `text_size` rate above 0")
         }
-        return (rates[0], rates[1], choices, laterRates.filter { model.rates_per_min[$0] == nil })
+        return (like, textSize, choices, laterRates.filter { model.rates_per_min[$0] == nil })
     }
 
     /// The rates `feedsim import sessions` fitted later than the first
