@@ -78,13 +78,16 @@ struct UsageReader {
         return steps
     }
 
-    /// Refreshes, backgrounds and rotations, each a Poisson process at the
-    /// model's rate.
+    /// Refreshes, backgrounds, rotations, likes and text-size changes, each
+    /// a Poisson process at the model's rate. Likes and text sizes draw
+    /// after the others, so a model without them (rate 0) draws what it
+    /// drew before they were fitted.
     private mutating func drawEvents(_ random: inout Xoshiro256StarStar, until lastNs: Int64) -> [ScriptStep] {
         var steps: [ScriptStep] = []
         let rates: [(Double, AppEvent)] = [
             (usage.refreshPerMinute, .refresh), (usage.backgroundPerMinute, .background),
-            (usage.rotatePerMinute, .rotation),
+            (usage.rotatePerMinute, .rotation), (usage.likePerMinute, .like),
+            (usage.textSizePerMinute, .textSize),
         ]
         for (rate, kind) in rates where rate > 0 {
             var at = 0.0
@@ -100,7 +103,7 @@ struct UsageReader {
 
     /// The app events the model gives rates for.
     private enum AppEvent {
-        case refresh, background, rotation
+        case refresh, background, rotation, like, textSize
     }
 
     /// How long the app stays in the background when the model has no
@@ -108,7 +111,8 @@ struct UsageReader {
     static let fallbackBackgroundS = 1.0
 
     /// The script action of an app event; a rotation turns the screen the
-    /// other way from the last one.
+    /// other way from the last one, and a text-size change chooses one of
+    /// the recorded sizes.
     private mutating func event(_ kind: AppEvent, _ random: inout Xoshiro256StarStar) -> ScriptAction {
         switch kind {
         case .refresh: return .refresh
@@ -119,6 +123,8 @@ struct UsageReader {
             landscape.toggle()
             let (w, h) = (device.screenWidthPt.value, device.screenHeightPt.value)
             return landscape ? .rotate(widthPt: h, heightPt: w) : .rotate(widthPt: w, heightPt: h)
+        case .like: return .like
+        case .textSize: return .textSize(scale: usage.drawTextSize(&random))
         }
     }
 

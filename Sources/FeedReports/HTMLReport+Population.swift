@@ -50,6 +50,8 @@ extension HTMLReport {
             each session run under every strategy with the same random draws, so strategies are compared paired, \
             session by session.</p>\n
             """
+        let verdicts = "Verdicts over the \(explorePopulation?.text ?? ExplorePopulation.unrecordedText)."
+        out += "<p class=\"lead\">\(HTMLText.escape(verdicts))</p>\n"
         out += legend(comparison.variants)
         out += "<p class=\"hint\">\(HTMLText.escape(HTMLReport.distributionHint))</p>\n"
         out += distributionPlots(lanes)

@@ -84,6 +84,9 @@ package struct HTMLReport: Sendable {
     let populationColumns: PopulationColumns?
     /// The explore results' strategies compared, paired by session.
     let populationComparison: PairedComparison?
+    /// Which sessions the explore results are over, from population.json;
+    /// nil when the folder has none.
+    let explorePopulation: ExplorePopulation?
     /// A multi-seed summary's variants compared per scenario and rate,
     /// paired by seed.
     let seedComparison: SeedComparison?
@@ -99,10 +102,12 @@ package struct HTMLReport: Sendable {
 
     init(
         summary: SummaryFile?, population: SummaryFile?, populationColumns: PopulationColumns?,
-        drift: [RunKey: [FrameWorkPlot.Drift]]?, frames: [RunKey: RunFrames]?
+        explorePopulation: ExplorePopulation? = nil, drift: [RunKey: [FrameWorkPlot.Drift]]?,
+        frames: [RunKey: RunFrames]?
     ) throws(HTMLReportError) {
         self.summary = summary
         self.population = population
+        self.explorePopulation = explorePopulation
         self.populationColumns = populationColumns
         self.drift = drift
         self.frames = frames
@@ -177,9 +182,15 @@ package struct HTMLReport: Sendable {
         let frames =
             summary != nil && FileManager.default.fileExists(atPath: framesURL.path)
             ? try readFrames(framesURL, file: display("frames.csv")) : nil
+        let explorePopulation: ExplorePopulation?
+        do {
+            explorePopulation = hasPopulation ? try ExplorePopulation.load(inFolder: folder) : nil
+        } catch {
+            throw HTMLReportError(file: error.file, line: error.line, problem: error.problem)
+        }
         return try HTMLReport(
-            summary: summary, population: population, populationColumns: populationColumns, drift: drift, frames: frames
-        )
+            summary: summary, population: population, populationColumns: populationColumns,
+            explorePopulation: explorePopulation, drift: drift, frames: frames)
     }
 
     // MARK: Reading

@@ -84,8 +84,25 @@ struct PairedDocument: Encodable {
     var population: [Population]
     var differences: [Difference]
     var missingBaseline: String?
+    /// Which sessions an exploration's verdicts are over; nil (left out)
+    /// for multi-seed results.
+    var sessionPopulation: SessionPopulation?
     enum CodingKeys: String, CodingKey {
         case bootstrap, correction, population, differences, missingBaseline = "missing_baseline"
+        case sessionPopulation = "session_population"
+    }
+
+    /// `session_population`: the population's name (left out when the
+    /// folder did not record it), its usage model and the model's sessions,
+    /// and the population in words.
+    struct SessionPopulation: Encodable {
+        var population: String?
+        var usageModel: String?
+        var usageSessions: Int?
+        var description: String
+        enum CodingKeys: String, CodingKey {
+            case population, usageModel = "usage_model", usageSessions = "usage_sessions", description
+        }
     }
 
     init(_ comparison: PairedComparison) {

@@ -46,7 +46,10 @@ extension FeedSim {
 
                 Explore results (a folder with explore.csv and no summary.csv, or the \
                 explore.csv file itself) are compared the same way over every session, \
-                each session paired across the strategies.
+                each session paired across the strategies. Every format names the \
+                population the sessions were drawn from (swarm, or usage with its model \
+                file and the sessions it was fitted to), as population.json beside \
+                explore.csv records it; the CSV in its last three columns.
 
                 A folder written by a debug build (its provenance.json) is named as \
                 such on stderr: its allocation counts are not a release build's.
@@ -175,7 +178,7 @@ extension FeedSim {
                 }
             case let .sessions(sessions):
                 result = sessions
-                if sessions.verdictUnreachable { printError(sessions.unreachableWarning) }
+                if sessions.comparison.verdictUnreachable { printError(sessions.comparison.unreachableWarning) }
             }
             let text =
                 switch format {
@@ -201,7 +204,7 @@ extension FeedSim {
         enum Comparison {
             case single(StrategyComparison)
             case seeds(SeedComparison)
-            case sessions(PairedComparison)
+            case sessions(ExploreComparison)
         }
 
         /// The explore.csv `folder` names: the file itself, or the file in a
@@ -243,17 +246,29 @@ extension FeedSim {
             return baseline.map(VariantPairing.baseline) ?? .firstVariant
         }
 
+        /// The population explore recorded beside `exploreFile`, if it did.
+        private func explorePopulation(beside exploreFile: String) throws -> ExplorePopulation? {
+            do {
+                return try ExplorePopulation.load(
+                    inFolder: URL(fileURLWithPath: exploreFile).deletingLastPathComponent())
+            } catch {
+                throw CommandFailure.internalFailure("invalid explore results: \(error)")
+            }
+        }
+
         private func comparison() throws -> Comparison {
             let bootstrap = PairedBootstrap(resamples: resamples, seed: bootstrapSeed)
             let smallest = try smallestDifferences()
             if let exploreFile, PairedComparison.readsAsColumns(exploreFile) {
+                let population = try explorePopulation(beside: exploreFile)
                 do {
                     return .sessions(
-                        try PairedComparison.streaming(
-                            url: URL(fileURLWithPath: exploreFile), file: exploreFile,
-                            metrics: metrics.isEmpty ? nil : metrics,
-                            pairing: pairing, bootstrap: bootstrap, smallestDifferences: smallest,
-                            correction: correction))
+                        ExploreComparison(
+                            comparison: try PairedComparison.streaming(
+                                url: URL(fileURLWithPath: exploreFile), file: exploreFile,
+                                metrics: metrics.isEmpty ? nil : metrics,
+                                pairing: pairing, bootstrap: bootstrap, smallestDifferences: smallest,
+                                correction: correction), population: population))
                 } catch let error as StrategyComparisonError {
                     throw ValidationError(error.description)
                 } catch {
@@ -261,6 +276,7 @@ extension FeedSim {
                 }
             }
             if let exploreFile {
+                let recorded = try explorePopulation(beside: exploreFile)
                 let population: SummaryFile
                 do {
                     population = try SummaryFile.load(
@@ -271,10 +287,12 @@ extension FeedSim {
                 }
                 do {
                     return .sessions(
-                        try PairedComparison(
-                            summary: population, metrics: metrics.isEmpty ? nil : metrics,
-                            baseline: baselineVariant(of: population.rows),
-                            bootstrap: bootstrap, smallestDifferences: smallest, correction: correction))
+                        ExploreComparison(
+                            comparison: try PairedComparison(
+                                summary: population, metrics: metrics.isEmpty ? nil : metrics,
+                                baseline: baselineVariant(of: population.rows),
+                                bootstrap: bootstrap, smallestDifferences: smallest, correction: correction),
+                            population: recorded))
                 } catch {
                     throw ValidationError(error.description)
                 }

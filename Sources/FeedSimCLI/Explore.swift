@@ -112,6 +112,7 @@ extension FeedSim {
             let interruption = Interruption.shared
             try shard?.validate()
             let setup = try ExploreSetup(config: config, devices: devices)
+            if let note = setup.missingRatesNote { printError(note) }
             if !writeSessions.isEmpty {
                 return try write(sessions: writeSessions, setup: setup, interruption: interruption)
             }
@@ -170,7 +171,7 @@ extension FeedSim {
                 seed: seed, sessions: sessions, shard: part.shard, shardCount: part.count,
                 inputsHash: setup.inputsHash(seed: seed, sessions: sessions), strategies: strategies,
                 device: setup.config.device,
-                deviceData: setup.deviceData, tally: found.tally, shrunk: shrunk, population: setup.populationText)
+                deviceData: setup.deviceData, tally: found.tally, shrunk: shrunk, population: setup.population)
             if try outcome.write(
                 to: out, explore: sink.exploreURL, output: output, baseline: baseline, manifest: shard != nil,
                 interruption: interruption)

@@ -26,9 +26,10 @@ struct ExploreOutcome: Codable {
     var tally: ExploreTally
     /// The first failure of each identity among them, shrunk.
     var shrunk: [ExploreJob.ShrunkFailure]
-    /// Which sessions the verdicts are over, in words (`ExploreSetup.populationText`);
-    /// nil in a part written before it was recorded: the swarm's.
-    var population: String?
+    /// Which sessions the verdicts are over (`ExploreSetup.population`),
+    /// written beside explore.csv as population.json; nil in a part written
+    /// before it was recorded: the swarm's.
+    var population: ExplorePopulation?
 
     /// The whole exploration from its parts: every part of the same
     /// exploration, each once, in shard order.
@@ -94,6 +95,8 @@ struct ExploreOutcome: Codable {
             try failures.stage(
                 in: folder.appendingPathComponent(ExploreFailures.folder, isDirectory: true), output: &output)
             try output.stage(Provenance.current.json, to: folder.appendingPathComponent(Provenance.fileName))
+            try output.stage(
+                (population ?? .swarm).fileText, to: folder.appendingPathComponent(ExplorePopulation.fileName))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             try output.stage(
@@ -105,7 +108,7 @@ struct ExploreOutcome: Codable {
             ExploreSummary.render(
                 sessions: sessions, part: part, seed: seed, strategies: strategies, tally: tally,
                 failures: failures, comparison: comparison, out: out,
-                population: population ?? ExploreSetup.swarmPopulationText))
+                population: (population ?? .swarm).text))
         return tally.violations > 0
     }
 

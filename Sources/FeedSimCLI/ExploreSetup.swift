@@ -1,6 +1,7 @@
 import ArgumentParser
 import Determinism
 import FeedExplore
+import FeedReports
 import FeedScenario
 import Foundation
 
@@ -129,13 +130,23 @@ struct ExploreSetup {
         }
     }
 
-    /// The swarm population, in the words of explore's summary.
-    static let swarmPopulationText = "swarm population (random subsets of actions at random times, for finding bugs)"
+    /// What explore says when the usage model gives no rate for likes or
+    /// text-size changes (a model imported before they were fitted): its
+    /// sessions draw none of them.
+    var missingRatesNote: String? {
+        guard let usage = config.usagePopulation, !usage.missingRates.isEmpty else { return nil }
+        let names = usage.missingRates.joined(separator: " or ")
+        return """
+            feedsim: \(usage.file) gives no \(names) rate (imported before FeedSim fitted them): its sessions \
+            draw none, as with a rate of 0; import the session logs again to draw them
+            """
+    }
 
-    /// Which sessions the verdicts are over, in the words of explore's summary.
-    var populationText: String {
-        guard let usage = config.usagePopulation else { return Self.swarmPopulationText }
-        return "usage population (sessions drawn from \(usage.file), fitted to \(usage.sessions) recorded sessions)"
+    /// Which sessions the verdicts are over: the swarm's, or those drawn
+    /// from the usage model, named as the configuration names it.
+    var population: ExplorePopulation {
+        guard let usage = config.usagePopulation else { return .swarm }
+        return .usage(model: usage.file, sessions: usage.sessions)
     }
 
     /// The worker's side: the same files, named by the command.

@@ -24,7 +24,8 @@ extension FeedSim {
                 seeds' runs with a lane per variant, its population table and its \
                 variants' paired differences, and the table of every run comes last, \
                 folded; an explore.csv in the folder (`feedsim \
-                explore`) gets a population section over every session, the same way. \
+                explore`) gets a population section over every session, the same way, \
+                naming the population its verdicts are over (population.json). \
                 A folder with explore.csv needs no summary.csv.
 
                 The file holds inline CSS and SVG only (no scripts, no external assets) \

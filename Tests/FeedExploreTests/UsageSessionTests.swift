@@ -73,6 +73,48 @@ struct UsageSessionTests {
         #expect(abs(share - 0.2) < 4 * (0.2 * 0.8 / Double(drags)).squareRoot(), "\(reversals) of \(drags)")
     }
 
+    @Test("a model with like and text-size rates draws both, each text size one of the recorded scales, as often")
+    func likesAndTextSizes() throws {
+        let withRates = Self.usageJSON.replacingOccurrences(
+            of: "\"rotate\": {\"value\": 1}}",
+            with: """
+                "rotate": {"value": 1}, "like": {"value": 3}, "text_size": {"value": 2}},
+                  "text_size_scale": {"n": 4, "fit": "recorded", "values": [{"scale": 0.88, "count": 1}, \
+                {"scale": 1.24, "count": 3}]}
+                """)
+        var config = try Self.config()
+        config.usagePopulation = try UsagePopulation(data: Data(withRates.utf8), file: "usage.json")
+        let withoutEvents = SessionGenerator(config: try Self.config(), device: try ExploreFixtures.device(), seed: 3)
+        let generator = SessionGenerator(config: config, device: try ExploreFixtures.device(), seed: 3)
+        var likes = 0, minutes = 0.0
+        var scales: [Double: Int] = [:]
+        for index in 0..<60 {
+            let session = generator.session(index)
+            minutes += Double(session.durationNs) / 6e10
+            for step in session.script {
+                if case .like = step.action { likes += 1 }
+                if case let .textSize(scale) = step.action { scales[scale, default: 0] += 1 }
+            }
+            // The other draws come first, so they are what a model without the two rates draws.
+            let others = session.script.filter { ![.like, .text_size].contains($0.action.kind) }
+            #expect(others == withoutEvents.session(index).script, "session \(index)")
+        }
+        // Poisson counts within four standard errors of rate × minutes (the last 0.5 s draws nothing).
+        #expect(abs(Double(likes) - 3 * minutes) < 4 * (3 * minutes).squareRoot(), "\(likes) in \(minutes) min")
+        let changes = scales.values.reduce(0, +)
+        #expect(abs(Double(changes) - 2 * minutes) < 4 * (2 * minutes).squareRoot(), "\(changes) in \(minutes) min")
+        #expect(Set(scales.keys) == [0.88, 1.24])
+        let share = Double(scales[1.24] ?? 0) / Double(changes)
+        #expect(abs(share - 0.75) < 4 * (0.75 * 0.25 / Double(changes)).squareRoot(), "\(scales)")
+    }
+
+    @Test("a model without like and text-size rates (written before they were fitted) draws neither and says so")
+    func olderModel() throws {
+        let population = try #require(try Self.config().usagePopulation)
+        #expect(population.missingRates == ["like", "text_size"])
+        #expect(population.likePerMinute == 0 && population.textSizePerMinute == 0)
+    }
+
     @Test("a usage model that is not one is refused with its JSON path")
     func malformed() {
         let bad = Self.usageJSON.replacingOccurrences(

@@ -88,6 +88,49 @@ struct UsageModelTests {
         #expect(refresh.ksDistance <= refresh.ksCritical, "\(refresh)")
     }
 
+    /// `sessions` with likes and text-size changes added at `likePerMinute`
+    /// and `textSizePerMinute` (Poisson, from a stream of their own), each
+    /// change choosing 1.12 three times as often as 1.35.
+    static func withLikesAndTextSizes(
+        _ sessions: [RecordedSession], likePerMinute: Double, textSizePerMinute: Double
+    ) -> [RecordedSession] {
+        var random = Xoshiro256StarStar(seed: 4_401)
+        return sessions.map { session in
+            var session = session
+            for (rate, isLike) in [(likePerMinute, true), (textSizePerMinute, false)] {
+                var at = 0.0
+                while true {
+                    at += -log(max(random.nextUnit(), 1e-300)) / rate * 60e9
+                    guard at < Double(session.endNs) else { break }
+                    let scale = random.nextUnit() < 0.75 ? 1.12 : 1.35
+                    session.steps.append(.app(atNs: Int64(at), isLike ? .like : .textSize(scale: scale)))
+                }
+            }
+            return session
+        }
+    }
+
+    @Test(
+        "likes and text-size changes come back as rates within four standard errors, and the chosen scales as counted")
+    func likesAndTextSizes() throws {
+        let sessions = Self.withLikesAndTextSizes(
+            Self.sessions(60, gestures: 20), likePerMinute: 1.5, textSizePerMinute: 0.6)
+        let model = try UsageModel.fit(sessions, file: "log")
+        for (name, truth) in [("like", 1.5), ("text_size", 0.6)] {
+            let rate = try #require(model.rates.first { $0.name == name }?.fit, "\(name)")
+            let bound = 4 * truth / Double(rate.events).squareRoot()
+            #expect(abs(rate.perMinute - truth) < bound, "\(name): \(rate)")
+            #expect(rate.ksDistance <= rate.ksCritical, "\(name): \(rate)")
+        }
+        var recorded: [Double: Int] = [:]
+        for case let .app(_, .textSize(scale)) in sessions.flatMap(\.steps) { recorded[scale, default: 0] += 1 }
+        #expect(model.textSizeChoices.map(\.scale) == [1.12, 1.35])
+        #expect(model.textSizeChoices.map(\.count) == [recorded[1.12], recorded[1.35]])
+        let rows = model.fitTable.split(separator: "\n").map { $0.split(separator: " ").first.map(String.init) }
+        #expect(rows.suffix(3) == ["like_per_min", "text_size_per_min", "text_size_scale"], "\(model.fitTable)")
+        #expect(model.fitTable.contains("text_size_scale      \(recorded.values.reduce(0, +))"))
+    }
+
     @Test("a uniform sample is not lognormal: the KS test rejects it and the model keeps the empirical quantiles")
     func empiricalFallback() throws {
         let values = (1...400).map { Double($0) }
@@ -139,5 +182,54 @@ struct UsageModelFileTests {
         #expect(population.directionChange == model.proportions.first { $0.name == "direction_change" }?.fit.value)
         #expect(population.refreshPerMinute == model.rates.first { $0.name == "refresh" }?.fit.perMinute)
         #expect(population.backgroundS == nil)
+        #expect(population.likePerMinute == 0 && population.textSizePerMinute == 0)
+        #expect(population.textSizeChoices.isEmpty && population.missingRates.isEmpty)
+    }
+
+    @Test("likes, text-size changes and the recorded scales read back as explore draws them")
+    func likesRoundTrip() throws {
+        let sessions = UsageModelTests.withLikesAndTextSizes(
+            UsageModelTests.sessions(40, gestures: 10), likePerMinute: 1, textSizePerMinute: 0.5)
+        let model = try UsageModel.fit(sessions, file: "log")
+        #expect(model.fileText.contains("\"text_size_scale\": {"))
+        let population = try UsagePopulation(data: Data(model.fileText.utf8), file: "usage.json")
+        #expect(population.likePerMinute == model.rates.first { $0.name == "like" }?.fit.perMinute)
+        #expect(population.textSizePerMinute == model.rates.first { $0.name == "text_size" }?.fit.perMinute)
+        #expect(population.textSizeChoices == model.textSizeChoices)
+        #expect(population.missingRates.isEmpty)
+    }
+
+    @Test("a model written before likes and text sizes were fitted reads with both at 0, and says they are missing")
+    func olderModel() throws {
+        let model = try UsageModel.fit(UsageModelTests.sessions(40, gestures: 10), file: "log")
+        var text = model.fileText
+        for name in UsagePopulation.laterRates {
+            let start = try #require(text.range(of: ",\n    \"\(name)\": {"))
+            let end = try #require(text[start.upperBound...].range(of: "}"))
+            text.removeSubrange(start.lowerBound..<end.upperBound)
+        }
+        #expect(!text.contains("\"like\"") && !text.contains("text_size"), "\(text)")
+        let population = try UsagePopulation(data: Data(text.utf8), file: "usage.json")
+        #expect(population.missingRates == ["like", "text_size"])
+        #expect(population.likePerMinute == 0 && population.textSizePerMinute == 0)
+        #expect(population.refreshPerMinute == model.rates.first { $0.name == "refresh" }?.fit.perMinute)
+    }
+
+    @Test("a text-size rate without the recorded scales, or with a scale out of range, is refused with its path")
+    func scalesRefused() throws {
+        let sessions = UsageModelTests.withLikesAndTextSizes(
+            UsageModelTests.sessions(40, gestures: 10), likePerMinute: 1, textSizePerMinute: 0.5)
+        let text = try UsageModel.fit(sessions, file: "log").fileText
+        let cut = try #require(text.range(of: ",\n  \"text_size_scale\""))
+        let without = String(text[..<cut.lowerBound]) + "\n}\n"
+        let outOfRange = text.replacingOccurrences(of: "\"scale\": 1.35", with: "\"scale\": 4")
+        for (bad, path) in [(without, "$.text_size_scale"), (outOfRange, "$.text_size_scale.values")] {
+            do {
+                _ = try UsagePopulation(data: Data(bad.utf8), file: "usage.json")
+                Issue.record("read \(path)")
+            } catch {
+                #expect(error.description.contains(path), "\(error)")
+            }
+        }
     }
 }

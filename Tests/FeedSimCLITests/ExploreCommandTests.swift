@@ -170,7 +170,7 @@ struct ExploreShardTests {
         }
         let merged = try FeedSimProcess.run(["merge", "part-1", "part-2", "part-3", "--out", "merged"], in: folder.url)
         #expect(merged.status == 0, "\(merged)")
-        for file in ["explore.csv", "violations.csv"] {
+        for file in ["explore.csv", "violations.csv", "population.json"] {
             #expect(
                 try Data(contentsOf: folder.appending("whole/\(file)"))
                     == Data(contentsOf: folder.appending("merged/\(file)")), "\(file)")

@@ -185,5 +185,75 @@ struct ImportSessionsTests {
             in: folder.url)
         #expect(swarm.status == 0, "\(swarm) \(swarm.stderr)")
         #expect(swarm.stdout.contains("verdicts over the swarm population"))
+        try Self.expectOlderModelNoted(in: folder)
+        try Self.expectPopulation(
+            in: folder, out: "ex1",
+            text: "usage population (sessions drawn from usage.json, fitted to 40 recorded sessions)",
+            fields: ["usage", "usage.json", "40"])
+        try Self.expectPopulation(
+            in: folder, out: "sw",
+            text: "swarm population (random subsets of actions at random times, for finding bugs)",
+            fields: ["swarm", "", ""])
+    }
+
+    /// Checks that explore reads a usage.json without the like and text-size
+    /// rates (as imported before they were fitted) and says so on stderr.
+    static func expectOlderModelNoted(in folder: ScratchFolder) throws {
+        var model = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appending("me/usage.json")))
+                as? [String: Any])
+        var rates = try #require(model["rates_per_min"] as? [String: Any])
+        rates["like"] = nil
+        rates["text_size"] = nil
+        model["rates_per_min"] = rates
+        model["text_size_scale"] = nil
+        try JSONSerialization.data(withJSONObject: model).write(to: folder.appending("me/older.json"))
+        try folder.write(
+            #"{"usage": "older.json", "device": "iphone-60hz", "strategies": ["none"], "duration_s": 10}"#,
+            to: "me/older-explore.json")
+        let older = try FeedSimProcess.run(
+            [
+                "explore", "--config", "me/older-explore.json", "--devices", "devices", "--sessions", "2", "--quiet",
+                "--out", "older",
+            ], in: folder.url)
+        #expect(older.status == 0, "\(older) \(older.stderr)")
+        #expect(
+            older.stderr.contains(
+                """
+                feedsim: older.json gives no like or text_size rate (imported before FeedSim fitted them): its \
+                sessions draw none, as with a rate of 0; import the session logs again to draw them
+                """
+            ), "\(older.stderr)")
+    }
+
+    /// Checks that `compare` in each format and `report` of the exploration
+    /// in `out` name its population, from the population.json explore wrote:
+    /// `text` in words, and `fields` as the CSV's last three columns
+    /// (population, usage_model, usage_sessions) on every row.
+    static func expectPopulation(in folder: ScratchFolder, out: String, text: String, fields: [String]) throws {
+        let manifest = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: folder.appending("\(out)/population.json")))
+        let recorded = try #require(manifest as? [String: Any])
+        #expect(recorded["population"] as? String == fields[0], "\(recorded)")
+        #expect(recorded["description"] as? String == text, "\(recorded)")
+        for format in ["table", "markdown"] {
+            let compared = try FeedSimProcess.run(["compare", out, "--format", format], in: folder.url)
+            #expect(compared.status == 0, "\(compared) \(compared.stderr)")
+            #expect(compared.stdout.contains("erdicts over the \(text)"), "\(format): \(compared.stdout)")
+        }
+        let csv = try FeedSimProcess.run(["compare", "\(out)/explore.csv", "--format", "csv"], in: folder.url)
+        let lines = csv.stdout.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(lines.first?.suffix(3) == ["population", "usage_model", "usage_sessions"], "\(csv.stdout)")
+        #expect(lines.count > 1 && lines.dropFirst().allSatisfy { $0.suffix(3).map(String.init) == fields })
+        let json = try FeedSimProcess.run(["compare", out, "--format", "json"], in: folder.url)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        let population = try #require(document["session_population"] as? [String: Any], "\(json.stdout)")
+        #expect(population["population"] as? String == fields[0] && population["description"] as? String == text)
+        #expect(population["usage_sessions"] as? Int == Int(fields[2]))
+        let report = try FeedSimProcess.run(["report", out, "--out", "\(out).html"], in: folder.url)
+        #expect(report.status == 0, "\(report) \(report.stderr)")
+        let html = try String(contentsOf: folder.appending("\(out).html"), encoding: .utf8)
+        #expect(html.contains("Verdicts over the \(text)"), "\(out).html")
     }
 }

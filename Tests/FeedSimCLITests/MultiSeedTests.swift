@@ -114,8 +114,11 @@ struct MultiSeedTests {
         defer { folder.remove() }
         let table = try FeedSimProcess.run(["compare", "explore"], in: folder.url)
         try #require(table.status == 0, "\(table)")
+        // A folder without population.json (here, written by hand) says its population is not recorded.
         #expect(
-            table.stdout.hasPrefix("population (nearest-rank percentiles over each variant's runs)\n"),
+            table.stdout.hasPrefix(
+                "verdicts over the \(ExplorePopulation.unrecordedText)\n"
+                    + "population (nearest-rank percentiles over each variant's runs)\n"),
             "\(table.stdout)")
         #expect(
             table.stdout.contains("runs with violations")
@@ -127,9 +130,13 @@ struct MultiSeedTests {
             ["compare", "explore", "--format", "csv", "--baseline", "anchor"], in: folder.url)
         try #require(csv.status == 0, "\(csv)")
         let lines = csv.stdout.split(separator: "\n")
-        #expect(lines.first.map(String.init) == PairedComparison.differenceColumns.joined(separator: ","))
         #expect(
-            lines.count == 1 + 3 && lines.dropFirst().allSatisfy { $0.contains(",anchor,none,4,") }, "\(csv.stdout)")
+            lines.first.map(String.init)
+                == (PairedComparison.differenceColumns + ExploreComparison.populationColumns).joined(separator: ","))
+        #expect(
+            lines.count == 1 + 3
+                && lines.dropFirst().allSatisfy { $0.contains(",anchor,none,4,") && $0.hasSuffix(",,,") },
+            "\(csv.stdout)")
     }
 
     @Test("A run's SummaryRow is the row summary.csv holds for it, extra fields after")

@@ -22,8 +22,29 @@ struct UsageMeasures {
     var refreshes: [Int] = []
     var backgrounds: [Int] = []
     var rotations: [Int] = []
+    var likes: [Int] = []
+    var textSizes: [Int] = []
+    /// The scale each `text_size` event chose, in log order.
+    var textScales: [Double] = []
     /// Time away of each background, in seconds.
     var backgroundsS: [Double] = []
+
+    /// The distributions to fit, by name in `usage.json`, with their units.
+    var distributions: [(name: String, unit: String, values: [Double])] {
+        [
+            ("gap_ms", "ms", gapsMs), ("drag_distance_pt", "pt", distancesPt), ("drag_duration_ms", "ms", durationsMs),
+            ("lift_speed_pt_s", "pt/s", liftSpeeds), ("depth_pt", "pt", depthsPt), ("session_length_s", "s", lengthsS),
+        ]
+    }
+
+    /// Each session's count of each app event fitted as a rate, by name in
+    /// `usage.json`.
+    var eventCounts: [(name: String, counts: [Int])] {
+        [
+            ("refresh", refreshes), ("background", backgrounds), ("rotate", rotations), ("like", likes),
+            ("text_size", textSizes),
+        ]
+    }
 
     /// A drag that moved less than this is a tap, not a drag.
     static let tapDistancePt = 1.0
@@ -36,7 +57,7 @@ struct UsageMeasures {
         var lastUpNs: Int64?
         var lastDirection = 0.0
         var depth = DepthEstimate()
-        var counts = (refresh: 0, background: 0, rotate: 0)
+        var counts = (refresh: 0, background: 0, rotate: 0, like: 0, textSize: 0)
         for step in session.steps {
             switch step {
             case let .gesture(gesture):
@@ -56,7 +77,10 @@ struct UsageMeasures {
                     lastUpNs = nil
                 case .rotate: counts.rotate += 1
                 case .statusBarTap: depth.toTop()
-                case .textSize, .like: break
+                case let .textSize(scale):
+                    counts.textSize += 1
+                    textScales.append(scale)
+                case .like: counts.like += 1
                 }
             }
         }
@@ -66,6 +90,8 @@ struct UsageMeasures {
         refreshes.append(counts.refresh)
         backgrounds.append(counts.background)
         rotations.append(counts.rotate)
+        likes.append(counts.like)
+        textSizes.append(counts.textSize)
     }
 
     private mutating func addDrag(_ gesture: RecordedGesture, velocity: Double, lastDirection: inout Double) {

@@ -15,6 +15,10 @@ package struct UsageModel: Sendable, Equatable {
     /// The quantiles of each background's time away, in seconds: not
     /// fitted or tested (logs hold few), so explore replays what was seen.
     package var backgroundQuantiles: (count: Int, quantiles: [Double])?
+    /// Each scale the recorded `text_size` events chose and how often, by
+    /// scale; empty when the logs changed no text size. Not fitted: explore
+    /// draws the recorded sizes themselves, Dynamic Type having only a few.
+    package var textSizeChoices: [UsagePopulation.TextSizeChoice]
 
     package static func == (a: UsageModel, b: UsageModel) -> Bool { a.fileText == b.fileText }
 
@@ -27,13 +31,7 @@ package struct UsageModel: Sendable, Equatable {
             if fit == nil { short.append("\(name) (\(found))") }
             return fit
         }
-        let distributions: [(String, String, [Double])] = [
-            ("gap_ms", "ms", m.gapsMs), ("drag_distance_pt", "pt", m.distancesPt),
-            ("drag_duration_ms", "ms", m.durationsMs),
-            ("lift_speed_pt_s", "pt/s", m.liftSpeeds), ("depth_pt", "pt", m.depthsPt),
-            ("session_length_s", "s", m.lengthsS),
-        ]
-        let fitted = distributions.compactMap { name, unit, all in
+        let fitted = m.distributions.compactMap { name, unit, all in
             // A lognormal is over positive values: a session that never scrolled has no depth to fit.
             let values = all.filter { $0 > 0 }
             return need(name, values.count, UsageFit.fit(values)).map { (name: name, unit: unit, fit: $0) }
@@ -45,8 +43,7 @@ package struct UsageModel: Sendable, Equatable {
                 (name: name, fit: $0)
             }
         }
-        let rates = [("refresh", m.refreshes), ("background", m.backgrounds), ("rotate", m.rotations)].compactMap {
-            name, counts in
+        let rates = m.eventCounts.compactMap { name, counts in
             return need("\(name)_per_min", counts.count, UsageRate.fit(counts: counts, minutes: m.minutes)).map {
                 (name: name, fit: $0)
             }
@@ -60,7 +57,21 @@ package struct UsageModel: Sendable, Equatable {
         let away = m.backgroundsS.sorted()
         return UsageModel(
             distributions: fitted, proportions: proportions, rates: rates, sessions: sessions.count,
-            backgroundQuantiles: away.isEmpty ? nil : (away.count, UsageFit.quantileTable(away)))
+            backgroundQuantiles: away.isEmpty ? nil : (away.count, UsageFit.quantileTable(away)),
+            textSizeChoices: Self.choices(m.textScales))
+    }
+
+    /// Each distinct scale of `scales` with its count, by scale.
+    static func choices(_ scales: [Double]) -> [UsagePopulation.TextSizeChoice] {
+        var choices: [UsagePopulation.TextSizeChoice] = []
+        for scale in scales.sorted() {
+            if choices.last?.scale == scale {
+                choices[choices.count - 1].count += 1
+            } else {
+                choices.append(UsagePopulation.TextSizeChoice(scale: scale, count: 1))
+            }
+        }
+        return choices
     }
 
     /// `usage.json`'s text.
@@ -68,40 +79,60 @@ package struct UsageModel: Sendable, Equatable {
 
     /// `usage.json`'s value.
     package var fileJSON: OrderedJSON {
-        .object([
-            ("format", "feedsim-usage"), ("version", 1), ("sessions", .int(sessions)),
+        .object(
+            [
+                ("format", "feedsim-usage"), ("version", 1), ("sessions", .int(sessions)),
+                (
+                    "distributions",
+                    .object(distributions.map { ($0.name, Self.json($0.fit, unit: $0.unit)) } + backgroundJSON)
+                ),
+                (
+                    "proportions",
+                    .object(
+                        proportions.map { name, p in
+                            (
+                                name,
+                                .object([
+                                    ("value", .number(p.value)), ("trials", .int(p.trials)),
+                                    ("wilson_95", [.number(p.low), .number(p.high)]),
+                                ])
+                            )
+                        })
+                ),
+                (
+                    "rates_per_min",
+                    .object(
+                        rates.map { name, r in
+                            (
+                                name,
+                                .object([
+                                    ("value", .number(r.perMinute)), ("events", .int(r.events)),
+                                    ("sessions", .int(r.sessions)),
+                                    ("ks_distance", .number(r.ksDistance)), ("ks_critical_5pct", .number(r.ksCritical)),
+                                ])
+                            )
+                        })
+                ),
+            ] + textSizeJSON)
+    }
+
+    /// `text_size_scale`, the recorded scales and their counts, when the
+    /// logs changed the text size.
+    private var textSizeJSON: [(String, OrderedJSON)] {
+        guard !textSizeChoices.isEmpty else { return [] }
+        return [
             (
-                "distributions",
-                .object(distributions.map { ($0.name, Self.json($0.fit, unit: $0.unit)) } + backgroundJSON)
-            ),
-            (
-                "proportions",
-                .object(
-                    proportions.map { name, p in
-                        (
-                            name,
-                            .object([
-                                ("value", .number(p.value)), ("trials", .int(p.trials)),
-                                ("wilson_95", [.number(p.low), .number(p.high)]),
-                            ])
-                        )
-                    })
-            ),
-            (
-                "rates_per_min",
-                .object(
-                    rates.map { name, r in
-                        (
-                            name,
-                            .object([
-                                ("value", .number(r.perMinute)), ("events", .int(r.events)),
-                                ("sessions", .int(r.sessions)),
-                                ("ks_distance", .number(r.ksDistance)), ("ks_critical_5pct", .number(r.ksCritical)),
-                            ])
-                        )
-                    })
-            ),
-        ])
+                "text_size_scale",
+                .object([
+                    ("n", .int(textSizeChoices.reduce(0) { $0 + $1.count })), ("fit", "recorded"),
+                    (
+                        "values",
+                        .array(
+                            textSizeChoices.map { .object([("scale", .number($0.scale)), ("count", .int($0.count))]) })
+                    ),
+                ])
+            )
+        ]
     }
 
     /// `background_s`, an empirical table only, when the logs had backgrounds.
@@ -146,6 +177,10 @@ package struct UsageModel: Sendable, Equatable {
                     "\(name)_per_min", r.sessions, "poisson", "\(Self.short(r.perMinute))", "", r.ksDistance,
                     r.ksCritical))
         }
+        if let median = Self.median(textSizeChoices) {
+            let count = textSizeChoices.reduce(0) { $0 + $1.count }
+            lines.append(Self.row("text_size_scale", count, "recorded", Self.short(median), "", nil, nil))
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -157,6 +192,13 @@ package struct UsageModel: Sendable, Equatable {
         }
         return pad(name, 21) + pad(String(n), 7) + pad(kind, 11) + pad(value, 17) + pad(sigma, 8)
             + pad(d.map(short) ?? "", 8) + (c.map(short) ?? "")
+    }
+
+    /// The median recorded scale (the lower of the two middle ones for an
+    /// even count: a size some reader chose).
+    static func median(_ choices: [UsagePopulation.TextSizeChoice]) -> Double? {
+        let scales = choices.flatMap { Array(repeating: $0.scale, count: $0.count) }
+        return scales.isEmpty ? nil : scales[(scales.count - 1) / 2]
     }
 
     /// Four significant digits.

@@ -24,6 +24,17 @@ package struct UsagePopulation: Sendable, Equatable {
         }
     }
 
+    /// A Dynamic Type size readers chose, relative to the default, and how
+    /// many times the logs recorded it.
+    package struct TextSizeChoice: Sendable, Equatable {
+        package var scale: Double
+        package var count: Int
+        package init(scale: Double, count: Int) {
+            self.scale = scale
+            self.count = count
+        }
+    }
+
     /// The file it was read from, as the configuration names it.
     package var file: String
     /// Sessions the model was fitted to.
@@ -40,6 +51,16 @@ package struct UsagePopulation: Sendable, Equatable {
     package var refreshPerMinute: Double
     package var backgroundPerMinute: Double
     package var rotatePerMinute: Double
+    package var likePerMinute: Double
+    package var textSizePerMinute: Double
+    /// The sizes recorded `text_size` events chose, each once, by scale:
+    /// a change draws one of them, as often as the logs did. Dynamic Type
+    /// has a few sizes, so a value between two recorded ones is one no
+    /// reader could choose.
+    package var textSizeChoices: [TextSizeChoice]
+    /// The rates a model written before they were fitted does not give
+    /// (`like`, `text_size`), read as 0, in file order; explore says so.
+    package var missingRates: [String]
     /// Time away of each background, when the logs had any.
     package var backgroundS: Distribution?
 
@@ -82,6 +103,51 @@ package struct UsagePopulation: Sendable, Equatable {
         rotatePerMinute = try value(model.rates_per_min, "rotate", "$.rates_per_min")
         backgroundS = try model.distributions["background_s"]?.distribution(
             file: file, path: "$.distributions.background_s")
+        (likePerMinute, textSizePerMinute, textSizeChoices, missingRates) = try Self.laterRates(model, file: file)
+    }
+
+    /// The like and text-size rates and the recorded scales; a rate a model
+    /// written before they were fitted lacks is 0, and named.
+    private static func laterRates(
+        _ model: UsageFile, file: String
+    ) throws(ScenarioError) -> (Double, Double, [TextSizeChoice], [String]) {
+        func rate(_ name: String) throws(ScenarioError) -> Double {
+            guard let rate = model.rates_per_min[name]?.value else { return 0 }
+            guard rate.isFinite, rate >= 0 else {
+                throw ScenarioError(
+                    file: file, path: "$.rates_per_min", expected: "expected `\(name)` with a `value` ≥ 0")
+            }
+            return rate
+        }
+        let like = try rate("like"), textSize = try rate("text_size")
+        let choices = try model.text_size_scale?.choices(file: file) ?? []
+        guard textSize == 0 || !choices.isEmpty else {
+            throw ScenarioError(
+                file: file, path: "$.text_size_scale",
+                expected: "expected the recorded scales (`values`) with a `text_size` rate above 0")
+        }
+        return (like, textSize, choices, laterRates.filter { model.rates_per_min[$0] == nil })
+    }
+
+    /// The rates `feedsim import sessions` fitted later than the first
+    /// three: a model without them is still read, with these at 0.
+    package static let laterRates = ["like", "text_size"]
+
+    /// The scales a `text_size` step takes, as the scenario format and the
+    /// session log do: 0.5 to 3.5 times the default size.
+    package static let textSizeScales = 0.5...3.5
+
+    /// A recorded text size, drawn from `random`'s next uniform with each
+    /// choice's share of the recorded changes; 1 (the default) when none
+    /// was recorded.
+    package func drawTextSize(_ random: inout Xoshiro256StarStar) -> Double {
+        let total = textSizeChoices.reduce(0) { $0 + $1.count }
+        var left = random.nextUnit() * Double(total)
+        for choice in textSizeChoices {
+            left -= Double(choice.count)
+            if left < 0 { return choice.scale }
+        }
+        return textSizeChoices.last?.scale ?? 1
     }
 }
 
@@ -123,10 +189,33 @@ private struct UsageFile: Decodable {
         var value: Double
     }
 
+    /// `text_size_scale`: each recorded scale and its count.
+    struct Scales: Decodable {
+        struct Choice: Decodable {
+            var scale: Double
+            var count: Int
+        }
+
+        var values: [Choice]
+
+        func choices(file: String) throws(ScenarioError) -> [UsagePopulation.TextSizeChoice] {
+            let scales = values.map(\.scale)
+            guard values.allSatisfy({ UsagePopulation.textSizeScales.contains($0.scale) && $0.count >= 1 }),
+                scales == scales.sorted(), Set(scales).count == scales.count
+            else {
+                throw ScenarioError(
+                    file: file, path: "$.text_size_scale.values",
+                    expected: "expected increasing scales in 0.5…3.5, each with a count ≥ 1")
+            }
+            return values.map { UsagePopulation.TextSizeChoice(scale: $0.scale, count: $0.count) }
+        }
+    }
+
     var format: String
     var version: Int
     var sessions: Int
     var distributions: [String: Fit]
     var proportions: [String: Value]
     var rates_per_min: [String: Value]
+    var text_size_scale: Scales?
 }
