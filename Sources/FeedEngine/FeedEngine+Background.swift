@@ -65,7 +65,8 @@ extension FeedEngine {
         addResultHandedBack()
         if offMain.state.heightJobs[id] == key { offMain.state.heightJobs[id] = nil }
         guard let index = list.index(of: id, near: list.displayedRange.lowerBound), !list.layout.isMeasured(index),
-            !list.configuration.dropsStalePrecomputedHeights || LayoutKey(list.items[index], in: list.configuration) == key
+            !list.configuration.dropsStalePrecomputedHeights
+                || LayoutKey(list.items[index], in: list.configuration) == key
         else {
             offMain.state.counters.heightsDropped += 1
             return

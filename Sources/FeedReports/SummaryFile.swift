@@ -253,6 +253,15 @@ package struct SummaryFile: Sendable {
                 kind: .badHeader, file: file, line: 1,
                 problem: "the file is empty; expected a header line starting with scenario,variant,refresh_hz")
         }
+        // `feedsim run` ends every line: a header that ends the file without
+        // one was cut short, and may have lost columns a reader needs but can
+        // do without (those added after 2.0.0), so it is not read as whole.
+        var peek = reader
+        if bytes.last != UInt8(ascii: "\n"), (try? peek.next()) == nil {
+            throw SummaryFileError(
+                kind: .badHeader, file: file, line: 1,
+                problem: "the header line has no end: the file is cut short after it")
+        }
         let header = headerRecord.fields
         var seen: Set<String> = []
         for column in header {

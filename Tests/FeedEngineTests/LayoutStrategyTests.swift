@@ -86,16 +86,18 @@ struct LayoutStrategyTests {
         harness.start()
         let below = harness.engine.list.displayedRange.upperBound
         #expect(!harness.queue.jobs.isEmpty)
-        #expect(harness.queue.jobs.allSatisfy { job in
-            (harness.engine.list.index(of: job.cell.postID) ?? -1) >= below
-        })
+        #expect(
+            harness.queue.jobs.allSatisfy { job in
+                (harness.engine.list.index(of: job.cell.postID) ?? -1) >= below
+            })
     }
 
     @Test("the built-in strategies by name, self_sizing first and the default")
     func builtIns() {
         #expect(LayoutStrategy.builtIn.map(\.name) == ["self_sizing", "precomputed", "async_display"])
-        #expect(FeedEngineConfiguration(list: FeedListConfiguration(estimatedItemHeight: 1, width: 1)).layoutStrategy
-            == .selfSizing)
+        #expect(
+            FeedEngineConfiguration(list: FeedListConfiguration(estimatedItemHeight: 1, width: 1)).layoutStrategy
+                == .selfSizing)
         #expect(LayoutStrategy.named("precomputed") == .precomputed)
     }
 

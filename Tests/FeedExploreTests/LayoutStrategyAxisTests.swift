@@ -13,7 +13,8 @@ struct LayoutStrategyAxisTests {
     @Test("layout_strategies runs every variant once per layout strategy, named <variant>-<layout strategy>")
     func axis() throws {
         let config = try ScenarioLoader.exploreConfig(
-            from: Data(#"{"strategies": ["none", "anchor"], "layout_strategies": ["self_sizing", "async_display"]}"#.utf8),
+            from: Data(
+                #"{"strategies": ["none", "anchor"], "layout_strategies": ["self_sizing", "async_display"]}"#.utf8),
             file: "x.json")
         #expect(
             config.variantNames == [
@@ -21,9 +22,10 @@ struct LayoutStrategyAxisTests {
             ])
         let session = SessionGenerator(config: config, device: try ExploreFixtures.device(), seed: 5).session(3)
         #expect(session.variants.map(\.name) == config.variantNames)
-        #expect(session.variants.map(\.engine.layoutStrategy.name) == [
-            "self_sizing", "async_display", "self_sizing", "async_display",
-        ])
+        #expect(
+            session.variants.map(\.engine.layoutStrategy.name) == [
+                "self_sizing", "async_display", "self_sizing", "async_display",
+            ])
     }
 
     @Test("an unknown layout strategy, a repeated one or one set in engine besides the axis is refused with its path")
@@ -31,8 +33,10 @@ struct LayoutStrategyAxisTests {
         for (text, path) in [
             (#"{"layout_strategies": ["magic"]}"#, "$.layout_strategies[0]"),
             (#"{"layout_strategies": ["precomputed", "precomputed"]}"#, "$.layout_strategies"),
-            (#"{"layout_strategies": ["precomputed"], "engine": {"layout_strategy": "self_sizing"}}"#,
-             "$.engine.layout_strategy"),
+            (
+                #"{"layout_strategies": ["precomputed"], "engine": {"layout_strategy": "self_sizing"}}"#,
+                "$.engine.layout_strategy"
+            ),
         ] {
             #expect {
                 try ScenarioLoader.exploreConfig(from: Data(text.utf8), file: "x.json")

@@ -31,10 +31,14 @@ struct MainThreadBudgetTests {
 
     /// Σ of the frames' commit parts named `part`, in nanoseconds.
     static func partTime(_ result: RunResult, _ part: String) throws -> Double {
-        try #require(result.timeline).frames.flatMap(\.parts).filter { $0.name == part }.reduce(0) { $0 + $1.nanoseconds }
+        try #require(result.timeline).frames.flatMap(\.parts).filter { $0.name == part }.reduce(0) {
+            $0 + $1.nanoseconds
+        }
     }
 
-    @Test("self_sizing is the default: a run that names it is the run that does not, and nothing runs off the main thread")
+    @Test(
+        "self_sizing is the default: a run that names it is the run that does not, and nothing runs off the main thread"
+    )
     func selfSizingIsTheDefault() throws {
         let unnamed = try Self.run(nil)
         let named = try Self.run("self_sizing")
@@ -86,7 +90,8 @@ struct MainThreadBudgetTests {
             {"schema_version": 1, "name": "held-2", "description": "d", "device": "iphone-pro-120hz", \
             "seed": 4680906139295435, "duration_s": 1, "feed": {"post_count": 2}, \
             "engine": {"estimated_item_height_pt": 106}, \
-            "variants": [{"name": "anchor-precomputed", "position_strategy": "anchor", "layout_strategy": "precomputed"}], \
+            "variants": [{"name": "anchor-precomputed", "position_strategy": "anchor", "layout_strategy": \
+            "precomputed"}], \
             "script": [{"at_ms": 0, "action": "new_posts", "count": 8, "delivery": "push"}]}
             """
         let loaded = try ScenarioLoader.load(

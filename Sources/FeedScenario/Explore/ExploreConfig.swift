@@ -188,18 +188,7 @@ extension ExploreConfig: Decodable {
         device = try c.decodeIfPresent(String.self, forKey: .device) ?? d.device
         strategies = d.strategies
         if c.contains(.strategies) {
-            let names = try c.decode([String].self, forKey: .strategies)
-            guard !names.isEmpty else { throw c.failure(.strategies, "expected at least one strategy") }
-            strategies = try names.enumerated().map { index, name in
-                guard let strategy = PositionStrategy.named(name) else {
-                    let known = PositionStrategy.known.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                    throw DecodingFailure(
-                        codingPath: c.codingPath + [Keys.strategies, AnyCodingKey(intValue: index)],
-                        expected: "expected one of \(known), found \"\(name)\"")
-                }
-                return strategy
-            }
-            guard Set(names).count == names.count else { throw c.failure(.strategies, "expected each strategy once") }
+            strategies = try ExploreConfig.decodeParts(c, .strategies, what: "strategy")
         }
         if c.contains(.hosts) {
             let names = try c.decode([String].self, forKey: .hosts)
@@ -244,20 +233,7 @@ extension ExploreConfig: Decodable {
             prefetchPolicies = names
         }
         if c.contains(.layout_strategies) {
-            let names = try c.decode([String].self, forKey: .layout_strategies)
-            guard !names.isEmpty else { throw c.failure(.layout_strategies, "expected at least one layout strategy") }
-            layoutStrategies = try names.enumerated().map { index, name in
-                guard let strategy = LayoutStrategy.named(name) else {
-                    let known = LayoutStrategy.known.map { "\"\($0.name)\"" }.joined(separator: ", ")
-                    throw DecodingFailure(
-                        codingPath: c.codingPath + [Keys.layout_strategies, AnyCodingKey(intValue: index)],
-                        expected: "expected one of \(known), found \"\(name)\"")
-                }
-                return strategy
-            }
-            guard Set(names).count == names.count else {
-                throw c.failure(.layout_strategies, "expected each layout strategy once")
-            }
+            layoutStrategies = try ExploreConfig.decodeParts(c, .layout_strategies, what: "layout strategy")
         }
         durationS = try c.decode(Double.self, forKey: .duration_s, per: ExploreConfig.schema, default: d.durationS)
         postCount = try ExploreConfig.decodeRange(c, .post_count, schema: ExploreConfig.postCountSchema) ?? d.postCount
@@ -358,6 +334,26 @@ extension ExploreConfig: Decodable {
             }
         }
         return s
+    }
+
+    /// The parts `key` names, each known and named once, at least one:
+    /// `what` says what a part is in the messages.
+    private static func decodeParts<Part: RegisteredPart>(
+        _ c: KeyedDecodingContainer<Keys>, _ key: Keys, what: String
+    ) throws -> [Part] {
+        let names = try c.decode([String].self, forKey: key)
+        guard !names.isEmpty else { throw c.failure(key, "expected at least one \(what)") }
+        let parts = try names.enumerated().map { index, name in
+            guard let part = Part.named(name) else {
+                let known = Part.known.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                throw DecodingFailure(
+                    codingPath: c.codingPath + [key, AnyCodingKey(intValue: index)],
+                    expected: "expected one of \(known), found \"\(name)\"")
+            }
+            return part
+        }
+        guard Set(names).count == names.count else { throw c.failure(key, "expected each \(what) once") }
+        return parts
     }
 
     private static func decodeRange(
