@@ -87,7 +87,7 @@ extension Simulation {
         // rendered, and charged, in the next frame.
         guard moved || list.needsLayout || engine.hasPendingWork else { return restWithoutFrame(list: list) }
         let visible = meter.measure { layOutFrame(engine: engine, list: list) }
-        notePlaceholders(in: visible, engine: engine)
+        if drawsContentsOffMain { notePlaceholders(in: visible, engine: engine) }
         let work = drainWork(of: engine, vsync: index)
         let offset = scrollView.contentOffset
         let requests = meter.total().requests

@@ -87,6 +87,10 @@ package final class Simulation {
     let schedulerLink = EngineSchedulerLink()
     /// The device's background cores, which run the layout strategy's jobs.
     let backgroundCores: BackgroundCoreModel
+    /// Whether the layout strategy draws contents off the main thread, so
+    /// that a frame can show a placeholder: read once, not asked of the
+    /// engine every frame.
+    let drawsContentsOffMain: Bool
     @exclusivity(unchecked) package internal(set) var now: SimTime = 0
     @exclusivity(unchecked) var eventsProcessed = 0
     /// A limit hit inside a callback that cannot throw, raised by the loop.
@@ -128,6 +132,7 @@ package final class Simulation {
             contentHeight: 0)
         meter = try AllocationMeter()
         timeline = request.recordTimeline ? TimelineRecorder(meter: meter) : nil
+        drawsContentsOffMain = request.engine.layoutStrategy.make().displaysAsynchronously
         backgroundCores = BackgroundCoreModel(
             cores: device.background, costModel: costModel, scheduler: schedulerLink, timeline: timeline)
         memory = MemoryModel(settings: scenario.memory)
