@@ -212,6 +212,29 @@ struct LayoutStrategyTests {
         #expect(harness.engine.offMainCounters.contentsApplied >= visible.count)
     }
 
+    @Test(
+        """
+        async_display keeps contents only for the display range (the screen and a screenful each side): rows \
+        the reader left far behind show placeholders again when they come back
+        """
+    )
+    func contentsLetGoOutsideTheDisplayRange() {
+        let harness = LayoutHarness(layout: .asyncDisplay, count: 200)
+        harness.start()
+        harness.finishBackgroundWork()
+        let top = harness.viewport.contentOffset
+        #expect(harness.engine.placeholderCount(in: harness.engine.list.displayedRange) == 0)
+        harness.viewport.contentOffset = top + 20_000
+        harness.engine.layoutVisibleCells()
+        harness.finishBackgroundWork()
+        harness.viewport.contentOffset = top
+        harness.engine.layoutVisibleCells()
+        let shown = harness.engine.list.displayedRange
+        #expect(harness.engine.placeholderCount(in: shown) == shown.count)
+        harness.finishBackgroundWork()
+        #expect(harness.engine.placeholderCount(in: harness.engine.list.displayedRange) == 0)
+    }
+
     @Test("without a background queue every strategy lays out on the main thread, as self_sizing does")
     func noQueueNoWorkOffMain() {
         let scheduler = ManualScheduler()
