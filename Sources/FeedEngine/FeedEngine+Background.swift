@@ -10,10 +10,7 @@ extension FeedEngine {
     package var offMainCounters: OffMainCounters {
         guard let offMain else { return OffMainCounters() }
         var counters = offMain.state.counters
-        let tally = offMain.heights.tally
-        counters.heightsApplied = tally.applied
-        counters.heightMismatches = tally.mismatches
-        counters.firstMismatch = tally.firstMismatch
+        counters.precomputed = offMain.heights.tally
         return counters
     }
 
@@ -29,14 +26,10 @@ extension FeedEngine {
     /// Rows whose height is still an estimate get a height job, once per
     /// change of the rows or the geometry, in the order the strategy asks.
     private func precomputeHeights(at moment: PrefetchMoment, _ offMain: OffMainLayout) {
+        let scan = ListScan(list)
+        guard offMain.state.heightsScan != scan else { return }
+        offMain.state.heightsScan = scan
         let configuration = list.configuration
-        guard
-            offMain.state.scannedRevision != list.itemsRevision || offMain.state.scannedWidth != configuration.width
-                || offMain.state.scannedTypeScale != configuration.typeScale
-        else { return }
-        offMain.state.scannedRevision = list.itemsRevision
-        offMain.state.scannedWidth = configuration.width
-        offMain.state.scannedTypeScale = configuration.typeScale
         var rows: [Int] = []
         for index in list.items.indices where !list.layout.isMeasured(index) {
             let item = list.items[index]
@@ -53,7 +46,6 @@ extension FeedEngine {
         let height = list.measuredHeight(of: item)
         let id = item.id
         offMain.state.heightJobs[id] = key
-        offMain.state.counters.heightsSubmitted += 1
         offMain.queue.submit(BackgroundJob(kind: .height, cell: CellWork(.measure, item))) { [unowned self] in
             self.heightComputed(id, key: key, height: height, offMain)
         }
@@ -64,10 +56,7 @@ extension FeedEngine {
     func heightComputed(_ id: PostID, key: LayoutKey, height: Double, _ offMain: OffMainLayout) {
         addResultHandedBack()
         if offMain.state.heightJobs[id] == key { offMain.state.heightJobs[id] = nil }
-        guard let index = list.index(of: id, near: list.displayedRange.lowerBound), !list.layout.isMeasured(index),
-            !list.configuration.dropsStalePrecomputedHeights
-                || LayoutKey(list.items[index], in: list.configuration) == key
-        else {
+        guard let index = list.rowAwaitingPrecomputedHeight(id, key: key, near: list.displayedRange.lowerBound) else {
             offMain.state.counters.heightsDropped += 1
             return
         }
@@ -76,10 +65,16 @@ extension FeedEngine {
 
     /// Contents of the rows in the display range: rows that left it let
     /// theirs go, rows in it without theirs get a display job, the rows
-    /// on screen first.
+    /// on screen first. While the range, the rows, the width and the text
+    /// size stay the same, every row in it has its contents or a job on
+    /// its way, and nothing is searched.
     private func prepareContents(at moment: PrefetchMoment, _ offMain: OffMainLayout) {
         let range = offMain.policy.displayRange(at: moment).clamped(to: list.items.indices)
-        if range != offMain.state.displayRange || offMain.state.scannedContentsRevision != list.itemsRevision {
+        let scan = ListScan(list)
+        let rowsChanged = range != offMain.state.displayRange || offMain.state.contentsScan?.revision != scan.revision
+        guard rowsChanged || offMain.state.contentsScan != scan else { return }
+        offMain.state.contentsScan = scan
+        if rowsChanged {
             var kept: [PostID: LayoutKey] = [:]
             for index in range {
                 let id = list.items[index].id
@@ -87,7 +82,6 @@ extension FeedEngine {
             }
             offMain.state.contents = kept
             offMain.state.displayRange = range
-            offMain.state.scannedContentsRevision = list.itemsRevision
         }
         let visible = moment.visible.clamped(to: range)
         for index in visible { submitContentsIfNeeded(of: list.items[index], offMain) }
@@ -100,7 +94,6 @@ extension FeedEngine {
         let id = item.id
         guard offMain.state.contents[id] != key, offMain.state.contentJobs[id] != key else { return }
         offMain.state.contentJobs[id] = key
-        offMain.state.counters.contentsSubmitted += 1
         offMain.queue.submit(BackgroundJob(kind: .display, cell: CellWork(.configure, item))) { [unowned self] in
             self.contentsPrepared(id, key: key, offMain)
         }
@@ -113,10 +106,7 @@ extension FeedEngine {
         if offMain.state.contentJobs[id] == key { offMain.state.contentJobs[id] = nil }
         guard let index = list.index(of: id, near: list.displayedRange.lowerBound),
             offMain.state.displayRange.contains(index), LayoutKey(list.items[index], in: list.configuration) == key
-        else {
-            offMain.state.counters.contentsDropped += 1
-            return
-        }
+        else { return }
         offMain.state.contents[id] = key
         offMain.state.counters.contentsApplied += 1
         list.setNeedsLayout()

@@ -182,6 +182,17 @@ package final class FeedList {
         needsLayout = true
     }
 
+    /// The index of row `id`, found near `hint`, if a height computed from
+    /// `key` may still replace its estimate: the row is there, still
+    /// estimated, and its content, the width and the text size are still
+    /// `key`'s (unless `dropsStalePrecomputedHeights` is off). Asked when a
+    /// height comes back and again when it is applied.
+    func rowAwaitingPrecomputedHeight(_ id: PostID, key: LayoutKey, near hint: Int) -> Int? {
+        guard let index = index(of: id, near: hint), !layout.isMeasured(index) else { return nil }
+        if configuration.dropsStalePrecomputedHeights, LayoutKey(items[index], in: configuration) != key { return nil }
+        return index
+    }
+
     /// The reader's reference for a pass over `visible`: the remembered
     /// anchor if it is still in view, else the first displayed cell that
     /// stays displayed. A rect that shares nothing with what was on screen
@@ -208,7 +219,7 @@ package final class FeedList {
         guard !precomputed.waiting.isEmpty else { return 0 }
         let anchor = referenceAnchor(in: indices(intersecting: minY, minY + height))
         var above = 0.0
-        _ = applyPrecomputedHeights(precomputed) { index, delta in if index < anchor { above += delta } }
+        applyWaitingHeights(precomputed) { index, delta in if index < anchor { above += delta } }
         guard above != 0 else { return 0 }
         precomputedMovedAbove = true
         guard !configuration.coordinateSpace.isVirtual else {
@@ -221,12 +232,9 @@ package final class FeedList {
     /// Applies the precomputed heights that arrived, each to its row if it
     /// is still estimated and its content and geometry are still the ones
     /// it was computed for; `onChange` hears each row's change in height.
-    /// Returns whether there were any.
-    private func applyPrecomputedHeights(_ precomputed: PrecomputedHeights, onChange: (Int, Double) -> Void) -> Bool {
-        guard !precomputed.waiting.isEmpty else { return false }
+    private func applyWaitingHeights(_ precomputed: PrecomputedHeights, onChange: (Int, Double) -> Void) {
         for pending in precomputed.waiting {
-            guard let index = index(of: pending.id, near: pending.hint), !layout.isMeasured(index) else { continue }
-            if configuration.dropsStalePrecomputedHeights, LayoutKey(items[index], in: configuration) != pending.key {
+            guard let index = rowAwaitingPrecomputedHeight(pending.id, key: pending.key, near: pending.hint) else {
                 continue
             }
             let measured = measuredHeight(of: items[index])
@@ -246,7 +254,6 @@ package final class FeedList {
             if delta != 0 { onChange(index, delta) }
         }
         precomputed.waiting.removeAll(keepingCapacity: true)
-        return true
     }
 
     /// Cells a frame may configure or measure before the log grows: a

@@ -265,6 +265,10 @@ package struct BackgroundCores: Sendable, Equatable {
 
     /// The most cores a profile may give: an iPhone has six.
     static let maximumCores = 6.0
+    /// The speeds a profile may give, beside the main thread's core: from a
+    /// twentieth (a core the system mostly keeps) to four times (a
+    /// profile of several cores as one queue).
+    static let speeds = 0.05...4.0
 }
 
 extension BackgroundCores: Decodable {
@@ -282,7 +286,7 @@ extension BackgroundCores: Decodable {
                 codingPath: c.codingPath + [Keys.cores, Rated.Keys.value],
                 expected: "expected a whole number of cores in 1...6, found \(cores.value)")
         }
-        guard (0.05...4).contains(speed.value) else {
+        guard BackgroundCores.speeds.contains(speed.value) else {
             throw DecodingFailure(
                 codingPath: c.codingPath + [Keys.speed, Rated.Keys.value],
                 expected: "expected a speed in 0.05...4 (1 is the main thread's core), found \(speed.value)")

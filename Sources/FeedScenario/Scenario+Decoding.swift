@@ -274,27 +274,21 @@ extension LifecycleSettings: Decodable {
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         let d = LifecycleSettings.defaults
-        keepUnderNs = Int64(
-            try c.decode(
-                Double.self, forKey: .keep_under_s, per: LifecycleSettings.schema,
-                default: Double(d.keepUnderNs) / nanosecondsPerSecond) * nanosecondsPerSecond)
-        checkUnderNs = Int64(
-            try c.decode(
-                Double.self, forKey: .check_under_s, per: LifecycleSettings.schema,
-                default: Double(d.checkUnderNs) / nanosecondsPerSecond) * nanosecondsPerSecond)
+        /// `key`'s duration in nanoseconds, written in units of `unit` ns.
+        func duration(_ key: Keys, default value: Int64, unit: Double) throws -> Int64 {
+            Int64(
+                try c.decode(Double.self, forKey: key, per: LifecycleSettings.schema, default: Double(value) / unit)
+                    * unit)
+        }
+        keepUnderNs = try duration(.keep_under_s, default: d.keepUnderNs, unit: nanosecondsPerSecond)
+        checkUnderNs = try duration(.check_under_s, default: d.checkUnderNs, unit: nanosecondsPerSecond)
         guard checkUnderNs >= keepUnderNs else {
             throw c.failure(
                 .check_under_s, "expected at least keep_under_s, found \(Double(checkUnderNs) / nanosecondsPerSecond) s"
             )
         }
-        restoreMaxAgeNs = Int64(
-            try c.decode(
-                Double.self, forKey: .restore_max_age_s, per: LifecycleSettings.schema,
-                default: Double(d.restoreMaxAgeNs) / nanosecondsPerSecond) * nanosecondsPerSecond)
-        coldStartNs = Int64(
-            try c.decode(
-                Double.self, forKey: .cold_start_ms, per: LifecycleSettings.schema,
-                default: Double(d.coldStartNs) / nanosecondsPerMillisecond) * nanosecondsPerMillisecond)
+        restoreMaxAgeNs = try duration(.restore_max_age_s, default: d.restoreMaxAgeNs, unit: nanosecondsPerSecond)
+        coldStartNs = try duration(.cold_start_ms, default: d.coldStartNs, unit: nanosecondsPerMillisecond)
     }
 }
 

@@ -44,12 +44,12 @@ extension LayoutPolicy {
         }
     }
 
-    /// The rows on screen and one screenful of rows each side (Texture's
-    /// default display range: one screenful leading and trailing).
+    /// The rows on screen and `AsyncDisplayLayout.displayScreenfuls` of
+    /// rows each side.
     public func displayRange(at moment: PrefetchMoment) -> Range<Int> {
-        let screenful = max(1, moment.visible.count)
-        let low = max(0, moment.visible.lowerBound - screenful)
-        let high = min(moment.itemCount, moment.visible.upperBound + screenful)
+        let rows = max(1, moment.visible.count) * AsyncDisplayLayout.displayScreenfuls
+        let low = max(0, moment.visible.lowerBound - rows)
+        let high = min(moment.itemCount, moment.visible.upperBound + rows)
         return low..<max(low, high)
     }
 }
@@ -110,6 +110,10 @@ public struct PrecomputedLayout: LayoutPolicy {
 /// it is in the display range, a placeholder showing until they are ready.
 public struct AsyncDisplayLayout: LayoutPolicy {
     public static let name = "async_display"
+    /// Screenfuls of rows each side of the screen whose contents are
+    /// prepared: Texture's default display range (its collection node's
+    /// tuning parameters: one screenful leading and one trailing).
+    public static let displayScreenfuls = 1
     public init() {}
     public var precomputesHeights: Bool { true }
     public var displaysAsynchronously: Bool { true }

@@ -60,26 +60,23 @@ struct LayoutKey: Equatable, Sendable {
 
 /// What the engine did off the main thread, for reports and checks.
 package struct OffMainCounters: Equatable, Sendable {
-    /// Heights handed to the background queue.
-    package var heightsSubmitted = 0
-    /// Precomputed heights that replaced an estimate.
-    package var heightsApplied = 0
-    /// Precomputed heights that arrived stale (the row changed, the width
+    /// Precomputed heights that came back stale (the row changed, the width
     /// or text size changed, or the row was measured on the main thread
     /// first) and were dropped.
     package var heightsDropped = 0
-    /// Contents handed to the background queue.
-    package var contentsSubmitted = 0
-    /// Contents that arrived for a row still in the display range.
+    /// Contents that came back for a row still in the display range.
     package var contentsApplied = 0
-    /// Contents that arrived stale or for a row out of the display range.
-    package var contentsDropped = 0
+    /// What became of the precomputed heights the list applied.
+    package var precomputed = PrecomputedHeights.Tally()
+
+    /// Precomputed heights that replaced an estimate.
+    package var heightsApplied: Int { precomputed.applied }
     /// Precomputed heights applied that differ from the main thread's
     /// measure of the same content at the same width and text size: a
     /// broken strategy (the `precomputed_height` property).
-    package var heightMismatches = 0
+    package var heightMismatches: Int { precomputed.mismatches }
     /// The first such mismatch, described.
-    package var firstMismatch: String?
+    package var firstMismatch: String? { precomputed.firstMismatch }
 
     package init() {}
 }
@@ -125,12 +122,25 @@ struct OffMainState {
     /// The rows whose contents are kept, as of the last layout pass.
     var displayRange: Range<Int> = 0..<0
     /// The list as the last search for heights to compute found it.
-    var scannedRevision: UInt32?
-    var scannedWidth = Double.nan
-    var scannedTypeScale = Double.nan
-    /// The rows as the display range was last matched to them.
-    var scannedContentsRevision: UInt32?
+    var heightsScan: ListScan?
+    /// The list as the display range's rows were last given their jobs.
+    var contentsScan: ListScan?
     var counters = OffMainCounters()
+}
+
+/// What a search of the list for work to send off the main thread depends
+/// on: the rows, the width and the text size. While they stay the same, a
+/// search finds nothing new to send.
+struct ListScan: Equatable {
+    var revision: UInt32
+    var width: Double
+    var typeScale: Double
+
+    init(_ list: FeedList) {
+        revision = list.itemsRevision
+        width = list.configuration.width
+        typeScale = list.configuration.typeScale
+    }
 }
 
 /// Heights computed off the main thread waiting for the next layout pass,
@@ -148,10 +158,12 @@ package final class PrecomputedHeights {
 
     /// Precomputed heights applied, and those that differ from the list's
     /// own measure of the same row.
-    struct Tally: Equatable, Sendable {
-        var applied = 0
-        var mismatches = 0
-        var firstMismatch: String?
+    package struct Tally: Equatable, Sendable {
+        package var applied = 0
+        package var mismatches = 0
+        package var firstMismatch: String?
+
+        package init() {}
     }
 
     var waiting: [Waiting] = []

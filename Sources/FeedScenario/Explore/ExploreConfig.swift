@@ -289,7 +289,7 @@ extension ExploreConfig: Decodable {
             engine = try EngineSettings.decode(from: e, base: .defaults, named: false).settings
             let named = try e.container(keyedBy: EngineSettings.Keys.self)
             engineFields = EngineSettings.Keys.allCases.filter(named.contains)
-            if layoutStrategies.count > 0, named.contains(.layout_strategy) {
+            if !layoutStrategies.isEmpty, named.contains(.layout_strategy) {
                 throw named.failure(
                     .layout_strategy,
                     "`layout_strategy` is set by the configuration's `layout_strategies`, not in its engine")
