@@ -267,19 +267,24 @@ package final class FeedList {
         if kind == .configure, configuration.displaysAsynchronously {
             cell.textCharacters = 0
             cell.mediaItems = 0
+            cell.cards = []
         }
         cellWork.append(cell)
         switch kind {
         case .configure:
             pendingWork.cellsConfigured += 1
             pendingWork.configuredTextCharacters += cell.textCharacters
-            pendingWork.configuredMediaItems += cell.mediaItems
+            pendingWork.configuredMediaItems += Int32(cell.mediaItems)
+            if cell.cards.contains(.quote) { pendingWork.configuredQuotes += 1 }
+            if cell.cards.contains(.externalCard) { pendingWork.configuredExternalCards += 1 }
         case .measure:
             pendingWork.cellsMeasured += 1
             pendingWork.heightUpdates += 1
             pendingWork.measuredTextCharacters += cell.textCharacters
-            pendingWork.measuredMediaItems += cell.mediaItems
+            pendingWork.measuredMediaItems += Int32(cell.mediaItems)
             if cell.isThreadRow { pendingWork.measuredThreadRows += 1 }
+            if cell.cards.contains(.quote) { pendingWork.measuredQuotes += 1 }
+            if cell.cards.contains(.externalCard) { pendingWork.measuredExternalCards += 1 }
         }
     }
 

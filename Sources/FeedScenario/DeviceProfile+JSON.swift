@@ -47,6 +47,9 @@ extension CostTable {
         (.measure_per_thread_row, \.measurePerThreadRow),
         (.render_base, \.renderBase), (.render_per_layer, \.renderPerLayer), (.render_per_image, \.renderPerImage),
         (.render_per_offscreen_pass, \.renderPerOffscreenPass), (.background_result, \.backgroundResult),
+        (.configure_per_quote, \.configurePerQuote), (.measure_per_quote, \.measurePerQuote),
+        (.configure_per_external_card, \.configurePerExternalCard),
+        (.measure_per_external_card, \.measurePerExternalCard),
     ]
 }
 

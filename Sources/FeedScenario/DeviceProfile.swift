@@ -86,6 +86,14 @@ package struct CostTable: Sendable, Equatable {
     /// applying it (a block on the main queue: a precomputed height into
     /// the layout, prepared contents into a cell's layer).
     package var backgroundResult: Rated = CostTable.defaultBackgroundResult
+    /// The parts of a cell's work that a quoted record's card and an
+    /// external card add, configuring and measuring, beside their text
+    /// (charged per character) and their media (per media item). 0 where a
+    /// profile does not model them.
+    package var configurePerQuote: Rated = CostTable.notModelled
+    package var measurePerQuote: Rated = CostTable.notModelled
+    package var configurePerExternalCard: Rated = CostTable.notModelled
+    package var measurePerExternalCard: Rated = CostTable.notModelled
 
     /// No source gives the cost of a result handed back to the main queue:
     /// an assumption, 20 µs, a main-queue block and a small layout or layer
@@ -199,6 +207,7 @@ extension CostTable: Decodable {
         case measure_per_text_character, measure_per_media_item, measure_per_thread_row
         case render_base, render_per_layer, render_per_image, render_per_offscreen_pass
         case background_result
+        case configure_per_quote, measure_per_quote, configure_per_external_card, measure_per_external_card
     }
 
     package init(from decoder: any Decoder) throws {
@@ -228,6 +237,10 @@ extension CostTable: Decodable {
         renderPerOffscreenPass = try optional(.render_per_offscreen_pass)
         backgroundResult =
             try c.decodeIfPresent(Rated.self, forKey: .background_result) ?? CostTable.defaultBackgroundResult
+        configurePerQuote = try optional(.configure_per_quote)
+        measurePerQuote = try optional(.measure_per_quote)
+        configurePerExternalCard = try optional(.configure_per_external_card)
+        measurePerExternalCard = try optional(.measure_per_external_card)
     }
 }
 

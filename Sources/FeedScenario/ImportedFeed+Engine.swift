@@ -3,10 +3,6 @@ import FeedEngine
 /// An imported feed as the engine's posts: the mapping every run from a
 /// FEED.json uses (docs/your-app.md, "Your feed").
 extension ImportedFeed {
-    /// An external card's thumbnail: 1.91:1, the Open Graph image shape the
-    /// card lays out at whatever the image, so its size is known at layout.
-    static let externalCardShape = (width: 1_200, height: 628)
-
     /// The posts oldest first, as the server holds them: the post at
     /// position *p* from the oldest gets id `firstID + p`; a reply's parent
     /// and root are kept when they are in the feed.
@@ -55,8 +51,10 @@ extension ImportedFeed {
         return posts.reversed().enumerated().map { position, imported in
             var post = Post(
                 id: firstID + PostID(position), authorID: Self.authorNumber(imported.author),
-                textLength: min(Post.maximumTextLength, imported.textLength + (imported.quote?.textLength ?? 0)),
+                textLength: min(Post.maximumTextLength, imported.textLength),
                 media: Self.engineMedia(imported.media.isEmpty ? imported.quote?.media ?? [] : imported.media))
+            post.quotedTextLength = imported.quote.map { min(Post.maximumTextLength, $0.textLength) }
+            post.hasExternalCard = imported.media.first?.kind == .external
             // A parent must be older: a later post of the same id (a repost
             // of it) is not its parent.
             post.parentID = imported.parent.flatMap { idByHash[$0] }.flatMap { $0 < post.id ? $0 : nil }
@@ -81,7 +79,8 @@ extension ImportedFeed {
         var height = Media.storedPixelWidth
         var known = first.sizeKnown
         if first.kind == .external {
-            (width, height, known) = (externalCardShape.width, externalCardShape.height, true)
+            // The card lays its thumbnail out at 1.91:1 whatever the image, so its size is known at layout.
+            (width, height, known) = (Media.externalCardThumbnail.width, Media.externalCardThumbnail.height, true)
         } else if let w = first.width, let h = first.height {
             height = min(
                 Post.maximumMediaPixels, max(1, Int((Double(Media.storedPixelWidth * h) / Double(w)).rounded())))

@@ -148,6 +148,7 @@ extension FeedSettings: Decodable {
     enum Keys: String, CodingKey, CaseIterable {
         case post_count, text_length, media_fraction, reply_fraction, repost_fraction, page_size, load_more_threshold
         case media_size_known_fraction, item_height_pt
+        case quote_fraction, external_card_fraction
         case from
         case `repeat`
     }
@@ -191,6 +192,19 @@ extension FeedSettings: Decodable {
             Double.self, forKey: .media_size_known_fraction, per: FeedSettings.schema,
             default: FeedSettings.defaults.mediaSizeKnownFraction)
         itemHeight = try FeedSettings.decodeItemHeight(c)
+        quoteFraction = try c.decode(
+            Double.self, forKey: .quote_fraction, per: FeedSettings.schema, default: FeedSettings.defaults.quoteFraction
+        )
+        externalCardFraction = try c.decode(
+            Double.self, forKey: .external_card_fraction, per: FeedSettings.schema,
+            default: FeedSettings.defaults.externalCardFraction)
+        if itemHeight != .content {
+            // A fixed-size card's height ignores what it shows, so it shows no card of its own.
+            for key in [Keys.quote_fraction, .external_card_fraction] where c.contains(key) {
+                throw c.failure(
+                    key, "expected no `\(key.rawValue)` with `item_height_pt`: fixed-height cells show no cards")
+            }
+        }
         if c.contains(.from) {
             imported = ImportedFeedSource(
                 path: try c.decodeNonEmptyString(forKey: .from),

@@ -86,6 +86,10 @@ extension FeedSettings {
         if mediaSizeKnownFraction != d.mediaSizeKnownFraction {
             members.append((K.media_size_known_fraction.rawValue, .number(mediaSizeKnownFraction)))
         }
+        if quoteFraction != d.quoteFraction { members.append((K.quote_fraction.rawValue, .number(quoteFraction))) }
+        if externalCardFraction != d.externalCardFraction {
+            members.append((K.external_card_fraction.rawValue, .number(externalCardFraction)))
+        }
         switch itemHeight {
         case .content: break
         case let .fixed(height): members.append((K.item_height_pt.rawValue, .number(height)))

@@ -74,6 +74,12 @@ package struct FeedSettings: Sendable, Equatable {
     package var mediaSizeKnownFraction: Double = 1
     /// How tall each post's cell measures.
     package var itemHeight: ItemHeight = .content
+    /// Fraction of posts that quote another post, 0...1; the quoted text's
+    /// length is drawn from `textLength`.
+    package var quoteFraction: Double = 0
+    /// Fraction of posts that share a link as an external card, with a
+    /// 1.91:1 thumbnail in place of other media, 0...1.
+    package var externalCardFraction: Double = 0
     /// The imported feed served instead of synthetic posts (`from`), if any.
     package var imported: ImportedFeedSource?
 

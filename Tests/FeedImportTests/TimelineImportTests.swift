@@ -80,7 +80,7 @@ struct TimelineImportTests {
         #expect(posts.last?.media == Media(kind: .single, pixelWidth: 1080, pixelHeight: 648, encodedBytes: 174_960))
     }
 
-    @Test("text is counted in grapheme clusters, as layout counts characters, and quotes add theirs")
+    @Test("text is counted in grapheme clusters, as layout counts characters, and a quote keeps its own")
     func textLength() throws {
         let quote = #"""
             {"$type": "app.bsky.embed.record#view", "record": {"$type": "app.bsky.embed.record#viewRecord",
@@ -96,7 +96,11 @@ struct TimelineImportTests {
         #expect(feed.posts.map(\.textLength) == [9, 2])
         #expect(feed.posts[1].quote == ImportedQuote(kind: "post", textLength: 12))
         #expect(feed.posts[1].embed == .record)
-        #expect(feed.enginePosts(firstID: 10).map(\.textLength) == [14, 9])
+        // The engine's post keeps its own text; the quote is a card with its text's length.
+        let posts = feed.enginePosts(firstID: 10)
+        #expect(posts.map(\.textLength) == [2, 9])
+        #expect(posts.map(\.quotedTextLength) == [12, nil])
+        #expect(posts.allSatisfy { !$0.hasExternalCard })
     }
 
     @Test("replies keep parent and root, reposts their reposter, as hashed ids linked in the engine's posts")

@@ -73,6 +73,15 @@ struct GestureAndShapeDecodingTests {
             "$.feed.item_height_pt", "expected a value in 1.0...10000.0 pt, found 0.0"
         ),
         (
+            #"{ "post_count": 20, "item_height_pt": 100, "quote_fraction": 0.2 }"#,
+            #"{ "at_ms": 0, "action": "like" }"#,
+            "$.feed.quote_fraction", "expected no `quote_fraction` with `item_height_pt`"
+        ),
+        (
+            #"{ "post_count": 20, "external_card_fraction": 1.5 }"#, #"{ "at_ms": 0, "action": "like" }"#,
+            "$.feed.external_card_fraction", "expected a value in 0.0...1.0"
+        ),
+        (
             #"{ "post_count": 20, "item_height_pt": "tall" }"#, #"{ "at_ms": 0, "action": "like" }"#,
             "$.feed.item_height_pt", "expected a number of points or an object {min, max}"
         ),

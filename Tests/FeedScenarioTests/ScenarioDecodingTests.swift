@@ -388,8 +388,9 @@ struct DeviceProfileTests {
         let rated = Self.ratedValues(in: profile)
         // max refresh, four screen measures, ten flat costs, five content-aware
         // and four render-server costs, the background result's cost, the
-        // jitter's σ, and the background cores and their speed.
-        #expect(rated.count == 28)
+        // jitter's σ, the background cores and their speed, and the four
+        // costs of quoted records and external cards.
+        #expect(rated.count == 32)
         for (label, value) in rated {
             #expect(
                 !value.rationale.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,

@@ -29,6 +29,8 @@ struct CalibrationTests {
         "measured_media_items": 1_500_000, "measured_thread_rows": 1_500_000, "items_laid_out": 2_000,
         "height_updates": 100_000, "offset_queries": 1_000, "diff_elements": 2_000, "changes_applied": 100_000,
         "view_models_created": 800_000, "decoded_megapixels": 8_000_000, "background_results": 20_000,
+        "configured_quotes": 400_000, "measured_quotes": 1_000_000, "configured_external_cards": 300_000,
+        "measured_external_cards": 800_000,
     ]
     static let frameCount = 10_000
     static let seed: UInt64 = 11
@@ -39,8 +41,9 @@ struct CalibrationTests {
     /// A scroll's frames: 0–3 cells configured and 0–2 measured, each with
     /// 0–300 characters and 0–3 media items, thread rows, occasional
     /// whole-layout passes, height batches, diffs with their changes, and
-    /// main-thread decodes. Each term's count varies on its own, so every
-    /// term is identifiable.
+    /// main-thread decodes, and 0–3 quoted records and external cards
+    /// configured and measured (drawn on their own stream). Each term's
+    /// count varies on its own, so every term is identifiable.
     ///
     /// `preempted` of the frames, chosen by their own seeded stream, get
     /// 4–25 ms of extra time: a thread preempted or a page fault, as every
@@ -50,6 +53,7 @@ struct CalibrationTests {
         var interruptions = Xoshiro256StarStar(seed: seed &+ 1)
         // Their own stream, so that the other counts are drawn as before there were any.
         var results = Xoshiro256StarStar(seed: seed &+ 2)
+        var cards = Xoshiro256StarStar(seed: seed &+ 3)
         func index(_ column: String) -> Int { CostTerm.all.firstIndex { $0.traceColumn == column }! }
         var frames: [CalibrationTrace.Frame] = []
         for frame in 0..<frameCount {
@@ -80,6 +84,11 @@ struct CalibrationTests {
             }
             if random.chance(0.2) { counts[index("decoded_megapixels")] = Double(random.next(in: 100...1_200)) / 1_000 }
             if results.chance(0.4) { add("background_results", results.next(in: 1...60)) }
+            for column in [
+                "configured_quotes", "measured_quotes", "configured_external_cards", "measured_external_cards",
+            ] {
+                add(column, cards.next(in: 0...3))
+            }
             var ns = 0.0
             for (i, term) in CostTerm.all.enumerated() where counts[i] > 0 {
                 let noise = CounterRandom.lognormalFactor(sigma: noiseSigma, seed, UInt64(frame), UInt64(i), 0)

@@ -318,4 +318,33 @@ struct DriftTruthTests {
         var again = SyntheticFeed(settings: settings, streams: RandomStreams(seed: 7))
         #expect(again.nextPosts(200) == posts)
     }
+
+    @Test("quote and external card fractions give their share of cards, and leave other feeds' posts as they were")
+    func cardFractions() {
+        let plain = FeedSettings(postCount: 0)
+        var settings = plain
+        settings.quoteFraction = 0.3
+        settings.externalCardFraction = 0.1
+        var feed = SyntheticFeed(settings: settings, streams: RandomStreams(seed: 7))
+        let posts = feed.nextPosts(4_000)
+        let quotes = posts.filter { $0.quotedTextLength != nil }
+        let cards = posts.filter(\.hasExternalCard)
+        // Binomial shares: within four standard deviations.
+        func near(_ count: Int, _ p: Double) -> Bool {
+            let sd: Double = (p * (1 - p) / 4_000).squareRoot()
+            return abs(Double(count) / 4_000 - p) < 4 * sd
+        }
+        #expect(near(quotes.count, 0.3))
+        #expect(near(cards.count, 0.1))
+        #expect(quotes.allSatisfy { settings.textLength.contains($0.quotedTextLength ?? -1) })
+        #expect(cards.allSatisfy { $0.media?.pixelWidth == 1_200 && $0.media?.pixelHeight == 628 })
+        // Without cards asked for, nothing is drawn for them: the same posts as before they existed.
+        var withoutA = SyntheticFeed(settings: plain, streams: RandomStreams(seed: 7))
+        var zeroed = plain
+        zeroed.quoteFraction = 0
+        var withoutB = SyntheticFeed(settings: zeroed, streams: RandomStreams(seed: 7))
+        let a = withoutA.nextPosts(500)
+        #expect(a == withoutB.nextPosts(500))
+        #expect(!a.contains { $0.quotedTextLength != nil || $0.hasExternalCard })
+    }
 }

@@ -28,6 +28,25 @@ package struct CellLayoutMetrics: Hashable, Sendable {
     /// Tighter bottom padding of a thread row connected to the row below.
     package var threadConnectorSaving: Double = 8
 
+    // The cards' metrics are constants, not fields: every list and engine
+    // holds its metrics, and six more fields took each past its allocation
+    // size class.
+
+    /// Padding inside the bordered card of a quoted record or an external
+    /// card, on every side.
+    package static let cardInset = 10.0
+    /// A quoted record's author line: avatar, name and handle, smaller than
+    /// the post's own.
+    package static let quoteHeaderHeight = 18.0
+    /// An external card's text under its thumbnail: a title of up to two
+    /// lines at the body size, then a description of up to two lines and
+    /// the link's domain at the footnote size, every line counted (a
+    /// capture's titles and descriptions are not imported, so the fullest
+    /// card is assumed).
+    package static let externalCardTitleLines = 2.0
+    package static let externalCardDetailLines = 3.0
+    package static let footnoteFontSize = 13.0
+
     package init() {}
 
     /// The measured height of `post`'s cell at `width` points and Dynamic
@@ -46,9 +65,36 @@ package struct CellLayoutMetrics: Hashable, Sendable {
             let aspect = media.sizeKnownAtLayout ? media.aspectRatio : placeholderMediaAspect
             height += mediaSpacing + contentWidth * min(aspect, maximumMediaAspect)
         }
+        if let quoted = post.quotedTextLength {
+            height += mediaSpacing + quoteHeight(textLength: quoted, contentWidth: contentWidth, typeScale: typeScale)
+        }
+        if post.hasExternalCard {
+            // Under its thumbnail (the post's media) when it has one.
+            if !post.hasMedia { height += mediaSpacing }
+            height += externalCardTextHeight(typeScale: typeScale)
+        }
         if post.repostedBy != nil { height += repostLineHeight * typeScale }
         height += actionBarHeight
         return HeightIndex.snap(height)
+    }
+
+    /// The height of a quoted record's card: its author line and its text,
+    /// wrapped inside the card's insets.
+    func quoteHeight(textLength: Int, contentWidth: Double, typeScale: Double) -> Double {
+        let fontSize = bodyFontSize * typeScale
+        let textWidth = max(1, contentWidth - 2 * Self.cardInset)
+        let glyphsPerLine = max(1, Int(textWidth / (fontSize * averageGlyphWidthRatio)))
+        let lines = (textLength + glyphsPerLine - 1) / glyphsPerLine
+        var height = 2 * Self.cardInset + Self.quoteHeaderHeight * typeScale
+        if lines > 0 { height += headerSpacing + Double(lines) * fontSize * lineHeightMultiple }
+        return height
+    }
+
+    /// The height of an external card's text block below its thumbnail.
+    func externalCardTextHeight(typeScale: Double) -> Double {
+        2 * Self.cardInset
+            + (Self.externalCardTitleLines * bodyFontSize + Self.externalCardDetailLines * Self.footnoteFontSize)
+            * typeScale * lineHeightMultiple
     }
 
     /// The measured height of a feed row: the post's cell, adjusted for its

@@ -37,6 +37,10 @@ public struct Media: Hashable, Sendable {
     /// about 2 bits per pixel.
     package static let encodedBytesPerPixel = 0.25
 
+    /// An external card's thumbnail: 1.91:1, the Open Graph image shape,
+    /// which the card lays out at whatever the image.
+    package static let externalCardThumbnail = (width: 1_200, height: 628)
+
     /// The encoded size of a `width` × `height` image at
     /// `encodedBytesPerPixel`.
     package static func encodedBytes(width: Int, height: Int) -> Int {
@@ -68,6 +72,8 @@ public struct Media: Hashable, Sendable {
 /// | `likeCount` | 32 bits | `Int32` |
 /// | `textLength` | 16 bits | 0 ... ``maximumTextLength`` (65,535) |
 /// | `fixedHeightPt` | 32 bits of 1/64 pt | 0 ... ``maximumFixedHeightPt``, snapped as layout snaps every height |
+/// | `quotedTextLength` | the same 32 bits | 0 ... ``maximumTextLength``; a fixed height or a quote, not both |
+/// | `hasExternalCard` | 1 bit | |
 /// | `media` pixel sizes | 16 bits each | 0 ... ``maximumMediaPixels`` (65,535) |
 /// | `media` encoded bytes | 32 bits | 0 ... ``maximumMediaBytes`` (4 GiB − 1) |
 public struct Post: Identifiable, Hashable, Sendable {
@@ -92,6 +98,9 @@ public struct Post: Identifiable, Hashable, Sendable {
     private var _repostedBy: UInt32
     private var _likeCount: Int32
     /// In units of `HeightIndex.quantum`; `UInt32.max` means content-sized.
+    /// With the `quote` flag, the quoted record's text length instead: a
+    /// fixed-size card's height does not depend on what it shows, so the
+    /// two never need the field at once.
     private var _fixedHeight: UInt32
     private var _mediaBytes: UInt32
     private var _mediaWidth: UInt16
@@ -196,18 +205,53 @@ public struct Post: Identifiable, Hashable, Sendable {
     /// 1/64 pt (`HeightIndex.snap`), the unit layout snaps every height to,
     /// so layout sees the same height as from the value set.
     public var fixedHeightPt: Double? {
-        get { _fixedHeight == Post.none ? nil : Double(_fixedHeight) * HeightIndex.quantum }
+        get {
+            _fixedHeight == Post.none || _flags.contains(.quote) ? nil : Double(_fixedHeight) * HeightIndex.quantum
+        }
         set {
             guard let newValue else {
-                _fixedHeight = Post.none
+                if !_flags.contains(.quote) { _fixedHeight = Post.none }
                 return
             }
+            precondition(!_flags.contains(.quote), "a post with a quoted record has no fixed height")
             let snapped = HeightIndex.snap(newValue)
             precondition(
                 snapped <= Post.maximumFixedHeightPt,
                 "a post's fixed height \(newValue) pt is above \(Post.maximumFixedHeightPt) pt")
             _fixedHeight = UInt32(snapped / HeightIndex.quantum)
         }
+    }
+
+    /// The length of the text of the record this post quotes, in
+    /// characters, shown in a card below the post's own text and media;
+    /// `nil` when it quotes nothing. A quote of something other than a post
+    /// (a feed, a list, a record that is gone) is a card with no text: 0.
+    public var quotedTextLength: Int? {
+        get { _flags.contains(.quote) ? Int(_fixedHeight) : nil }
+        set {
+            guard let newValue else {
+                if _flags.contains(.quote) {
+                    _flags.remove(.quote)
+                    _fixedHeight = Post.none
+                }
+                return
+            }
+            precondition(
+                newValue >= 0 && newValue <= Post.maximumTextLength,
+                "a quoted record's text length \(newValue) is outside 0…\(Post.maximumTextLength)")
+            precondition(
+                _flags.contains(.quote) || _fixedHeight == Post.none, "a post with a fixed height quotes no record")
+            _flags.insert(.quote)
+            _fixedHeight = UInt32(newValue)
+        }
+    }
+
+    /// Whether the post shows an external card: a link's title, description
+    /// and domain under its thumbnail, which is the post's ``media`` when
+    /// the link has one.
+    public var hasExternalCard: Bool {
+        get { _flags.contains(.externalCard) }
+        set { if newValue { _flags.insert(.externalCard) } else { _flags.remove(.externalCard) } }
     }
 
     /// Whether the post has media: `media != nil` without building it.
@@ -271,6 +315,9 @@ struct _PostFlags: OptionSet, Hashable, Sendable {
     static let carousel = _PostFlags(rawValue: 1 << 2)
     static let video = _PostFlags(rawValue: 1 << 3)
     static let likedByViewer = _PostFlags(rawValue: 1 << 4)
+    /// `_fixedHeight` holds a quoted record's text length.
+    static let quote = _PostFlags(rawValue: 1 << 5)
+    static let externalCard = _PostFlags(rawValue: 1 << 6)
 
     /// The media's kind: single unless the carousel or video bit is set.
     var mediaKind: Media.Kind {

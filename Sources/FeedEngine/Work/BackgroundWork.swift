@@ -41,7 +41,11 @@ struct LayoutKey: Equatable, Sendable {
     var isRepost: Bool
     var role: ThreadRole
     var isThreadIncomplete: Bool
+    var hasExternalCard: Bool
     var fixedHeight: Double?
+    // 16 bits (a post's text lengths are), placed in the padding after
+    // `fixedHeight`, so that a key stays 72 bytes.
+    var quotedTextLength: UInt16?
     var width: Double
     var typeScale: Double
 
@@ -53,6 +57,8 @@ struct LayoutKey: Equatable, Sendable {
         role = item.role
         isThreadIncomplete = item.isThreadIncomplete
         fixedHeight = item.post.fixedHeightPt
+        quotedTextLength = item.post.quotedTextLength.map { UInt16($0) }
+        hasExternalCard = item.post.hasExternalCard
         width = configuration.width
         typeScale = configuration.typeScale
     }

@@ -19,20 +19,31 @@ package struct WorkCounters: Equatable, Hashable, Sendable {
     package var viewModelsCreated: Int = 0
     /// Pixels of images decoded on the main thread.
     package var mainThreadDecodedPixels: Int = 0
-    /// Characters of body text in the cells configured.
+    /// Characters of text (the post's and a quoted record's) in the cells configured.
     package var configuredTextCharacters: Int = 0
+    // The counts from here on are 32 bits: no frame comes near 2^31 of
+    // them, and a list keeps its pending counts in a 512-byte object.
+
     /// Media items (photos, carousel pages, videos) in the cells configured.
-    package var configuredMediaItems: Int = 0
-    /// Characters of body text in the cells measured.
-    package var measuredTextCharacters: Int = 0
+    package var configuredMediaItems: Int32 = 0
+    /// Quoted records in the cells configured.
+    package var configuredQuotes: Int32 = 0
+    /// External cards in the cells configured.
+    package var configuredExternalCards: Int32 = 0
     /// Media items in the cells measured.
-    package var measuredMediaItems: Int = 0
+    package var measuredMediaItems: Int32 = 0
     /// Cells measured that are rows of a thread (root, parent or reply),
     /// which lay out a connector and, when incomplete, a "show more" row.
-    package var measuredThreadRows: Int = 0
+    package var measuredThreadRows: Int32 = 0
+    /// Quoted records in the cells measured.
+    package var measuredQuotes: Int32 = 0
+    /// External cards in the cells measured.
+    package var measuredExternalCards: Int32 = 0
     /// Results of background work (a precomputed height, prepared
     /// contents) handed back to the main thread.
-    package var backgroundResults: Int = 0
+    package var backgroundResults: Int32 = 0
+    /// Characters of text (the post's and a quoted record's) in the cells measured.
+    package var measuredTextCharacters: Int = 0
 
     package init() {}
 
@@ -56,6 +67,10 @@ package struct WorkCounters: Equatable, Hashable, Sendable {
         lhs.measuredMediaItems += rhs.measuredMediaItems
         lhs.measuredThreadRows += rhs.measuredThreadRows
         lhs.backgroundResults += rhs.backgroundResults
+        lhs.configuredQuotes += rhs.configuredQuotes
+        lhs.configuredExternalCards += rhs.configuredExternalCards
+        lhs.measuredQuotes += rhs.measuredQuotes
+        lhs.measuredExternalCards += rhs.measuredExternalCards
     }
 }
 
@@ -73,20 +88,42 @@ package struct CellWork: Equatable, Hashable, Sendable {
     package var mediaItems: Int
     /// Whether the cell is a row of a thread (root, parent or reply).
     package var isThreadRow: Bool
+    /// The cards the cell lays out besides its media.
+    package var cards: Cards
 
-    package init(kind: Kind, postID: PostID, textCharacters: Int, mediaItems: Int, isThreadRow: Bool) {
+    /// A quoted record's card and an external card: each a layout kind
+    /// with costs of its own.
+    package struct Cards: OptionSet, Hashable, Sendable {
+        package let rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
+        package static let quote = Cards(rawValue: 1 << 0)
+        package static let externalCard = Cards(rawValue: 1 << 1)
+
+        /// The cards `post` shows.
+        package init(_ post: Post) {
+            self = []
+            if post.quotedTextLength != nil { insert(.quote) }
+            if post.hasExternalCard { insert(.externalCard) }
+        }
+    }
+
+    package init(
+        kind: Kind, postID: PostID, textCharacters: Int, mediaItems: Int, isThreadRow: Bool, cards: Cards = []
+    ) {
         self.kind = kind
         self.postID = postID
         self.textCharacters = textCharacters
         self.mediaItems = mediaItems
         self.isThreadRow = isThreadRow
+        self.cards = cards
     }
 
-    /// The cell work of `item`.
+    /// The cell work of `item`: its text counts a quoted record's.
     package init(_ kind: Kind, _ item: FeedItem) {
         self.init(
-            kind: kind, postID: item.id, textCharacters: item.post.textLength,
-            mediaItems: item.post.media?.itemCount ?? 0, isThreadRow: item.role != .standalone)
+            kind: kind, postID: item.id, textCharacters: item.post.textLength + (item.post.quotedTextLength ?? 0),
+            mediaItems: item.post.media?.itemCount ?? 0, isThreadRow: item.role != .standalone,
+            cards: Cards(item.post))
     }
 }
 

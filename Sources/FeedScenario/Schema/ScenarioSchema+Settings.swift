@@ -67,6 +67,22 @@ extension FeedSettings {
                     size, media at its aspect ratio, header, action bar and insets).
                     """,
                 kind: .oneOf([.number(itemHeightBounds), .object(itemHeightRangeSchema)]), unit: "pt")
+        case .quote_fraction:
+            .number(
+                "Quote fraction",
+                """
+                Fraction of posts that quote another post, 0…1: a card under the post's text and media with the \
+                quoted author's line and text, whose length is drawn from `text_length`. Not with `item_height_pt`.
+                """,
+                0...1, default: defaults.quoteFraction)
+        case .external_card_fraction:
+            .number(
+                "External card fraction",
+                """
+                Fraction of posts that share a link as an external card, 0…1: a 1.91:1 thumbnail (in place of \
+                other media) over the link's title, description and domain. Not with `item_height_pt`.
+                """,
+                0...1, default: defaults.externalCardFraction)
         case .from:
             .text(
                 "Imported feed",

@@ -73,7 +73,7 @@ package final class CostModel: Sendable {
             // of its own, so every main-thread cost stays the same double.
             case .configure:
                 costs.cellConfigure.value + Double(cell.textCharacters) * costs.configurePerTextCharacter.value
-                    + Double(cell.mediaItems) * costs.configurePerMediaItem.value
+                    + Double(cell.mediaItems) * costs.configurePerMediaItem.value + cardsMean(cell)
             case .measure: measureMean(cell)
             }
         return mean * jitter(vsync: vsync, operation: cell.kind.rawValue, item: cell.postID)
@@ -84,14 +84,28 @@ package final class CostModel: Sendable {
         costs.cellMeasure.value
             + Double(cell.textCharacters) * costs.measurePerTextCharacter.value
             + Double(cell.mediaItems) * costs.measurePerMediaItem.value
-            + (cell.isThreadRow ? costs.measurePerThreadRow.value : 0)
+            + (cell.isThreadRow ? costs.measurePerThreadRow.value : 0) + cardsMean(cell)
+    }
+
+    /// The mean cost of the cards `cell` lays out besides its text and
+    /// media: a quoted record's and an external card's, configured or
+    /// measured as `cell` is.
+    private func cardsMean(_ cell: CellWork) -> Double {
+        // Adding 0 leaves a sum as it was: cells without cards cost what they did.
+        guard !cell.cards.isEmpty else { return 0 }
+        let (quote, card) =
+            switch cell.kind {
+            case .configure: (costs.configurePerQuote.value, costs.configurePerExternalCard.value)
+            case .measure: (costs.measurePerQuote.value, costs.measurePerExternalCard.value)
+            }
+        return (cell.cards.contains(.quote) ? quote : 0) + (cell.cards.contains(.externalCard) ? card : 0)
     }
 
     /// The mean cost of the content-aware part of configuring `cell`: its
-    /// text and its media.
+    /// text, its media and its cards.
     private func configuredContentMean(_ cell: CellWork) -> Double {
         Double(cell.textCharacters) * costs.configurePerTextCharacter.value
-            + Double(cell.mediaItems) * costs.configurePerMediaItem.value
+            + Double(cell.mediaItems) * costs.configurePerMediaItem.value + cardsMean(cell)
     }
 
     /// Nanoseconds `job` would take on the main thread's core, jitter drawn

@@ -68,6 +68,18 @@ package struct CostTerm: Sendable, Identifiable {
         CostTerm(
             "background_result", "background_results", "background result handed back to the main thread",
             \.backgroundResult, counting: .backgroundResults),
+        CostTerm(
+            "configure_per_quote", "configured_quotes", "quoted record in a configured cell", \.configurePerQuote,
+            counting: .configuredQuotes),
+        CostTerm(
+            "measure_per_quote", "measured_quotes", "quoted record in a measured cell", \.measurePerQuote,
+            counting: .measuredQuotes),
+        CostTerm(
+            "configure_per_external_card", "configured_external_cards", "external card in a configured cell",
+            \.configurePerExternalCard, counting: .configuredExternalCards),
+        CostTerm(
+            "measure_per_external_card", "measured_external_cards", "external card in a measured cell",
+            \.measurePerExternalCard, counting: .measuredExternalCards),
     ]
 
     init(
@@ -89,6 +101,7 @@ package struct CostTerm: Sendable, Identifiable {
     static let perCellKeys: Set<String> = [
         "cell_configure", "configure_per_text_character", "configure_per_media_item",
         "cell_measure", "measure_per_text_character", "measure_per_media_item", "measure_per_thread_row",
+        "configure_per_quote", "measure_per_quote", "configure_per_external_card", "measure_per_external_card",
     ]
 }
 
@@ -115,6 +128,10 @@ extension CostTerm {
         /// Pixels decoded on the main thread, in millions.
         case mainThreadDecodedMegapixels
         case backgroundResults
+        case configuredQuotes
+        case measuredQuotes
+        case configuredExternalCards
+        case measuredExternalCards
 
         /// The count in `work`.
         package func count(in work: WorkCounters) -> Double {
@@ -135,6 +152,10 @@ extension CostTerm {
             case .viewModelsCreated: Double(work.viewModelsCreated)
             case .mainThreadDecodedMegapixels: Double(work.mainThreadDecodedPixels) / 1_000_000
             case .backgroundResults: Double(work.backgroundResults)
+            case .configuredQuotes: Double(work.configuredQuotes)
+            case .measuredQuotes: Double(work.measuredQuotes)
+            case .configuredExternalCards: Double(work.configuredExternalCards)
+            case .measuredExternalCards: Double(work.measuredExternalCards)
             }
         }
     }

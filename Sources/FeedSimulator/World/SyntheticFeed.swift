@@ -80,6 +80,17 @@ package struct SyntheticFeed: Sendable {
         } else if generator.chance(settings.repostFraction) {
             post.repostedBy = UInt32(generator.next(below: SyntheticFeed.authorCount))
         }
+        // Drawn only when asked for, so other feeds keep their sequence.
+        if settings.quoteFraction > 0, generator.chance(settings.quoteFraction) {
+            post.quotedTextLength = generator.next(in: settings.textLength)
+        }
+        if settings.externalCardFraction > 0, generator.chance(settings.externalCardFraction) {
+            post.hasExternalCard = true
+            let card = Media.externalCardThumbnail
+            post.media = Media(
+                kind: .single, pixelWidth: card.width, pixelHeight: card.height,
+                encodedBytes: Media.encodedBytes(width: card.width, height: card.height))
+        }
         switch settings.itemHeight {
         case .content: break
         case let .fixed(height): post.fixedHeightPt = height

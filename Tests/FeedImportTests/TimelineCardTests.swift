@@ -1,0 +1,39 @@
+import FeedEngine
+import FeedScenario
+import Testing
+
+@testable import FeedImport
+
+@Suite("Timeline cards")
+struct TimelineCardTests {
+    @Test("an external card and a quote beside a shared link reach the engine as cards of their own")
+    func cards() throws {
+        let external = #"""
+            {"$type": "app.bsky.embed.external#view", "external": {"uri": "https://example.org/a",
+              "title": "A title", "description": "A description"}}
+            """#
+        let quoteWithLink = #"""
+            {"$type": "app.bsky.embed.recordWithMedia#view",
+             "record": {"record": {"$type": "app.bsky.embed.record#viewRecord",
+               "uri": "at://did:plc:q/app.bsky.feed.post/q", "cid": "q",
+               "author": {"did": "did:plc:q", "handle": "q.test"},
+               "value": {"text": "four"}, "indexedAt": "2026-01-01T00:00:00Z"}},
+             "media": {"$type": "app.bsky.embed.external#view", "external": {"uri": "https://example.org/b"}}}
+            """#
+        let page = TimelineFixture.page([
+            TimelineFixture.item(3, by: "a", text: "link", embed: external),
+            TimelineFixture.item(2, by: "a", text: "both", embed: quoteWithLink),
+            TimelineFixture.item(1, by: "a", text: "plain"),
+        ])
+        let feed = try TimelineFixture.importing(page)
+        // Oldest first: the plain post, the quote beside a link, the link.
+        let posts = feed.enginePosts(firstID: 10)
+        #expect(posts.map(\.hasExternalCard) == [false, true, true])
+        #expect(posts.map(\.quotedTextLength) == [nil, 4, nil])
+        #expect(posts.map(\.textLength) == [5, 4, 4])
+        // The card's thumbnail is the post's media, 1.91:1 and sized at layout.
+        let thumbnail = try #require(posts[2].media)
+        #expect(thumbnail.pixelWidth == 1_200 && thumbnail.pixelHeight == 628 && thumbnail.sizeKnownAtLayout)
+        #expect(posts[0].media == nil)
+    }
+}
