@@ -40,10 +40,13 @@ struct CardLayoutTests {
         post.fixedHeightPt = 120
         #expect(post.fixedHeightPt == 120 && post.quotedTextLength == nil)
         post.fixedHeightPt = nil
-        #expect(post == Post(
-            id: 1_234_567, authorID: 4_999, textLength: 300,
-            media: Media(kind: .single, pixelWidth: 1080, pixelHeight: 566, encodedBytes: 152_820), likeCount: 999,
-            parentID: 1_234_500, repostedBy: 0))
+        #expect(
+            post
+                == Post(
+                    id: 1_234_567, authorID: 4_999, textLength: 300,
+                    media: Media(kind: .single, pixelWidth: 1080, pixelHeight: 566, encodedBytes: 152_820),
+                    likeCount: 999,
+                    parentID: 1_234_500, repostedBy: 0))
         #expect(MemoryLayout<Post>.stride == 40)
     }
 
