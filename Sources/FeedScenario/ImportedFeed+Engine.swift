@@ -73,7 +73,7 @@ extension ImportedFeed {
     /// The engine's one media attachment for a post's media: the first
     /// item's shape; several images are a carousel.
     static func engineMedia(_ media: [ImportedMedia]) -> Media? {
-        guard let first = media.first else { return nil }
+        guard let first = media.first, !first.isCardWithoutThumbnail else { return nil }
         let kind: Media.Kind = first.kind == .video ? .video : media.count > 1 ? .carousel : .single
         var width = Media.storedPixelWidth
         var height = Media.storedPixelWidth

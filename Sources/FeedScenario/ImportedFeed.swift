@@ -22,7 +22,8 @@ package struct ImportedFeed: Codable, Equatable, Sendable {
     package var unknownEmbedTypes: [String: Int]
     /// Feed items by reason type this importer does not know, by `$type`.
     package var unknownReasonTypes: [String: Int]
-    /// Media items (of posts and their quotes) and how many give their size.
+    /// Media items (of posts and their quotes, a card's thumbnail among
+    /// them) and how many give their size.
     package var mediaItems: Int
     package var mediaSizeKnown: Int
     package var posts: [ImportedPost]
@@ -49,7 +50,8 @@ package struct ImportedFeed: Codable, Equatable, Sendable {
         for post in posts {
             embeds[post.embed.rawValue, default: 0] += 1
             if let type = post.unknownEmbed { unknownEmbedTypes[type, default: 0] += 1 }
-            let media = post.media + (post.quote?.media ?? [])
+            // A card without a thumbnail has nothing to lay out but its text.
+            let media = (post.media + (post.quote?.media ?? [])).filter { !$0.isCardWithoutThumbnail }
             mediaItems += media.count
             mediaSizeKnown += media.filter(\.sizeKnown).count
         }
@@ -124,12 +126,20 @@ package struct ImportedMedia: Codable, Equatable, Sendable {
     package var kind: Kind
     package var width: Int?
     package var height: Int?
+    /// For an external card, `false` when the link has no thumbnail (the
+    /// card is its text alone); absent otherwise, so files written before
+    /// it read as cards with thumbnails.
+    package var thumb: Bool?
 
-    package init(kind: Kind, width: Int? = nil, height: Int? = nil) {
+    package init(kind: Kind, width: Int? = nil, height: Int? = nil, thumb: Bool? = nil) {
         self.kind = kind
         self.width = width
         self.height = height
+        self.thumb = thumb
     }
+
+    /// Whether it is an external card without a thumbnail: no media to lay out.
+    package var isCardWithoutThumbnail: Bool { kind == .external && thumb == false }
 
     /// Whether layout knows the shape before the media loads.
     package var sizeKnown: Bool { width != nil && height != nil }

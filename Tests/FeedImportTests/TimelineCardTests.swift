@@ -37,3 +37,28 @@ struct TimelineCardTests {
         #expect(posts[0].media == nil)
     }
 }
+
+extension TimelineCardTests {
+    @Test("an external card without a thumbnail is a card with no media, in a capture and in post lines")
+    func cardWithoutThumbnail() throws {
+        let bare = #"{"$type": "app.bsky.embed.external#view", "external": {"uri": "https://example.org/c"}}"#
+        let feed = try TimelineFixture.importing(
+            TimelineFixture.page([TimelineFixture.item(1, by: "a", text: "bare", embed: bare)]))
+        #expect(feed.posts[0].media == [ImportedMedia(kind: .external, thumb: false)])
+        #expect(feed.mediaItems == 0)
+        let post = try #require(feed.enginePosts(firstID: 10).first)
+        #expect(post.hasExternalCard && post.media == nil)
+
+        let lines = [
+            #"{"id": "a", "author": "x", "page": 1, "media": [{"kind": "external", "thumb": false}]}"#,
+            #"{"id": "b", "author": "x", "page": 1, "media": [{"kind": "external", "thumb": true}]}"#,
+        ].joined(separator: "\n")
+        let fromLines = try TimelineFixture.importing(lines, as: "posts.jsonl")
+        #expect(fromLines.posts.map { $0.media.first?.thumb } == [false, nil])
+        #expect(fromLines.enginePosts(firstID: 10).map(\.hasMedia) == [true, false])
+
+        let misplaced = #"{"id": "a", "author": "x", "page": 1, "media": [{"kind": "image", "thumb": false}]}"#
+        let problem = try #require(TimelineFixture.problem(misplaced, as: "posts.jsonl"))
+        #expect(problem.problem == #"$.media[0].thumb: expected "thumb" only on an "external" card, found it on "image""#)
+    }
+}

@@ -90,6 +90,12 @@ struct JSONNode {
         return text
     }
 
+    /// This value as a boolean.
+    func boolean() throws(TimelineProblem) -> Bool {
+        guard case let .bool(flag) = value else { throw failure("expected true or false, found \(value.kindName)") }
+        return flag
+    }
+
     /// This value as a whole number of at least `minimum`.
     func integer(minimum: Int = 0) throws(TimelineProblem) -> Int {
         guard case let .number(number) = value, number.rounded() == number, abs(number) < 9e15 else {

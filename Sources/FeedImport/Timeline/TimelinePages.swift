@@ -90,8 +90,10 @@ struct TimelinePageReader {
         case "app.bsky.embed.video#view":
             return [try shape(of: embed, kind: .video)]
         case "app.bsky.embed.external#view":
-            _ = try embed.required("external").field("uri")
-            return [ImportedMedia(kind: .external)]
+            let external = try embed.required("external")
+            _ = try external.field("uri")
+            // `thumb` is optional in `viewExternal`: a card without one is its text alone.
+            return [ImportedMedia(kind: .external, thumb: try external.field("thumb") == nil ? false : nil)]
         default:
             return nil
         }

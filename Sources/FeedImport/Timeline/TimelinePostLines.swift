@@ -8,7 +8,8 @@ import Foundation
 /// (counted, then dropped); optional `parent`, `root`, `reposted_by`
 /// (strings, hashed); `page` (a whole number, not decreasing: posts of one
 /// page share it); `media` (`[{"kind": "image"|"video"|"external",
-/// "width": w, "height": h}]`, the size optional); `quote`
+/// "width": w, "height": h, "thumb": false}]`, the size optional, `thumb`
+/// only on a card without a thumbnail); `quote`
 /// (`{"kind", "text_length", "media"}`); `unknown_embed` (a type name).
 struct TimelinePostLines {
     let salt: ImportSalt
@@ -78,7 +79,15 @@ struct TimelinePostLines {
             guard (width == nil) == (height == nil) else {
                 throw item.failure("expected both \"width\" and \"height\" or neither, found one")
             }
-            media.append(ImportedMedia(kind: kind, width: width, height: height))
+            var thumb: Bool? = nil
+            if let node = try item.field("thumb") {
+                guard kind == .external else {
+                    throw node.failure("expected \"thumb\" only on an \"external\" card, found it on \"\(name)\"")
+                }
+                // Kept only when false: a card has a thumbnail unless it says not.
+                thumb = try node.boolean() ? nil : false
+            }
+            media.append(ImportedMedia(kind: kind, width: width, height: height, thumb: thumb))
         }
         return media
     }
