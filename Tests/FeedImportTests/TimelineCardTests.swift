@@ -10,7 +10,7 @@ struct TimelineCardTests {
     func cards() throws {
         let external = #"""
             {"$type": "app.bsky.embed.external#view", "external": {"uri": "https://example.org/a",
-              "title": "A title", "description": "A description"}}
+              "title": "A title", "description": "A description", "thumb": "https://example.org/a.jpg"}}
             """#
         let quoteWithLink = #"""
             {"$type": "app.bsky.embed.recordWithMedia#view",
@@ -59,6 +59,7 @@ extension TimelineCardTests {
 
         let misplaced = #"{"id": "a", "author": "x", "page": 1, "media": [{"kind": "image", "thumb": false}]}"#
         let problem = try #require(TimelineFixture.problem(misplaced, as: "posts.jsonl"))
-        #expect(problem.problem == #"$.media[0].thumb: expected "thumb" only on an "external" card, found it on "image""#)
+        #expect(
+            problem.problem == #"$.media[0].thumb: expected "thumb" only on an "external" card, found it on "image""#)
     }
 }
