@@ -23,7 +23,14 @@ public final class PartRegistry<Part: RegisteredPart>: Sendable {
     }
 
     /// Every part known now.
-    var known: [Part] { builtIn + registered.withLock { $0 } }
+    var known: [Part] {
+        let added = registered.withLock { $0 }
+        // Most programs register nothing, and then nothing is joined: the
+        // generic `+` (this class is not specialized) checks at run time
+        // that an array of parts is a collection, a scan of every protocol
+        // conformance in the binary, once for each kind of part.
+        return added.isEmpty ? builtIn : builtIn + added
+    }
 
     /// The part called `name`, if one is known.
     func named(_ name: String) -> Part? { known.first { $0.name == name } }

@@ -130,7 +130,7 @@ extension Rated: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         value = try c.decode(Double.self, forKey: .value, in: 0...1e12)
         rationale = try c.decodeNonEmptyString(forKey: .rationale)
     }
@@ -148,7 +148,7 @@ extension DeviceProfile: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         let version = try c.decodeNumber(Int.self, forKey: .schema_version)
         guard version == Scenario.schemaVersion else {
             throw c.failure(.schema_version, "expected \(Scenario.schemaVersion), found \(version)")
@@ -163,7 +163,7 @@ extension DeviceProfile: Decodable {
         }
         let screen = try c.superDecoder(forKey: .screen)
         try screen.rejectUnknownKeys(ScreenKeys.self)
-        let s = try screen.container(keyedBy: ScreenKeys.self)
+        let s = try screen.fields(ScreenKeys.self)
         screenWidthPt = try s.decode(Rated.self, forKey: .width_pt)
         screenHeightPt = try s.decode(Rated.self, forKey: .height_pt)
         safeAreaTopPt = try s.decode(Rated.self, forKey: .safe_area_top_pt)
@@ -212,7 +212,7 @@ extension CostTable: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         frameBase = try c.decode(Rated.self, forKey: .frame_base)
         cellConfigure = try c.decode(Rated.self, forKey: .cell_configure)
         cellMeasure = try c.decode(Rated.self, forKey: .cell_measure)
@@ -291,7 +291,7 @@ extension BackgroundCores: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         cores = try c.decode(Rated.self, forKey: .cores)
         speed = try c.decode(Rated.self, forKey: .speed)
         guard cores.value == cores.value.rounded(), (1...BackgroundCores.maximumCores).contains(cores.value) else {

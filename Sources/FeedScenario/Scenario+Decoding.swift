@@ -23,7 +23,7 @@ extension Scenario: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         let version = try c.decodeNumber(Int.self, forKey: .schema_version)
         guard version == Scenario.schemaVersion else {
             throw c.failure(.schema_version, "expected \(Scenario.schemaVersion), found \(version)")
@@ -162,12 +162,12 @@ extension FeedSettings: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         postCount = try c.decode(Int.self, forKey: .post_count, per: FeedSettings.schema)
         if c.contains(.text_length) {
             let r = try c.superDecoder(forKey: .text_length)
             try r.rejectUnknownKeys(RangeKeys.self)
-            let rc = try r.container(keyedBy: RangeKeys.self)
+            let rc = try r.fields(RangeKeys.self)
             let low = try rc.decode(Int.self, forKey: .min, per: FeedSettings.textLengthSchema)
             let high = try rc.decode(Int.self, forKey: .max, per: FeedSettings.textLengthSchema)
             guard low <= high else { throw rc.failure(.max, "expected max >= min (\(low)), found \(high)") }
@@ -217,18 +217,18 @@ extension FeedSettings: Decodable {
 
     /// `item_height_pt` is a number (every cell that tall) or `{min, max}`
     /// (each cell drawn from the range); absent, heights follow the content.
-    private static func decodeItemHeight(_ c: KeyedDecodingContainer<Keys>) throws -> ItemHeight {
+    private static func decodeItemHeight(_ c: KeyedFields<Keys>) throws -> ItemHeight {
         guard c.contains(.item_height_pt) else { return .content }
         if (try? c.decode(Double.self, forKey: .item_height_pt)) != nil {
             return .fixed(try c.decode(Double.self, forKey: .item_height_pt, per: FeedSettings.schema))
         }
         guard let r = try? c.superDecoder(forKey: .item_height_pt),
-            (try? r.container(keyedBy: AnyCodingKey.self)) != nil
+            (try? r.fields(AnyCodingKey.self)) != nil
         else {
             throw c.failure(.item_height_pt, "expected a number of points or an object {min, max}")
         }
         try r.rejectUnknownKeys(RangeKeys.self)
-        let rc = try r.container(keyedBy: RangeKeys.self)
+        let rc = try r.fields(RangeKeys.self)
         let low = try rc.decode(Double.self, forKey: .min, per: FeedSettings.itemHeightRangeSchema)
         let high = try rc.decode(Double.self, forKey: .max, per: FeedSettings.itemHeightRangeSchema)
         guard low <= high else { throw rc.failure(.max, "expected max >= min (\(low)), found \(high)") }
@@ -249,7 +249,7 @@ extension MemorySettings: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         let d = MemorySettings.defaults
         let megabyte = Double(1 << 20)
         limitBytes = Int64(
@@ -286,7 +286,7 @@ extension LifecycleSettings: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         let d = LifecycleSettings.defaults
         /// `key`'s duration in nanoseconds, written in units of `unit` ns.
         func duration(_ key: Keys, default value: Int64, unit: Double) throws -> Int64 {
@@ -318,7 +318,7 @@ extension NetworkSettings: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         let d = NetworkSettings.defaults
         profile = c.contains(.profile) ? try c.decode(String.self, forKey: .profile) : d.profile
         guard NetworkSettings.profileNames.contains(profile) else {
@@ -351,7 +351,7 @@ extension NetworkSettings: Decodable {
             while !list.isAtEnd {
                 let window = try list.superDecoder()
                 try window.rejectUnknownKeys(WindowKeys.self)
-                let w = try window.container(keyedBy: WindowKeys.self)
+                let w = try window.fields(WindowKeys.self)
                 let from = try w.decode(Double.self, forKey: .from_s, per: NetworkSettings.offlineWindowSchema)
                 let to = try w.decode(Double.self, forKey: .to_s, per: NetworkSettings.offlineWindowSchema)
                 guard to > from else {
@@ -375,7 +375,7 @@ extension LatencyDistribution {
 
     static func decode(from decoder: any Decoder) throws -> LatencyDistribution {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         let kind = try c.decode(Kind.self, forKey: .distribution)
         let fields = LatencyDistribution.schema.branch(kind.rawValue)
         let allowed = fields.fields.compactMap { Keys(rawValue: $0.name) }
@@ -419,7 +419,7 @@ extension ServerSettings: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         let latencyMs = try c.decode(
             Double.self, forKey: .latency_ms, per: ServerSettings.schema, default: ServerSettings.defaultLatencyMs)
         latencyNs = Int64((latencyMs * nanosecondsPerMillisecond).rounded())
@@ -450,7 +450,7 @@ extension EngineSettings {
         from decoder: any Decoder, base: EngineSettings, named: Bool
     ) throws -> (name: String?, settings: EngineSettings, network: NetworkSettings?) {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         var name: String? = nil
         if named {
             name = try c.decodeName(forKey: .name, per: EngineVariant.schema)
@@ -542,7 +542,7 @@ extension RunLimits: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         maxEvents = try c.decode(
             Int.self, forKey: .max_events, per: RunLimits.schema, default: RunLimits.defaultMaxEvents)
         let seconds = try c.decode(
@@ -594,7 +594,7 @@ extension ScriptStep: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         let atMs = try c.decode(Double.self, forKey: .at_ms, per: ScriptStep.schema)
         atNs = Int64((atMs * nanosecondsPerMillisecond).rounded())
         let kind = try c.decode(ScriptAction.Kind.self, forKey: .action)
@@ -677,7 +677,7 @@ extension ScriptStep: Decodable {
         if c.contains(.repeat) {
             let r = try c.superDecoder(forKey: .repeat)
             try r.rejectUnknownKeys(RepeatKeys.self)
-            let rc = try r.container(keyedBy: RepeatKeys.self)
+            let rc = try r.fields(RepeatKeys.self)
             repeatCount = try rc.decode(Int.self, forKey: .count, per: ScriptStep.repeatSchema)
             let everyMs = try rc.decode(Double.self, forKey: .every_ms, per: ScriptStep.repeatSchema)
             repeatEveryNs = Int64((everyMs * nanosecondsPerMillisecond).rounded())
@@ -707,7 +707,7 @@ extension ScriptStep: Decodable {
 
     /// A drag is either `distance_pt` over `duration_ms` at constant speed, or
     /// an explicit `trajectory` of `{t_ms, dy_pt}` points starting at 0.
-    private static func decodeTrajectory(_ c: KeyedDecodingContainer<Keys>) throws -> [TrajectoryPoint] {
+    private static func decodeTrajectory(_ c: KeyedFields<Keys>) throws -> [TrajectoryPoint] {
         if c.contains(.trajectory) {
             if c.contains(.distance_pt) || c.contains(.duration_ms) {
                 throw c.failure(
@@ -719,7 +719,7 @@ extension ScriptStep: Decodable {
                 let index = list.currentIndex
                 let pointDecoder = try list.superDecoder()
                 try pointDecoder.rejectUnknownKeys(PointKeys.self)
-                let p = try pointDecoder.container(keyedBy: PointKeys.self)
+                let p = try pointDecoder.fields(PointKeys.self)
                 let tMs = try p.decode(Double.self, forKey: .t_ms, per: ScriptStep.trajectoryPointSchema)
                 let dy = try p.decode(Double.self, forKey: .dy_pt, per: ScriptStep.trajectoryPointSchema)
                 let point = TrajectoryPoint(
@@ -758,7 +758,7 @@ extension ScriptStep: Decodable {
     }
 }
 
-extension KeyedDecodingContainer {
+extension KeyedFields where Key: CodingKey {
     /// A part chosen by name (a position strategy, a prefetch policy): a
     /// built-in name or one a program registered.
     func decodePart<Part: RegisteredPart>(forKey key: Key, default defaultValue: Part) throws -> Part {

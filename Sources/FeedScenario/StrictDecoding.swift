@@ -7,6 +7,59 @@ struct AnyCodingKey: CodingKey {
         self.stringValue = String(intValue)
         self.intValue = intValue
     }
+    /// The same field as `key`.
+    init(_ key: some CodingKey) {
+        stringValue = key.stringValue
+        intValue = key.intValue
+    }
+}
+
+/// An object's fields, named by `Key` and read through the one
+/// `KeyedDecodingContainer<AnyCodingKey>` every object shares.
+///
+/// Not a `KeyedDecodingContainer<Key>` for each key type: the standard
+/// library's container is resilient, so a key type's container has its
+/// metadata built at run time from a mangled name, and checking that `Key`
+/// is a `CodingKey` scans every protocol conformance in the binary, about
+/// 0.2 M instructions a key type (a dozen of them for a scenario and its
+/// device, callgrind). `Key` is unconstrained here, so building this type's
+/// metadata checks nothing.
+struct KeyedFields<Key> {
+    let base: KeyedDecodingContainer<AnyCodingKey>
+}
+
+extension Decoder {
+    /// The current object's fields, named by `Key`.
+    func fields<Key: CodingKey>(_: Key.Type) throws -> KeyedFields<Key> {
+        KeyedFields(base: try container(keyedBy: AnyCodingKey.self))
+    }
+}
+
+extension KeyedFields where Key: CodingKey {
+    // What `KeyedDecodingContainer` offers, by `Key`.
+
+    var codingPath: [any CodingKey] { base.codingPath }
+
+    /// The object's fields that `Key` names, in the decoder's order.
+    var allKeys: [Key] { base.allKeys.compactMap { Key(stringValue: $0.stringValue) } }
+
+    func contains(_ key: Key) -> Bool { base.contains(AnyCodingKey(key)) }
+
+    func decodeNil(forKey key: Key) throws -> Bool { try base.decodeNil(forKey: AnyCodingKey(key)) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try base.decode(type, forKey: AnyCodingKey(key))
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try base.decodeIfPresent(type, forKey: AnyCodingKey(key))
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder { try base.superDecoder(forKey: AnyCodingKey(key)) }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try base.nestedUnkeyedContainer(forKey: AnyCodingKey(key))
+    }
 }
 
 extension Decoder {
@@ -26,7 +79,7 @@ extension Decoder {
     }
 }
 
-extension KeyedDecodingContainer {
+extension KeyedFields where Key: CodingKey {
     /// A failure at `key` saying what was expected.
     func failure(_ key: Key, _ expected: String) -> DecodingFailure {
         DecodingFailure(codingPath: codingPath + [key], expected: expected)

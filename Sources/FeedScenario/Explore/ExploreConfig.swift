@@ -183,7 +183,7 @@ extension ExploreConfig: Decodable {
 
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.container(keyedBy: Keys.self)
+        let c = try decoder.fields(Keys.self)
         let d = ExploreConfig.defaults
         device = try c.decodeIfPresent(String.self, forKey: .device) ?? d.device
         strategies = d.strategies
@@ -244,7 +244,7 @@ extension ExploreConfig: Decodable {
         if c.contains(.weights) {
             let w = try c.superDecoder(forKey: .weights)
             try w.rejectUnknownKeys(ScriptAction.Kind.self)
-            let wc = try w.container(keyedBy: ScriptAction.Kind.self)
+            let wc = try w.fields(ScriptAction.Kind.self)
             for (index, action) in ScriptAction.Kind.allCases.enumerated() where wc.contains(action) {
                 weights[index] = try wc.decode(Double.self, forKey: action, per: ExploreConfig.weightsSchema)
             }
@@ -287,7 +287,7 @@ extension ExploreConfig: Decodable {
         if c.contains(.engine) {
             let e = try c.superDecoder(forKey: .engine)
             engine = try EngineSettings.decode(from: e, base: .defaults, named: false).settings
-            let named = try e.container(keyedBy: EngineSettings.Keys.self)
+            let named = try e.fields(EngineSettings.Keys.self)
             engineFields = EngineSettings.Keys.allCases.filter(named.contains)
             if !layoutStrategies.isEmpty, named.contains(.layout_strategy) {
                 throw named.failure(
@@ -339,7 +339,7 @@ extension ExploreConfig: Decodable {
     /// The parts `key` names, each known and named once, at least one:
     /// `what` says what a part is in the messages.
     private static func decodeParts<Part: RegisteredPart>(
-        _ c: KeyedDecodingContainer<Keys>, _ key: Keys, what: String
+        _ c: KeyedFields<Keys>, _ key: Keys, what: String
     ) throws -> [Part] {
         let names = try c.decode([String].self, forKey: key)
         guard !names.isEmpty else { throw c.failure(key, "expected at least one \(what)") }
@@ -357,12 +357,12 @@ extension ExploreConfig: Decodable {
     }
 
     private static func decodeRange(
-        _ c: KeyedDecodingContainer<Keys>, _ key: Keys, schema: ObjectSchema
+        _ c: KeyedFields<Keys>, _ key: Keys, schema: ObjectSchema
     ) throws -> ClosedRange<Int>? {
         guard c.contains(key) else { return nil }
         let r = try c.superDecoder(forKey: key)
         try r.rejectUnknownKeys(RangeKeys.self)
-        let rc = try r.container(keyedBy: RangeKeys.self)
+        let rc = try r.fields(RangeKeys.self)
         let low = try rc.decode(Int.self, forKey: .min, per: schema)
         let high = try rc.decode(Int.self, forKey: .max, per: schema)
         guard low <= high else { throw rc.failure(.max, "expected max >= min (\(low)), found \(high)") }

@@ -44,7 +44,7 @@ package struct ImportedNetwork: Sendable, Equatable, Codable {
     /// Decodes and checks a file, naming the field at fault.
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.fields(CodingKeys.self)
         format = try c.decode(String.self, forKey: .format)
         guard format == Self.formatName else {
             throw c.failure(
@@ -128,7 +128,7 @@ package struct RequestClass: Sendable, Equatable, Codable {
     /// 101 finite, non-negative, non-decreasing values.
     package init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
-        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let c = try decoder.fields(CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
         func count(_ key: CodingKeys) throws -> Int {
             let value = try c.decodeNumber(Int.self, forKey: key)
@@ -152,7 +152,7 @@ package struct RequestClass: Sendable, Equatable, Codable {
     }
 
     /// The quantile table at `key`, checked, or `nil` when it is null or absent.
-    private static func table(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> [Double]? {
+    private static func table(_ c: KeyedFields<CodingKeys>, _ key: CodingKeys) throws -> [Double]? {
         guard c.contains(key), try !c.decodeNil(forKey: key) else { return nil }
         let values = try c.decode([Double].self, forKey: key)
         guard values.count == ImportedNetwork.quantileCount else {
