@@ -44,6 +44,12 @@ package struct SessionGenerator: Sendable {
         // An imported feed or network replaces the drawn one after the draws,
         // so that every other part of a session is drawn as without it.
         var feed = drawFeed(&random)
+        if config.cards, feed.itemHeight == .content {
+            // A stream of its own, so that every other draw is as without cards.
+            var cards = Xoshiro256StarStar(seed: mix.next())
+            if cards.chance(0.5) { feed.quoteFraction = max(0.05, twentieths(cards.nextUnit() * 0.5)) }
+            if cards.chance(0.5) { feed.externalCardFraction = max(0.05, twentieths(cards.nextUnit() * 0.5)) }
+        }
         if let source = config.importedFeed, let imported = source.feed {
             feed.imported = source
             feed.postCount = imported.posts.count

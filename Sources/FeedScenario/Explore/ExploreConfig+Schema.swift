@@ -57,6 +57,16 @@ extension ExploreConfig {
                 """,
                 of: SchemaField.Item(kind: .choice(LayoutStrategy.known.map { .string($0.name) })), minItems: 1,
                 uniqueItems: true)
+        case .cards:
+            .boolean(
+                "Quoted records and external cards",
+                """
+                Whether sessions whose cells size to their content draw quoted records and external cards into \
+                their feeds: each kind in half of them, in a fraction of 0.05…0.5 of the posts. Drawn from a \
+                stream of their own, so a session is the same session with or without them but for its cards. \
+                Default: false.
+                """,
+                default: d.cards)
         case .duration_s:
             .number(
                 "Session length, in seconds", "Simulated time each session covers, in seconds, 1…600.", 1...600,

@@ -24,6 +24,10 @@ package struct ExploreConfig: Sendable, Equatable {
     /// variant once per strategy, as `<variant>-<layout strategy>`; empty
     /// runs the drawn engine's.
     package var layoutStrategies: [LayoutStrategy] = []
+    /// Whether sessions with content-sized cells draw quoted records and
+    /// external cards into their feeds (`cards`), from a stream of their
+    /// own: every other draw of a session is as without them.
+    package var cards = false
     /// Simulated time per session, in seconds.
     package var durationS: Double
     /// Posts on the server at launch, drawn from this range.
@@ -175,6 +179,7 @@ extension ExploreConfig: Decodable {
             network_profiles
         case offline_chance, determinism_every, shrink_runs, engine, usage, feed_from, network_from
         case layout_strategies
+        case cards
     }
 
     enum RangeKeys: String, CodingKey, CaseIterable {
@@ -235,6 +240,7 @@ extension ExploreConfig: Decodable {
         if c.contains(.layout_strategies) {
             layoutStrategies = try ExploreConfig.decodeParts(c, .layout_strategies, what: "layout strategy")
         }
+        cards = try c.decodeIfPresent(Bool.self, forKey: .cards) ?? d.cards
         durationS = try c.decode(Double.self, forKey: .duration_s, per: ExploreConfig.schema, default: d.durationS)
         postCount = try ExploreConfig.decodeRange(c, .post_count, schema: ExploreConfig.postCountSchema) ?? d.postCount
         steps = try ExploreConfig.decodeRange(c, .steps, schema: ExploreConfig.stepsSchema) ?? d.steps
