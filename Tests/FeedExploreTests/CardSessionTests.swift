@@ -27,6 +27,10 @@ struct CardSessionTests {
             }
             if b.feed.quoteFraction > 0 { quoting += 1 }
             if b.feed.externalCardFraction > 0 { sharing += 1 }
+            // Written as a file (`--write-session`), it reads back with its cards.
+            let loaded = try ScenarioLoader.load(
+                data: Data(b.fileText.utf8), file: "\(b.name).json", deviceDirectories: [ExploreFixtures.devicesFolder])
+            #expect(loaded.scenario == b, "session \(index)")
             // Everything else is the session drawn without cards.
             b.feed.quoteFraction = 0
             b.feed.externalCardFraction = 0
