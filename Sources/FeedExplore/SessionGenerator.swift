@@ -47,8 +47,8 @@ package struct SessionGenerator: Sendable {
         if config.cards, feed.itemHeight == .content {
             // A stream of its own, so that every other draw is as without cards.
             var cards = Xoshiro256StarStar(seed: mix.next())
-            if cards.chance(0.5) { feed.quoteFraction = max(0.05, twentieths(cards.nextUnit() * 0.5)) }
-            if cards.chance(0.5) { feed.externalCardFraction = max(0.05, twentieths(cards.nextUnit() * 0.5)) }
+            if cards.chance(Self.cardChance) { feed.quoteFraction = Self.drawCardFraction(&cards) }
+            if cards.chance(Self.cardChance) { feed.externalCardFraction = Self.drawCardFraction(&cards) }
         }
         if let source = config.importedFeed, let imported = source.feed {
             feed.imported = source
@@ -96,6 +96,15 @@ package struct SessionGenerator: Sendable {
     }
 
     // MARK: - The parts of a session
+
+    /// With `cards`: the chance a content-sized session's feed has each
+    /// kind of card, and the share of its posts that do (in twentieths).
+    static let cardChance = 0.5
+    static let cardFractions = 0.05...0.5
+
+    private static func drawCardFraction(_ random: inout Xoshiro256StarStar) -> Double {
+        max(cardFractions.lowerBound, twentieths(random.nextUnit() * cardFractions.upperBound))
+    }
 
     private func drawFeed(_ random: inout Xoshiro256StarStar) -> FeedSettings {
         var feed = FeedSettings(postCount: random.next(in: config.postCount))

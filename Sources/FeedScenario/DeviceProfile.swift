@@ -129,8 +129,7 @@ extension Rated: Decodable {
     }
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         value = try c.decode(Double.self, forKey: .value, in: 0...1e12)
         rationale = try c.decodeNonEmptyString(forKey: .rationale)
     }
@@ -147,8 +146,7 @@ extension DeviceProfile: Decodable {
     }
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         let version = try c.decodeNumber(Int.self, forKey: .schema_version)
         guard version == Scenario.schemaVersion else {
             throw c.failure(.schema_version, "expected \(Scenario.schemaVersion), found \(version)")
@@ -162,8 +160,7 @@ extension DeviceProfile: Decodable {
                 expected: "expected 60 or 120, found \(maxRefreshHz.value)")
         }
         let screen = try c.superDecoder(forKey: .screen)
-        try screen.rejectUnknownKeys(ScreenKeys.self)
-        let s = try screen.fields(ScreenKeys.self)
+        let s = try screen.knownFields(ScreenKeys.self)
         screenWidthPt = try s.decode(Rated.self, forKey: .width_pt)
         screenHeightPt = try s.decode(Rated.self, forKey: .height_pt)
         safeAreaTopPt = try s.decode(Rated.self, forKey: .safe_area_top_pt)
@@ -211,8 +208,7 @@ extension CostTable: Decodable {
     }
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         frameBase = try c.decode(Rated.self, forKey: .frame_base)
         cellConfigure = try c.decode(Rated.self, forKey: .cell_configure)
         cellMeasure = try c.decode(Rated.self, forKey: .cell_measure)
@@ -290,8 +286,7 @@ extension BackgroundCores: Decodable {
     }
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         cores = try c.decode(Rated.self, forKey: .cores)
         speed = try c.decode(Rated.self, forKey: .speed)
         guard cores.value == cores.value.rounded(), (1...BackgroundCores.maximumCores).contains(cores.value) else {

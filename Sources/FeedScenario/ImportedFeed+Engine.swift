@@ -71,21 +71,20 @@ extension ImportedFeed {
     }
 
     /// The engine's one media attachment for a post's media: the first
-    /// item's shape; several images are a carousel.
+    /// item's shape; several images are a carousel; an external card's
+    /// thumbnail its card's shape.
     static func engineMedia(_ media: [ImportedMedia]) -> Media? {
         guard let first = media.first, !first.isCardWithoutThumbnail else { return nil }
+        if first.kind == .external { return Media.externalCardThumbnail }
         let kind: Media.Kind = first.kind == .video ? .video : media.count > 1 ? .carousel : .single
-        var width = Media.storedPixelWidth
+        let width = Media.storedPixelWidth
         var height = Media.storedPixelWidth
-        var known = first.sizeKnown
-        if first.kind == .external {
-            // The card lays its thumbnail out at 1.91:1 whatever the image, so its size is known at layout.
-            (width, height, known) = (Media.externalCardThumbnail.width, Media.externalCardThumbnail.height, true)
-        } else if let w = first.width, let h = first.height {
+        if let w = first.width, let h = first.height {
             height = min(
                 Post.maximumMediaPixels, max(1, Int((Double(Media.storedPixelWidth * h) / Double(w)).rounded())))
         }
         let bytes = Media.encodedBytes(width: width, height: height)
-        return Media(kind: kind, pixelWidth: width, pixelHeight: height, encodedBytes: bytes, sizeKnownAtLayout: known)
+        return Media(
+            kind: kind, pixelWidth: width, pixelHeight: height, encodedBytes: bytes, sizeKnownAtLayout: first.sizeKnown)
     }
 }

@@ -22,8 +22,7 @@ extension Scenario: Decodable {
     static let refreshRates = [60, 120]
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         let version = try c.decodeNumber(Int.self, forKey: .schema_version)
         guard version == Scenario.schemaVersion else {
             throw c.failure(.schema_version, "expected \(Scenario.schemaVersion), found \(version)")
@@ -161,13 +160,11 @@ extension FeedSettings: Decodable {
     }
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         postCount = try c.decode(Int.self, forKey: .post_count, per: FeedSettings.schema)
         if c.contains(.text_length) {
             let r = try c.superDecoder(forKey: .text_length)
-            try r.rejectUnknownKeys(RangeKeys.self)
-            let rc = try r.fields(RangeKeys.self)
+            let rc = try r.knownFields(RangeKeys.self)
             let low = try rc.decode(Int.self, forKey: .min, per: FeedSettings.textLengthSchema)
             let high = try rc.decode(Int.self, forKey: .max, per: FeedSettings.textLengthSchema)
             guard low <= high else { throw rc.failure(.max, "expected max >= min (\(low)), found \(high)") }
@@ -227,8 +224,7 @@ extension FeedSettings: Decodable {
         else {
             throw c.failure(.item_height_pt, "expected a number of points or an object {min, max}")
         }
-        try r.rejectUnknownKeys(RangeKeys.self)
-        let rc = try r.fields(RangeKeys.self)
+        let rc = try r.knownFields(RangeKeys.self)
         let low = try rc.decode(Double.self, forKey: .min, per: FeedSettings.itemHeightRangeSchema)
         let high = try rc.decode(Double.self, forKey: .max, per: FeedSettings.itemHeightRangeSchema)
         guard low <= high else { throw rc.failure(.max, "expected max >= min (\(low)), found \(high)") }
@@ -248,8 +244,7 @@ extension MemorySettings: Decodable {
     }
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         let d = MemorySettings.defaults
         let megabyte = Double(1 << 20)
         limitBytes = Int64(
@@ -285,8 +280,7 @@ extension LifecycleSettings: Decodable {
     }
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         let d = LifecycleSettings.defaults
         /// `key`'s duration in nanoseconds, written in units of `unit` ns.
         func duration(_ key: Keys, default value: Int64, unit: Double) throws -> Int64 {
@@ -317,8 +311,7 @@ extension NetworkSettings: Decodable {
     }
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         let d = NetworkSettings.defaults
         profile = c.contains(.profile) ? try c.decode(String.self, forKey: .profile) : d.profile
         guard NetworkSettings.profileNames.contains(profile) else {
@@ -350,8 +343,7 @@ extension NetworkSettings: Decodable {
             var list = try c.nestedUnkeyedContainer(forKey: .offline)
             while !list.isAtEnd {
                 let window = try list.superDecoder()
-                try window.rejectUnknownKeys(WindowKeys.self)
-                let w = try window.fields(WindowKeys.self)
+                let w = try window.knownFields(WindowKeys.self)
                 let from = try w.decode(Double.self, forKey: .from_s, per: NetworkSettings.offlineWindowSchema)
                 let to = try w.decode(Double.self, forKey: .to_s, per: NetworkSettings.offlineWindowSchema)
                 guard to > from else {
@@ -374,8 +366,7 @@ extension LatencyDistribution {
     }
 
     static func decode(from decoder: any Decoder) throws -> LatencyDistribution {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         let kind = try c.decode(Kind.self, forKey: .distribution)
         let fields = LatencyDistribution.schema.branch(kind.rawValue)
         let allowed = fields.fields.compactMap { Keys(rawValue: $0.name) }
@@ -418,8 +409,7 @@ extension ServerSettings: Decodable {
     }
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         let latencyMs = try c.decode(
             Double.self, forKey: .latency_ms, per: ServerSettings.schema, default: ServerSettings.defaultLatencyMs)
         latencyNs = Int64((latencyMs * nanosecondsPerMillisecond).rounded())
@@ -449,8 +439,7 @@ extension EngineSettings {
     static func decode(
         from decoder: any Decoder, base: EngineSettings, named: Bool
     ) throws -> (name: String?, settings: EngineSettings, network: NetworkSettings?) {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         var name: String? = nil
         if named {
             name = try c.decodeName(forKey: .name, per: EngineVariant.schema)
@@ -541,8 +530,7 @@ extension RunLimits: Decodable {
         maxSimulatedNs: Int64(defaultMaxSimulatedSeconds * nanosecondsPerSecond))
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         maxEvents = try c.decode(
             Int.self, forKey: .max_events, per: RunLimits.schema, default: RunLimits.defaultMaxEvents)
         let seconds = try c.decode(
@@ -593,8 +581,7 @@ extension ScriptStep: Decodable {
     }
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         let atMs = try c.decode(Double.self, forKey: .at_ms, per: ScriptStep.schema)
         atNs = Int64((atMs * nanosecondsPerMillisecond).rounded())
         let kind = try c.decode(ScriptAction.Kind.self, forKey: .action)
@@ -676,8 +663,7 @@ extension ScriptStep: Decodable {
         repeatEveryNs = 0
         if c.contains(.repeat) {
             let r = try c.superDecoder(forKey: .repeat)
-            try r.rejectUnknownKeys(RepeatKeys.self)
-            let rc = try r.fields(RepeatKeys.self)
+            let rc = try r.knownFields(RepeatKeys.self)
             repeatCount = try rc.decode(Int.self, forKey: .count, per: ScriptStep.repeatSchema)
             let everyMs = try rc.decode(Double.self, forKey: .every_ms, per: ScriptStep.repeatSchema)
             repeatEveryNs = Int64((everyMs * nanosecondsPerMillisecond).rounded())
@@ -718,8 +704,7 @@ extension ScriptStep: Decodable {
             while !list.isAtEnd {
                 let index = list.currentIndex
                 let pointDecoder = try list.superDecoder()
-                try pointDecoder.rejectUnknownKeys(PointKeys.self)
-                let p = try pointDecoder.fields(PointKeys.self)
+                let p = try pointDecoder.knownFields(PointKeys.self)
                 let tMs = try p.decode(Double.self, forKey: .t_ms, per: ScriptStep.trajectoryPointSchema)
                 let dy = try p.decode(Double.self, forKey: .dy_pt, per: ScriptStep.trajectoryPointSchema)
                 let point = TrajectoryPoint(

@@ -33,6 +33,22 @@ extension Decoder {
     func fields<Key: CodingKey>(_: Key.Type) throws -> KeyedFields<Key> {
         KeyedFields(base: try container(keyedBy: AnyCodingKey.self))
     }
+
+    /// The current object's fields, named by `Key`, failing on any field
+    /// `Key` does not name: a misspelt field must not be silently ignored.
+    func knownFields<Key: CodingKey & CaseIterable>(_: Key.Type) throws -> KeyedFields<Key> {
+        let fields = try fields(Key.self)
+        let known = Key.allCases.map(\.stringValue)
+        // Sorted so that the first unknown key reported does not depend on
+        // the decoder's key order.
+        for key in fields.base.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
+        where !known.contains(key.stringValue) {
+            throw DecodingFailure(
+                codingPath: fields.codingPath + [key],
+                expected: "unknown field `\(key.stringValue)`; expected one of: \(known.joined(separator: ", "))")
+        }
+        return fields
+    }
 }
 
 extension KeyedFields where Key: CodingKey {
@@ -59,23 +75,6 @@ extension KeyedFields where Key: CodingKey {
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
         try base.nestedUnkeyedContainer(forKey: AnyCodingKey(key))
-    }
-}
-
-extension Decoder {
-    /// Fails on any field of the current object that `Keys` does not name:
-    /// a misspelt field must not be silently ignored.
-    func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_: Keys.Type) throws {
-        let container = try self.container(keyedBy: AnyCodingKey.self)
-        let known = Keys.allCases.map(\.stringValue)
-        // Sorted so that the first unknown key reported does not depend on
-        // the decoder's key order.
-        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
-        where !known.contains(key.stringValue) {
-            throw DecodingFailure(
-                codingPath: container.codingPath + [key],
-                expected: "unknown field `\(key.stringValue)`; expected one of: \(known.joined(separator: ", "))")
-        }
     }
 }
 

@@ -78,8 +78,8 @@ struct CardLayoutTests {
         #expect(abs(Self.height(Self.post(card: true)) - plain - (8 + text)) < HeightIndex.quantum)
         // With its thumbnail as the post's media: the media's height, then the card's text.
         let thumbnail = Media(
-            kind: .single, pixelWidth: Media.externalCardThumbnail.width,
-            pixelHeight: Media.externalCardThumbnail.height, encodedBytes: 188_400)
+            kind: .single, pixelWidth: Media.externalCardThumbnail.pixelWidth,
+            pixelHeight: Media.externalCardThumbnail.pixelHeight, encodedBytes: 188_400)
         let withThumbnail = Self.height(Self.post(media: thumbnail, card: true))
         let thumbnailHeight = 8 + 358 * (628.0 / 1200)
         #expect(abs(withThumbnail - plain - thumbnailHeight - text) < HeightIndex.quantum)

@@ -57,8 +57,7 @@ package struct CellLayoutMetrics: Hashable, Sendable {
         if let fixed = post.fixedHeightPt { return HeightIndex.snap(fixed) }
         let contentWidth = max(1, width - 2 * horizontalMargin)
         let fontSize = bodyFontSize * typeScale
-        let glyphsPerLine = max(1, Int(contentWidth / (fontSize * averageGlyphWidthRatio)))
-        let lines = (post.textLength + glyphsPerLine - 1) / glyphsPerLine
+        let lines = self.lines(of: post.textLength, width: contentWidth, fontSize: fontSize)
         var height = 2 * verticalPadding + headerHeight * typeScale + headerSpacing
         height += Double(lines) * fontSize * lineHeightMultiple
         if let media = post.media {
@@ -82,12 +81,16 @@ package struct CellLayoutMetrics: Hashable, Sendable {
     /// wrapped inside the card's insets.
     func quoteHeight(textLength: Int, contentWidth: Double, typeScale: Double) -> Double {
         let fontSize = bodyFontSize * typeScale
-        let textWidth = max(1, contentWidth - 2 * Self.cardInset)
-        let glyphsPerLine = max(1, Int(textWidth / (fontSize * averageGlyphWidthRatio)))
-        let lines = (textLength + glyphsPerLine - 1) / glyphsPerLine
+        let lines = self.lines(of: textLength, width: max(1, contentWidth - 2 * Self.cardInset), fontSize: fontSize)
         var height = 2 * Self.cardInset + Self.quoteHeaderHeight * typeScale
         if lines > 0 { height += headerSpacing + Double(lines) * fontSize * lineHeightMultiple }
         return height
+    }
+
+    /// The lines `characters` of text wrap to in `width` points at `fontSize`.
+    private func lines(of characters: Int, width: Double, fontSize: Double) -> Int {
+        let glyphsPerLine = max(1, Int(width / (fontSize * averageGlyphWidthRatio)))
+        return (characters + glyphsPerLine - 1) / glyphsPerLine
     }
 
     /// The height of an external card's text block below its thumbnail.

@@ -37,15 +37,17 @@ public struct Media: Hashable, Sendable {
     /// about 2 bits per pixel.
     package static let encodedBytesPerPixel = 0.25
 
-    /// An external card's thumbnail: 1.91:1, the Open Graph image shape,
-    /// which the card lays out at whatever the image.
-    package static let externalCardThumbnail = (width: 1_200, height: 628)
-
     /// The encoded size of a `width` × `height` image at
     /// `encodedBytesPerPixel`.
     package static func encodedBytes(width: Int, height: Int) -> Int {
         Int(Double(width * height) * encodedBytesPerPixel)
     }
+
+    /// An external card's thumbnail: 1.91:1 (1,200 × 628 px), the Open Graph
+    /// image shape, which the card lays out at whatever the image, so its
+    /// size is known at layout.
+    package static let externalCardThumbnail = Media(
+        kind: .single, pixelWidth: 1_200, pixelHeight: 628, encodedBytes: encodedBytes(width: 1_200, height: 628))
 
     /// Height over width; what decides the media's share of a cell's height.
     public var aspectRatio: Double {

@@ -187,8 +187,7 @@ extension ExploreConfig: Decodable {
     }
 
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Keys.self)
-        let c = try decoder.fields(Keys.self)
+        let c = try decoder.knownFields(Keys.self)
         let d = ExploreConfig.defaults
         device = try c.decodeIfPresent(String.self, forKey: .device) ?? d.device
         strategies = d.strategies
@@ -249,8 +248,7 @@ extension ExploreConfig: Decodable {
         weights = d.weights
         if c.contains(.weights) {
             let w = try c.superDecoder(forKey: .weights)
-            try w.rejectUnknownKeys(ScriptAction.Kind.self)
-            let wc = try w.fields(ScriptAction.Kind.self)
+            let wc = try w.knownFields(ScriptAction.Kind.self)
             for (index, action) in ScriptAction.Kind.allCases.enumerated() where wc.contains(action) {
                 weights[index] = try wc.decode(Double.self, forKey: action, per: ExploreConfig.weightsSchema)
             }
@@ -367,8 +365,7 @@ extension ExploreConfig: Decodable {
     ) throws -> ClosedRange<Int>? {
         guard c.contains(key) else { return nil }
         let r = try c.superDecoder(forKey: key)
-        try r.rejectUnknownKeys(RangeKeys.self)
-        let rc = try r.fields(RangeKeys.self)
+        let rc = try r.knownFields(RangeKeys.self)
         let low = try rc.decode(Int.self, forKey: .min, per: schema)
         let high = try rc.decode(Int.self, forKey: .max, per: schema)
         guard low <= high else { throw rc.failure(.max, "expected max >= min (\(low)), found \(high)") }

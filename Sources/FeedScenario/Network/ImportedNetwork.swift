@@ -43,8 +43,7 @@ package struct ImportedNetwork: Sendable, Equatable, Codable {
 
     /// Decodes and checks a file, naming the field at fault.
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
-        let c = try decoder.fields(CodingKeys.self)
+        let c = try decoder.knownFields(CodingKeys.self)
         format = try c.decode(String.self, forKey: .format)
         guard format == Self.formatName else {
             throw c.failure(
@@ -127,8 +126,7 @@ package struct RequestClass: Sendable, Equatable, Codable {
     /// Decodes and checks one class: counts ≥ 0, rates in 0…1, tables of
     /// 101 finite, non-negative, non-decreasing values.
     package init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
-        let c = try decoder.fields(CodingKeys.self)
+        let c = try decoder.knownFields(CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
         func count(_ key: CodingKeys) throws -> Int {
             let value = try c.decodeNumber(Int.self, forKey: key)

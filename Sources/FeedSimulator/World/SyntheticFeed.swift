@@ -86,10 +86,7 @@ package struct SyntheticFeed: Sendable {
         }
         if settings.externalCardFraction > 0, generator.chance(settings.externalCardFraction) {
             post.hasExternalCard = true
-            let card = Media.externalCardThumbnail
-            post.media = Media(
-                kind: .single, pixelWidth: card.width, pixelHeight: card.height,
-                encodedBytes: Media.encodedBytes(width: card.width, height: card.height))
+            post.media = Media.externalCardThumbnail
         }
         switch settings.itemHeight {
         case .content: break
