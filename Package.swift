@@ -2,7 +2,8 @@
 import PackageDescription
 
 // `feedsim` is started once per command and once per worker: linked with
-// the Swift runtime and Foundation statically, it starts in about a quarter
+// the Swift runtime and FoundationEssentials statically (FeedSim imports
+// no other part of Foundation: see SystemSupport), it starts in about a quarter
 // of the CPU time (no symbol lookups across two dozen shared libraries).
 // Linked at a fixed address (`-no-pie`), its 82,000 pointers in type
 // metadata and tables are written by the linker, not relocated by the
@@ -15,6 +16,11 @@ import PackageDescription
 // through it, ICU, zlib and liblzma (five shared libraries, 0.7 M
 // instructions of the dynamic loader's relocations a start).
 //
+// The executable exports only the allocation functions it defines, which
+// must reach the shared libraries (allocations are counted by symbol
+// interposition), not its 19,000 Swift symbols: the Swift runtime's
+// `dladdr` at start-up walks every exported symbol (0.7 M instructions).
+//
 // Unsafe flags sit on two kinds of target only, and on no target a library
 // product contains: these linker flags on the `feedsim` executable, which
 // no product exports (SwiftPM makes an executable product of it for this
@@ -24,14 +30,20 @@ import PackageDescription
 // products a versioned dependency's users take: scripts/check-dependency
 // checks the products' targets and everything they depend on, then builds
 // such a package.
+/// The allocation functions `CAllocationCounter` defines for the shared
+/// libraries to find.
+let interposedAllocators = [
+    "malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc", "memalign", "valloc",
+]
+
 let staticRuntimeOnLinux: [LinkerSetting] = [
     .unsafeFlags(
         [
-            "-static-stdlib", "-Xlinker", "--start-group", "-lFoundation", "-lCoreFoundation",
-            "-lFoundationInternationalization", "-l_FoundationICU", "-lFoundationEssentials",
-            "-l_FoundationCollections", "-l_FoundationCShims", "-lswiftSynchronization", "-Xlinker", "--end-group",
-            "-Xclang-linker", "-no-pie",
-        ], .when(platforms: [.linux]))
+            "-static-stdlib", "-Xlinker", "--start-group", "-lFoundationEssentials", "-l_FoundationCollections",
+            "-l_FoundationCShims", "-lswiftSynchronization", "-Xlinker", "--end-group",
+            "-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic",
+        ] + interposedAllocators.flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] },
+        .when(platforms: [.linux]))
 ]
 
 // The tests are compiled without optimisation, in batches of files in
@@ -73,12 +85,20 @@ let package = Package(
         // Seeded generators and hashes that give the same bits on every
         // platform and Swift release.
         .target(name: "Determinism"),
+        // What FeedSim asks of the operating system, in place of Foundation's
+        // full module: files and pipes, worker processes, threads and the
+        // words for an error. FeedSim imports FoundationEssentials only, so
+        // `feedsim` links neither Foundation nor ICU (5,091 conformance
+        // records in a hello world that imports Foundation, 3,242 with
+        // FoundationEssentials alone: each first lookup of a conformance
+        // scans them all).
+        .target(name: "SystemSupport"),
         // printf's fixed-point formatting, which Swift cannot call (snprintf
         // is variadic): every number in a CSV file goes through it.
         .target(name: "CFixedNumber"),
         // CSV: the one writer and the one reader of every CSV file FeedSim
         // writes or reads (reports, results, calibration traces).
-        .target(name: "CSVCodec", dependencies: ["CFixedNumber"]),
+        .target(name: "CSVCodec", dependencies: ["CFixedNumber", "SystemSupport"]),
         // The engine under test: imports nothing of ours.
         .target(
             name: "FeedEngine",
@@ -87,7 +107,7 @@ let package = Package(
             ]
         ),
         // Scenario schema, strict decoding and matrix expansion.
-        .target(name: "FeedScenario", dependencies: ["FeedEngine"]),
+        .target(name: "FeedScenario", dependencies: ["FeedEngine", "SystemSupport"]),
         // jemalloc, found through pkg-config (Debian: libjemalloc-dev).
         .systemLibrary(
             name: "CJemalloc",
@@ -112,6 +132,7 @@ let package = Package(
                 "FeedScenario",
                 "CAllocationCounter",
                 "CSVCodec",
+                "SystemSupport",
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
@@ -123,13 +144,17 @@ let package = Package(
                 "FeedSimulator",
                 "FeedScenario",
                 "CSVCodec",
+                "SystemSupport",
             ]
         ),
         // Random sessions, the properties every run must keep, and the
         // shrinker that reduces a failing session to a minimal scenario.
         .target(
             name: "FeedExplore",
-            dependencies: ["Determinism", "FeedEngine", "FeedScenario", "FeedSimulator", "FeedReports", "CSVCodec"]
+            dependencies: [
+                "Determinism", "FeedEngine", "FeedScenario", "FeedSimulator", "FeedReports", "CSVCodec",
+                "SystemSupport",
+            ]
         ),
         // The importers of a team's own captures: getTimeline pages, HAR
         // files and recorded sessions, kept to what the model uses, ids
@@ -137,9 +162,11 @@ let package = Package(
         .target(
             name: "FeedImport",
             dependencies: [
+                "CSVCodec",
                 "Determinism",
                 "FeedEngine",
                 "FeedScenario",
+                "SystemSupport",
             ]
         ),
         // prctl(PR_SET_PDEATHSIG) for worker processes, which Swift cannot
@@ -159,6 +186,7 @@ let package = Package(
                 "FeedReports",
                 "FeedSimulator",
                 "FeedScenario",
+                "SystemSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -192,7 +220,9 @@ let package = Package(
             name: "FeedSimFuzzTests",
             dependencies: ["FeedSimFuzz", "FeedScenario", "FeedSimulator", "FeedSimTestSupport"],
             swiftSettings: unoptimisedTests),
-        .testTarget(name: "CSVCodecTests", dependencies: ["CSVCodec"], swiftSettings: unoptimisedTests),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"], swiftSettings: unoptimisedTests),
+        .testTarget(
+            name: "CSVCodecTests", dependencies: ["CSVCodec", "SystemSupport"], swiftSettings: unoptimisedTests),
         .testTarget(
             name: "FeedExploreTests",
             dependencies: ["FeedExplore", "FeedScenario", "FeedSimulator", "FeedEngine", "FeedSimTestSupport"],

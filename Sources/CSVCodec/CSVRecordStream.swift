@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// Reads the records of a CSV file as it streams past, a chunk at a time:
 /// a file of any length is read holding one chunk and one record. Each
@@ -31,14 +32,14 @@ package struct CSVRecordStream {
     /// Bytes read from the file at a time.
     static let chunkBytes = 1 << 16
 
-    private let handle: FileHandle
+    private let handle: ReadableFile
     private var buffer: [UInt8] = []
     private var position = 0
     private var atEnd = false
     private var line = 1
 
     /// A stream of the records of the file `handle` reads; the caller closes it.
-    package init(handle: FileHandle) {
+    package init(handle: ReadableFile) {
         self.handle = handle
     }
 
@@ -59,13 +60,13 @@ package struct CSVRecordStream {
                 buffer.removeSubrange(0..<position)
                 i -= position
                 position = 0
-                let chunk: Data?
+                let chunk: Data
                 do {
                     chunk = try handle.read(upToCount: CSVRecordStream.chunkBytes)
                 } catch {
-                    throw CSVReadError(line: line, problem: "the file cannot be read (\(error.localizedDescription))")
+                    throw CSVReadError(line: line, problem: "the file cannot be read (\(error.readableDescription))")
                 }
-                guard let chunk, !chunk.isEmpty else {
+                guard !chunk.isEmpty else {
                     atEnd = true
                     break
                 }

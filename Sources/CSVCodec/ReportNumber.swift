@@ -1,5 +1,5 @@
 import CFixedNumber
-import Foundation
+import FoundationEssentials
 
 /// Number formatting for every file and report FeedSim writes (CSV,
 /// HTML, calibration text): fixed decimals, `.` as the separator,
@@ -26,6 +26,20 @@ package enum ReportNumber {
         var buffer = [CChar](repeating: 0, count: length + 1)
         _ = feedsim_format_fixed(&buffer, length + 1, value, decimals)
         return buffer.withUnsafeBufferPointer { text(UnsafeBufferPointer(rebasing: $0[..<length])) }
+    }
+
+    /// `value` with `digits` significant digits (1…17), as printf's `%.*g`
+    /// writes it: trailing zeros dropped, and an exponent when the value is
+    /// below 1e-4 or has more integer digits than `digits`.
+    package static func significant(_ value: Double, _ digits: Int) -> String {
+        let digits = Int32(min(max(digits, 1), 17))
+        // `%.17g` of any double, exponent and sign included, fits in 32 bytes.
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
+            let length = Int(feedsim_format_significant(buffer.baseAddress!, 32, value, digits))
+            return String(
+                decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<min(length, 31)]),
+                as: UTF8.self)
+        }
     }
 
     /// The characters of `%.*f`'s output, without the sign of a zero.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A counter-based generator: the random bits for a key are a function of
 /// the key alone, like Random123's Philox (Salmon et al., "Parallel random

@@ -1,7 +1,7 @@
 import FeedEngine
 import FeedScenario
 import FeedSimulator
-import Foundation
+import FoundationEssentials
 
 /// Shrinks a failing session to a small one that fails the same way.
 ///

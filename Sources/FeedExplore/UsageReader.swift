@@ -1,6 +1,7 @@
 import Determinism
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A reader drawn from a usage model: the script of one explore session
 /// whose drags, flings, pauses and app events follow the model's fits, as

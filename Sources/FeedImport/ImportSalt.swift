@@ -1,6 +1,8 @@
 import Determinism
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 /// The secret an import mixes into every id it keeps, so that an imported
 /// file holds no id of the capture's (no DID, no URI, no post key) yet the
@@ -47,7 +49,7 @@ package struct ImportSalt: Sendable {
             bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw FileProblem(
-                file: file, line: nil, problem: "expected a readable salt file (\(error.localizedDescription))")
+                file: file, line: nil, problem: "expected a readable salt file (\(error.readableDescription))")
         }
         guard bytes.count >= minimumBytes else {
             throw FileProblem(

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 // What `feedsim check` writes for CI systems: a JUnit XML file, a Markdown
 // job summary and JSON. All three come from the same findings as the text

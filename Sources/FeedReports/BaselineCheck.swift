@@ -1,5 +1,6 @@
 import CSVCodec
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What the check concluded about one metric of one run, or about a run
 /// present on one side only. Cases are declared in the order reports list

@@ -68,7 +68,7 @@ package enum ChromeTrace {
     private static func safe(_ name: String) -> String {
         let kept = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." ? $0 : "_" })
         // A name of dots alone would be a folder's name.
-        return kept.allSatisfy { $0 == "." } ? kept.replacingOccurrences(of: ".", with: "_") : kept
+        return kept.allSatisfy { $0 == "." } ? kept.replacing(".", with: "_") : kept
     }
 
     /// The trace of `result`; `nil` when the run kept no timeline.

@@ -1,5 +1,6 @@
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// Which sessions an exploration's verdicts are over. `feedsim explore`
 /// writes it beside explore.csv as `population.json`, so that `compare` and
@@ -68,7 +69,7 @@ package struct ExplorePopulation: Codable, Equatable, Sendable {
         } catch {
             throw FileProblem(
                 file: url.relativePath, line: nil,
-                problem: "expected the population `feedsim explore` writes (\(error.localizedDescription))")
+                problem: "expected the population `feedsim explore` writes (\(error.readableDescription))")
         }
     }
 

@@ -1,6 +1,7 @@
 import CSVCodec
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// A problem that keeps a results folder from becoming a report.
 package typealias HTMLReportError = FileProblem
@@ -275,15 +276,15 @@ package struct HTMLReport: Sendable {
 
     /// The bytes of the file at `url`.
     static func contents(of url: URL, file: String) throws(HTMLReportError) -> Data {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory {
             throw HTMLReportError(file: file, line: nil, problem: "is a folder, expected a CSV file")
         }
         do {
             return try Data(contentsOf: url)
         } catch {
             throw HTMLReportError(
-                file: file, line: nil, problem: "cannot read the file (\(error.localizedDescription))")
+                file: file, line: nil, problem: "cannot read the file (\(error.readableDescription))")
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PairedComparison {
     /// The comparison as JSON for other tools (`compare --format json`): the

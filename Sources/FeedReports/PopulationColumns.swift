@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 /// Explore results read a line at a time, keeping only the columns a
 /// paired comparison and its population table read, as numbers: what
@@ -40,20 +42,20 @@ struct PopulationColumns {
     /// - Throws: `SummaryFileError` for what `SummaryFile` refuses: a
     ///   missing required column, a bad key, seed or number, a run twice.
     static func read(url: URL, file: String, wanted: [String]) throws(SummaryFileError) -> PopulationColumns {
-        guard let handle = try? FileHandle(forReadingFrom: url) else {
+        guard let handle = try? ReadableFile(path: url.path) else {
             throw SummaryFileError(kind: .unreadable, file: file, line: nil, problem: "cannot read the file")
         }
-        defer { try? handle.close() }
+        defer { handle.close() }
         var reader = Reader(file: file, wanted: wanted)
         var pending: [UInt8] = []
         while true {
             let chunk: Data
             do {
-                chunk = try handle.read(upToCount: 1 << 22) ?? Data()
+                chunk = try handle.read(upToCount: 1 << 22)
             } catch {
                 throw SummaryFileError(
                     kind: .unreadable, file: file, line: nil,
-                    problem: "cannot read the file (\(error.localizedDescription))")
+                    problem: "cannot read the file (\(error.readableDescription))")
             }
             if chunk.isEmpty { break }
             pending.append(contentsOf: chunk)

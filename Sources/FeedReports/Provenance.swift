@@ -1,6 +1,6 @@
 import FeedScenario
 import FeedSimulator
-import Foundation
+import FoundationEssentials
 
 /// Which build of FeedSim wrote a results folder: written beside the CSV
 /// files as `provenance.json`, never into them, so the CSV bytes of a run

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 /// Writes files so that a reader sees either the old file or the whole new
 /// one, never a part: the text goes to a temporary file in the same folder,
@@ -33,7 +35,7 @@ package enum AtomicFile {
     fileprivate static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let count = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if count < 0 {
                 if errno == EINTR { continue }
                 return false
@@ -50,7 +52,7 @@ package enum AtomicFile {
         do {
             try writeContents(Data(text.utf8), to: temporary)
             if rename(temporary.path, url.path) != 0 {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+                throw SystemError("write \(url.path)")
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
@@ -131,7 +133,7 @@ package struct StagedFiles {
     /// Renames every staged file over its destination and makes the removals.
     package mutating func commit() throws {
         for (temporary, destination) in staged where rename(temporary.path, destination.path) != 0 {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])
+            throw SystemError("write \(destination.path)")
         }
         staged.removeAll()
         createdFolders.removeAll()
@@ -168,12 +170,12 @@ package final class StreamedFile {
     package init(url: URL) throws {
         self.url = url
         descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        guard descriptor >= 0 else { throw SystemError("write \(url.path)") }
         buffer.reserveCapacity(StreamedFile.bufferBytes)
     }
 
     deinit {
-        if descriptor >= 0 { Foundation.close(descriptor) }
+        if descriptor >= 0 { Glibc.close(descriptor) }
     }
 
     /// Appends `text`.
@@ -192,16 +194,16 @@ package final class StreamedFile {
     package func close() throws {
         try flush()
         guard descriptor >= 0 else { return }
-        let result = Foundation.close(descriptor)
+        let result = Glibc.close(descriptor)
         descriptor = -1
-        if result != 0 { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        if result != 0 { throw SystemError("write \(url.path)") }
     }
 
     private func flush() throws {
         guard !buffer.isEmpty else { return }
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        guard descriptor >= 0 else { throw SystemError("write \(url.path)") }
         let ok = buffer.withUnsafeBytes { AtomicFile.writeAll($0, to: descriptor) }
         buffer.removeAll(keepingCapacity: true)
-        if !ok { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        if !ok { throw SystemError("write \(url.path)") }
     }
 }

@@ -1,6 +1,6 @@
 import FeedScenario
 import FeedSimulator
-import Foundation
+import FoundationEssentials
 
 /// One run a worker process is asked for, as `feedsim run` (and any command
 /// that runs many sessions) hands it over: a line of JSON on the worker's

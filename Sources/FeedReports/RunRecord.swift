@@ -1,5 +1,5 @@
 import FeedSimulator
-import Foundation
+import FoundationEssentials
 
 /// A run's result as a worker hands it to `feedsim run`: the typed record,
 /// as JSON, not rows of text. The parent formats every report from it.

@@ -1,5 +1,6 @@
 import CSVCodec
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The inline SVG plots of the HTML report: plain text, fixed decimals,
 /// no scripts, no external references, so the same data gives the same bytes.

@@ -1,6 +1,6 @@
 import CSVCodec
 import FeedScenario
-import Foundation
+import FoundationEssentials
 
 /// The records of a CSV file written by `CSVTable`, cut into consecutive
 /// blocks of rows, one block per request, each checked to start with its

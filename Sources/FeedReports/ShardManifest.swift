@@ -1,7 +1,7 @@
 import CSVCodec
 import Determinism
 import FeedScenario
-import Foundation
+import FoundationEssentials
 
 /// What one part of a sharded suite ran: written as `shard.json` beside the
 /// CSV files by `feedsim run --shard K/N`, read by `feedsim merge`.

@@ -1,6 +1,6 @@
 import CSVCodec
 import FeedScenario
-import Foundation
+import FoundationEssentials
 
 /// Why a set of parts cannot be merged, as a sentence a person can act on.
 package enum ShardMergeError: Error, Equatable, Sendable, CustomStringConvertible {

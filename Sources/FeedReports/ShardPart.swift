@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 /// One part of a sharded suite as read from its folder: the manifest and the
 /// bytes of its CSV files.
@@ -32,19 +34,19 @@ package struct ShardPart: Sendable {
     /// Reads the manifest and CSV files of the results folder `folder`.
     package static func load(folder: String) throws(ShardMergeError) -> ShardPart {
         let base = URL(fileURLWithPath: folder, isDirectory: true)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory else {
             throw ShardMergeError("no such folder: \(folder)")
         }
         func read(_ name: String) throws(ShardMergeError) -> Data? {
             let url = base.appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }
-            guard !isDirectory.boolValue else { throw ShardMergeError("\(url.path) is a folder, expected a file") }
+            guard !isDirectory else { throw ShardMergeError("\(url.path) is a folder, expected a file") }
             do {
                 return try Data(contentsOf: url)
             } catch {
-                throw ShardMergeError("cannot read \(url.path): \(error.localizedDescription)")
+                throw ShardMergeError("cannot read \(url.path): \(error.readableDescription)")
             }
         }
         let manifestFile = base.appendingPathComponent(ShardManifest.fileName).path
@@ -64,11 +66,11 @@ package struct ShardPart: Sendable {
             throw ShardMergeError("\(folder) was run with --frames but has no frames.csv")
         }
         var traces: [TraceFile]?
-        var tracesIsFolder: ObjCBool = false
+        var tracesIsFolder = false
         if FileManager.default.fileExists(
             atPath: base.appendingPathComponent(ChromeTrace.folder).path, isDirectory: &tracesIsFolder)
         {
-            guard tracesIsFolder.boolValue else {
+            guard tracesIsFolder else {
                 throw ShardMergeError("\(folder)/\(ChromeTrace.folder) is a file, expected a folder")
             }
             var files: [TraceFile] = []

@@ -1,5 +1,5 @@
 import CSVCodec
-import Foundation
+import FoundationEssentials
 
 /// The variants of one results folder side by side (`feedsim compare`):
 /// for each chosen metric, one row per (scenario, refresh_hz) and one
@@ -215,7 +215,7 @@ package struct StrategyComparison: Hashable, Sendable {
     }
 
     static func markdownEscaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|")
+        text.replacing("|", with: "\\|")
     }
 }
 

@@ -1,6 +1,7 @@
 import CSVCodec
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// What identifies one run in `summary.csv`: the scenario, the variant and
 /// the refresh rate. Keys order by scenario, then variant, then refresh rate
@@ -180,11 +181,11 @@ package struct SummaryFile: Sendable {
         url: URL, file: String? = nil, requiredColumns: [String] = RunReports.summaryColumns
     ) throws(SummaryFileError) -> SummaryFile {
         let name = file ?? url.path
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw SummaryFileError(kind: .missingFile, file: name, line: nil, problem: "no such file")
         }
-        guard !isDirectory.boolValue else {
+        guard !isDirectory else {
             throw SummaryFileError(
                 kind: .unreadable, file: name, line: nil, problem: "is a folder, expected a CSV file")
         }
@@ -194,7 +195,7 @@ package struct SummaryFile: Sendable {
         } catch {
             throw SummaryFileError(
                 kind: .unreadable, file: name, line: nil,
-                problem: "cannot read the file (\(error.localizedDescription))")
+                problem: "cannot read the file (\(error.readableDescription))")
         }
         return try SummaryFile(data: data, file: name, requiredColumns: requiredColumns)
     }

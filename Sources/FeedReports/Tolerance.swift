@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// Which way a metric gets better.
 package enum MetricDirection: String, Hashable, Sendable {
@@ -168,7 +169,7 @@ package struct ToleranceSet: Sendable, Equatable {
             throw error
         } catch {
             throw ToleranceError(
-                source: name, problem: "cannot read the file as UTF-8 text (\(error.localizedDescription))")
+                source: name, problem: "cannot read the file as UTF-8 text (\(error.readableDescription))")
         }
     }
 
@@ -178,7 +179,7 @@ package struct ToleranceSet: Sendable, Equatable {
         var firstLine: [String: Int] = [:]
         let lines = fileText.split(separator: "\n", omittingEmptySubsequences: false)
         for (i, rawLine) in lines.enumerated() {
-            let content = rawLine.prefix { $0 != "#" }.trimmingCharacters(in: .whitespacesAndNewlines)
+            let content = rawLine.prefix { $0 != "#" }.trimmingWhitespace()
             guard !content.isEmpty else { continue }
             let source = "\(file):\(i + 1)"
             let (metric, tolerance) = try parseAssignment(content, source: source)
@@ -205,8 +206,8 @@ package struct ToleranceSet: Sendable, Equatable {
         guard let equals = text.firstIndex(of: "=") else {
             throw ToleranceError(source: source, problem: "expected `metric = value`; \(example)")
         }
-        let metric = text[..<equals].trimmingCharacters(in: .whitespaces)
-        let value = text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        let metric = text[..<equals].trimmingSpaces()
+        let value = text[text.index(after: equals)...].trimmingSpaces()
         guard !metric.isEmpty else {
             throw ToleranceError(source: source, problem: "no metric name before `=`; \(example)")
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A feed imported from a capture, as FEED.json holds it: per post only
 /// lengths, media shapes, structure and salted ids, in the capture's order

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A feed imported with `feedsim import timeline` that a scenario names
 /// (`"feed": {"from": "FEED.json"}`): the server serves its posts instead

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 /// A scenario with its device profile resolved, ready to run.
 package struct LoadedScenario: Sendable, Equatable {
@@ -148,9 +150,9 @@ package enum ScenarioLoader {
     /// sorted: every `*.json` but `schema.json`, outside `devices/` and
     /// hidden folders. `nil` when the folder cannot be read.
     package static func scenarioFiles(in folder: String) -> [String]? {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return nil }
+        guard let subpaths = try? FileManager.default.subpathsOfDirectory(atPath: folder) else { return nil }
         var found: [String] = []
-        while let relative = enumerator.nextObject() as? String {
+        for relative in subpaths {
             let components = relative.split(separator: "/")
             guard relative.hasSuffix(".json"),
                 !components.dropLast().contains(where: { $0 == "devices" || $0.hasPrefix(".") }),
@@ -180,7 +182,7 @@ package enum ScenarioLoader {
             data = try Data(contentsOf: url)
         } catch {
             throw ScenarioError(
-                file: file, path: "$", expected: "expected a readable file (\(error.localizedDescription))")
+                file: file, path: "$", expected: "expected a readable file (\(error.readableDescription))")
         }
         guard data.count <= maximumFileBytes else {
             throw ScenarioError(

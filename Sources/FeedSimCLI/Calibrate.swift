@@ -2,7 +2,9 @@ import ArgumentParser
 import FeedReports
 import FeedScenario
 import FeedSimulator
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 extension FeedSim {
     /// `feedsim calibrate`: a device profile's main-thread costs fitted to a
@@ -99,11 +101,11 @@ extension FeedSim {
                     "--hold-out-every must be at least \(Calibration.minimumHoldOutEvery), found \(holdOutEvery)")
             }
             for path in [trace, device] + (check.map { [$0] } ?? []) {
-                var isDirectory: ObjCBool = false
+                var isDirectory = false
                 guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                     throw ValidationError("No such file: \(path)")
                 }
-                guard !isDirectory.boolValue else { throw ValidationError("\(path) is a folder, expected a file") }
+                guard !isDirectory else { throw ValidationError("\(path) is a folder, expected a file") }
             }
             if let name, name.isEmpty { throw ValidationError("--name must not be empty") }
             if from != .xctrace, signpost != XctraceExport.defaultSignpost || subsystem != nil {
@@ -145,7 +147,7 @@ extension FeedSim {
             do {
                 try AtomicFile.write(fitted.jsonText, to: outURL)
             } catch {
-                throw CommandFailure.internalFailure("cannot write \(out): \(error.localizedDescription)")
+                throw CommandFailure.internalFailure("cannot write \(out): \(error.readableDescription)")
             }
             print("wrote \(out)")
 
@@ -172,7 +174,7 @@ extension FeedSim {
                 do {
                     try AtomicFile.write(page.html, to: URL(fileURLWithPath: report))
                 } catch {
-                    throw CommandFailure.internalFailure("cannot write \(report): \(error.localizedDescription)")
+                    throw CommandFailure.internalFailure("cannot write \(report): \(error.readableDescription)")
                 }
                 print("wrote \(report)")
             }
@@ -181,11 +183,11 @@ extension FeedSim {
         /// Nothing when the file at `path` can be read; otherwise the message
         /// and exit 64 that reading it whole gives.
         private func checkReadable(_ path: String) throws {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                let handle = FileHandle(forReadingAtPath: path)
+            var isDirectory = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory,
+                let handle = try? ReadableFile(path: path)
             {
-                try? handle.close()
+                handle.close()
                 return
             }
             _ = try read(path)
@@ -196,7 +198,7 @@ extension FeedSim {
             do {
                 return try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw CommandFailure.usage("cannot read \(path): \(error.localizedDescription)")
+                throw CommandFailure.usage("cannot read \(path): \(error.readableDescription)")
             }
         }
 

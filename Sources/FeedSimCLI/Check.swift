@@ -1,6 +1,8 @@
 import ArgumentParser
 import FeedReports
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 extension FeedSim {
     /// `feedsim check`: compare current results with a baseline and fail on
@@ -158,7 +160,7 @@ extension FeedSim {
             do {
                 try AtomicFile.write(text, to: URL(fileURLWithPath: path))
             } catch {
-                throw CommandFailure.internalFailure("cannot write \(path): \(error.localizedDescription)")
+                throw CommandFailure.internalFailure("cannot write \(path): \(error.readableDescription)")
             }
         }
 
@@ -189,12 +191,12 @@ enum SummaryInput {
     /// names the flag the path came from, if any, in messages.
     static func locate(_ path: String, option: String?) throws -> String {
         let flag = option.map { " (\($0))" } ?? ""
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ValidationError(
                 "No such file or folder: \(path)\(flag). Give a results folder written by `feedsim run --out`.")
         }
-        guard isDirectory.boolValue else { return path }
+        guard isDirectory else { return path }
         let file = path.hasSuffix("/") ? path + fileName : path + "/" + fileName
         guard FileManager.default.fileExists(atPath: file) else {
             throw ValidationError("\(path)\(flag) has no \(fileName); run `feedsim run --out \(path)` first.")

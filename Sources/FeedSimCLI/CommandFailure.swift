@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedReports
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a command stopped short. Commands throw it; `FeedSim.exit(after:)`
 /// alone turns it into what the user sees: its message on stderr and its

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedReports
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 extension FeedSim {
     /// `feedsim compare`: the variants of one results folder side by side.
@@ -150,10 +151,10 @@ extension FeedSim {
         /// Says so on stderr when the folder was written by a build whose
         /// allocation counts a release build's would not match.
         private func noteProvenance() {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else { return }
-            let url = URL(fileURLWithPath: folder, isDirectory: isDirectory.boolValue)
-            let results = isDirectory.boolValue ? url : url.deletingLastPathComponent()
+            let url = URL(fileURLWithPath: folder, isDirectory: isDirectory)
+            let results = isDirectory ? url : url.deletingLastPathComponent()
             guard let provenance = try? Provenance.load(inFolder: results) else { return }
             if provenance.buildConfiguration != "release" {
                 printError(
@@ -194,7 +195,7 @@ extension FeedSim {
             do {
                 try AtomicFile.write(text, to: URL(fileURLWithPath: output))
             } catch {
-                throw CommandFailure.internalFailure("cannot write \(output): \(error.localizedDescription)")
+                throw CommandFailure.internalFailure("cannot write \(output): \(error.readableDescription)")
             }
             print("wrote \(output)")
         }

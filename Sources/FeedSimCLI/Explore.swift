@@ -4,7 +4,9 @@ import FeedExplore
 import FeedReports
 import FeedScenario
 import FeedSimulator
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 extension FeedSim {
     /// `feedsim explore`: random sessions under every strategy, checked
@@ -144,14 +146,14 @@ extension FeedSim {
             } catch {
                 output.discard()
                 if error is CommandFailure { throw error }
-                throw CommandFailure.internalFailure("cannot write results to \(out): \(error.localizedDescription)")
+                throw CommandFailure.internalFailure("cannot write results to \(out): \(error.readableDescription)")
             }
             let found: (tally: ExploreTally, firsts: [Violation.Located])
             do {
                 found = try sink.finish()
             } catch {
                 output.discard()
-                throw CommandFailure.internalFailure("cannot write results to \(out): \(error.localizedDescription)")
+                throw CommandFailure.internalFailure("cannot write results to \(out): \(error.readableDescription)")
             }
 
             let toShrink = found.firsts

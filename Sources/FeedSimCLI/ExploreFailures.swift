@@ -2,7 +2,7 @@ import CSVCodec
 import FeedExplore
 import FeedReports
 import FeedScenario
-import Foundation
+import FoundationEssentials
 
 /// The shrunk failures of an exploration as the files of OUT/failures/:
 /// `<property>-<k>.json`, numbered from 1 per property in the order of

@@ -2,7 +2,9 @@ import CSVCodec
 import FeedExplore
 import FeedReports
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 /// The rows of a sharded exploration's parts put back in session order, as
 /// the files stream past: part K of N holds the sessions whose index i has
@@ -17,7 +19,7 @@ enum ExploreMerge {
         var folder: String
         var shard: Int
         var file: String
-        var handle: FileHandle
+        var handle: ReadableFile
         var records: CSVRecordStream
         var current: (session: Int, record: CSVRecordStream.Record)?
         var rows = 0
@@ -30,18 +32,18 @@ enum ExploreMerge {
     /// must be a session of its part, in order.
     static func merge(_ name: String, header: [String], parts: [String], into: StreamedFile) throws -> [Int] {
         var cursors: [Cursor] = []
-        defer { for cursor in cursors { try? cursor.handle.close() } }
+        defer { for cursor in cursors { cursor.handle.close() } }
         let headerLine = Array(CSVTable.line(header).utf8)
         for (k, folder) in parts.enumerated() {
             let url = URL(fileURLWithPath: folder).appendingPathComponent(name)
             let file = url.relativePath
-            let handle: FileHandle
+            let handle: ReadableFile
             do {
-                handle = try FileHandle(forReadingFrom: url)
+                handle = try ReadableFile(path: url.path)
             } catch {
                 throw FileProblem(
                     file: file, line: nil,
-                    problem: "cannot be read (\(error.localizedDescription)); its part did not finish")
+                    problem: "cannot be read (\(error.readableDescription)); its part did not finish")
             }
             var cursor = Cursor(
                 folder: folder, shard: k + 1, file: file, handle: handle, records: CSVRecordStream(handle: handle))

@@ -2,7 +2,8 @@ import ArgumentParser
 import CSVCodec
 import FeedExplore
 import FeedReports
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Everything an exploration (or a part of one) found beside its rows: what
 /// its summary and failures/ are made from. explore.csv and violations.csv

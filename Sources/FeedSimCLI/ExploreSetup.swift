@@ -3,7 +3,8 @@ import Determinism
 import FeedExplore
 import FeedReports
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// An exploration's configuration and device profile, read once by the
 /// command and again, from the same files, by each worker.
@@ -31,7 +32,7 @@ struct ExploreSetup {
                 } catch {
                     throw ScenarioError(
                         file: configFile, path: "$",
-                        expected: "expected a readable file (\(error.localizedDescription))")
+                        expected: "expected a readable file (\(error.readableDescription))")
                 }
                 config = try ScenarioLoader.exploreConfig(from: data, file: configFile)
                 configData = data
@@ -126,7 +127,7 @@ struct ExploreSetup {
         } catch {
             throw ScenarioError(
                 file: configFile, path: "$.usage",
-                expected: "expected a readable usage model at \(url.path) (\(error.localizedDescription))")
+                expected: "expected a readable usage model at \(url.path) (\(error.readableDescription))")
         }
     }
 

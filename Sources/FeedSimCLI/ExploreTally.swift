@@ -1,7 +1,7 @@
 import CSVCodec
 import FeedExplore
 import FeedReports
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// What an exploration's summary counts of its sessions: sessions, runs,

@@ -2,7 +2,8 @@ import ArgumentParser
 import FeedExplore
 import FeedReports
 import FeedSimulator
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 extension FeedSim {
     /// `feedsim _explore-worker`: the worker `explore` starts. It reads an
@@ -26,7 +27,7 @@ extension FeedSim {
             if let parentPID { ParentWatch.exitWithParent(parentPID, command: "_explore-worker") }
             try RegisteredParts.check(parentParts: parentParts, command: "_explore-worker")
             let setup = try ExploreSetup(configFile: config, deviceFile: deviceFile)
-            let input = FileHandle.standardInput.readDataToEndOfFile()
+            let input = try ReadableFile.standardInput.readToEnd()
             let job: ExploreJob
             do {
                 job = try JSONDecoder().decode(ExploreJob.self, from: input)
@@ -37,7 +38,7 @@ extension FeedSim {
                 config: setup.config, device: setup.device, freshRun: Self.freshRun(deviceFile: deviceFile))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            FileHandle.standardOutput.write(try encoder.encode(result))
+            try WritableFile.standardOutput.write(try encoder.encode(result))
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedExplore
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Runs explore jobs in worker processes (`feedsim _explore-worker`), up to

@@ -1,7 +1,7 @@
 import ArgumentParser
 import FeedImport
 import FeedReports
-import Foundation
+import FoundationEssentials
 
 extension FeedSim.Import {
     /// `feedsim import har`: a HAR 1.2 capture into NETWORK.json, the

@@ -2,7 +2,8 @@ import ArgumentParser
 import FeedImport
 import FeedReports
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 extension FeedSim.Import {
     /// `feedsim import sessions`: recorded session logs turned into replay
@@ -84,10 +85,10 @@ extension FeedSim.Import {
             }
             let gestures = sessions.map(\.gestures.count).reduce(0, +)
             print("read \(sessions.count) sessions, \(gestures) gestures from \(log)")
-            print("wrote \(replays.count) replays to \((out as NSString).appendingPathComponent("sessions"))")
+            print("wrote \(replays.count) replays to \(FilePath.join(out, "sessions"))")
             if let model {
                 print(model.fitTable)
-                print("wrote \((out as NSString).appendingPathComponent("usage.json"))")
+                print("wrote \(FilePath.join(out, "usage.json"))")
             }
         }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import FeedImport
 import FeedReports
 import FeedScenario
-import Foundation
+import FoundationEssentials
 
 extension FeedSim.Import {
     /// `feedsim import timeline`: a captured timeline turned into FEED.json,

@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
+import SystemSupport
 
 /// SIGINT and SIGTERM during `feedsim run`: the worker processes are killed,
 /// no further one starts, and the command stops before its output folder is
@@ -123,7 +125,7 @@ final class Interruption: Sendable {
         _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
         signalPipe.store(ends[1], ordering: .sequentiallyConsistent)
-        let thread = Thread { [self] in
+        SystemThread.detached { [self] in
             var byte: UInt8 = 0
             while true {
                 let count = read(readEnd, &byte, 1)
@@ -136,7 +138,6 @@ final class Interruption: Sendable {
                 }
             }
         }
-        thread.start()
         installHandlers(for: Interruption.signals)
     }
 }

@@ -2,7 +2,8 @@ import ArgumentParser
 import FeedExplore
 import FeedReports
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 extension FeedSim {
     /// `feedsim merge`: put the parts of a sharded suite back together.
@@ -168,7 +169,7 @@ extension FeedSim {
                 throw CommandFailure.usage("cannot merge: \(error)")
             } catch {
                 output.discard()
-                throw CommandFailure.internalFailure("cannot write results to \(out): \(error.localizedDescription)")
+                throw CommandFailure.internalFailure("cannot write results to \(out): \(error.readableDescription)")
             }
             print(
                 """

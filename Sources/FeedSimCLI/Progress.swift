@@ -1,5 +1,7 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
+import SystemSupport
 
 /// How far a suite has got, on stderr; never on stdout, never in a result
 /// file, so it may read the wall clock.
@@ -52,12 +54,12 @@ final class Progress: Sendable {
         self.state = Mutex(State(lastLine: now))
         guard mode == .terminal else { return }
         redraw()
-        Thread { [self] in
+        SystemThread.detached { [self] in
             while true {
-                Thread.sleep(forTimeInterval: Progress.seconds(Progress.redrawInterval))
+                SystemThread.sleep(seconds: Progress.seconds(Progress.redrawInterval))
                 if !redraw() { break }
             }
-        }.start()
+        }
     }
 
     /// Hears that `done` runs have finished.
@@ -125,6 +127,6 @@ final class Progress: Sendable {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        try? WritableFile.standardError.write(Data(text.utf8))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeedReports
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 extension FeedSim {
     /// `feedsim report`: one self-contained HTML page about a results folder.
@@ -44,8 +45,8 @@ extension FeedSim {
         var out: String?
 
         func validate() throws {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
+            var isDirectory = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory
             else {
                 throw ValidationError(
                     "No such folder: \(folder). Give a results folder written by `feedsim run --out`.")
@@ -71,7 +72,7 @@ extension FeedSim {
             do {
                 try AtomicFile.write(report.html, to: URL(fileURLWithPath: destination))
             } catch {
-                throw CommandFailure.internalFailure("cannot write \(destination): \(error.localizedDescription)")
+                throw CommandFailure.internalFailure("cannot write \(destination): \(error.readableDescription)")
             }
             print("wrote \(destination)")
         }

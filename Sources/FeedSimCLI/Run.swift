@@ -2,7 +2,8 @@ import ArgumentParser
 import FeedReports
 import FeedScenario
 import FeedSimulator
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension FeedSim {
     /// `feedsim run`: run scenarios and write the CSV reports.

@@ -3,7 +3,9 @@ import CParentDeath
 import FeedReports
 import FeedScenario
 import FeedSimulator
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 extension FeedSim {
     /// `feedsim _run-one`: runs one scenario at one rate with one variant and
@@ -36,7 +38,7 @@ extension FeedSim {
             guard let result = reply.result else {
                 throw CommandFailure.of(reply.failure, message: reply.message ?? "the run failed")
             }
-            FileHandle.standardOutput.write(try RunRecord.encode(result))
+            try WritableFile.standardOutput.write(try RunRecord.encode(result))
         }
     }
 
@@ -84,8 +86,8 @@ extension FeedSim {
                 } catch {
                     throw CommandFailure.usage("not a run order: \(line.prefix(200)): \(error)")
                 }
-                try FileHandle.standardOutput.write(
-                    contentsOf: try WorkerRun.execute(order, scenarios: &scenarios, warmUps: &warmUps).line())
+                try WritableFile.standardOutput.write(
+                    try WorkerRun.execute(order, scenarios: &scenarios, warmUps: &warmUps).line())
             }
         }
     }
@@ -132,7 +134,7 @@ enum WorkerRun {
 /// parent's id instead.
 enum ParentWatch {
     /// How often the fallback thread looks for the parent.
-    static let pollInterval: TimeInterval = 0.5
+    static let pollInterval = 0.5
 
     /// `command` names the worker in the message it prints if orphaned.
     static func exitWithParent(_ parent: Int32, command: String) {
@@ -143,10 +145,10 @@ enum ParentWatch {
         let watched = feedsim_set_parent_death_signal(SIGKILL) == 0
         if getppid() != parent { orphaned(parent, command: command) }
         guard !watched else { return }
-        Thread {
-            while getppid() == parent { Thread.sleep(forTimeInterval: pollInterval) }
+        SystemThread.detached {
+            while getppid() == parent { SystemThread.sleep(seconds: pollInterval) }
             orphaned(parent, command: command)
-        }.start()
+        }
     }
 
     private static func orphaned(_ parent: Int32, command: String) -> Never {

@@ -1,7 +1,9 @@
 import FeedReports
 import FeedSimulator
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
+import SystemSupport
 
 /// Runs requests in up to `jobs` worker processes (`feedsim _run-batch`),
 /// each running one request after another, and returns the results in
@@ -127,53 +129,45 @@ final class BatchWorker {
         }
     }
 
-    private let process = Process()
-    private let orders = Pipe()
-    private let replies: FileHandle
+    private let process: ChildProcess
     private var buffer = Data()
     private let errorText = CapturedOutput()
-    private let errorsRead = DispatchSemaphore(value: 0)
+    private let errorsReader: SystemThread
     private let interruption: Interruption
     private var exited = false
 
     init(executable: URL, interruption: Interruption) throws {
         self.interruption = interruption
-        process.executableURL = executable
         // The worker exits when this process does, however it ends.
-        process.arguments = ["_run-batch", "--parent-pid", String(getpid())] + RegisteredParts.workerArguments
-        var environment = ProcessInfo.processInfo.environment
+        let arguments = ["_run-batch", "--parent-pid", String(getpid())] + RegisteredParts.workerArguments
+        var environment = ChildProcess.currentEnvironment
         environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = orders
-        process.standardOutput = output
-        process.standardError = errors
-        replies = output.fileHandleForReading
-        let started: Bool
+        var child: ChildProcess?
         do {
-            started = try interruption.startWorker {
-                try process.run()
-                return process.processIdentifier
+            _ = try interruption.startWorker {
+                let process = try ChildProcess(
+                    executable: executable.path, arguments: arguments, environment: environment)
+                child = process
+                return process.pid
             }
         } catch {
             throw Lost(status: -1, account: .said("cannot start \(executable.path): \(error)"))
         }
-        guard started else { throw Lost(status: -1, account: .said("not started: the run was interrupted")) }
+        guard let child else { throw Lost(status: -1, account: .said("not started: the run was interrupted")) }
+        process = child
         // Standard error is drained all along so a chatty worker cannot block.
         let errorText = self.errorText
-        let errorsRead = self.errorsRead
-        Thread {
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
+        let errors = child.errors
+        errorsReader = SystemThread {
+            let data = (try? errors.readToEnd()) ?? Data()
             errorText.data.withLock { $0 = data }
-            errorsRead.signal()
-        }.start()
+        }
     }
 
     /// Sends `order` and waits for its reply.
     func run(_ order: RunOrder) throws -> Result<RunResult, RunWorkers.OrderFailure> {
         do {
-            try orders.fileHandleForWriting.write(contentsOf: try order.line())
+            try process.input.write(try order.line())
         } catch {
             throw lost()
         }
@@ -197,7 +191,7 @@ final class BatchWorker {
     /// Closes the orders, which ends the worker, and waits for it.
     func finish() {
         guard !exited else { return }
-        try? orders.fileHandleForWriting.close()
+        process.input.close()
         wait()
     }
 
@@ -213,26 +207,24 @@ final class BatchWorker {
                 return line
             }
             searchFrom = buffer.endIndex
-            let chunk = replies.availableData
-            if chunk.isEmpty { return nil }
+            guard let chunk = try? process.output.read(upToCount: 1 << 16), !chunk.isEmpty else { return nil }
             buffer.append(chunk)
         }
     }
 
     /// The worker ended without answering: its status and what it said.
     private func lost() -> Lost {
-        try? orders.fileHandleForWriting.close()
+        process.input.close()
         wait()
-        let message = String(decoding: errorText.data.withLock { $0 }, as: UTF8.self).trimmingCharacters(
-            in: .whitespacesAndNewlines)
-        let status = process.terminationStatus
+        let message = String(decoding: errorText.data.withLock { $0 }, as: UTF8.self).trimmingWhitespace()
+        let status = process.waitForExit()
         return Lost(status: status, account: message.isEmpty ? .silent : .said(message))
     }
 
     private func wait() {
-        process.waitUntilExit()
-        errorsRead.wait()
-        interruption.workerExited(process.processIdentifier)
+        process.waitForExit()
+        errorsReader.join()
+        interruption.workerExited(process.pid)
         exited = true
     }
 }

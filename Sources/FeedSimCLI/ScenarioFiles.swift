@@ -1,7 +1,8 @@
 import ArgumentParser
 import FeedScenario
 import FeedSimulator
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// Finding and loading the scenario files a command was given.
 package enum ScenarioFiles {
@@ -37,11 +38,11 @@ package enum ScenarioFiles {
     static func collect(_ paths: [String]) throws -> [(url: URL, name: String)] {
         var found: [(url: URL, name: String)] = []
         for path in paths {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
                 throw ValidationError("No such file or folder: \(path)")
             }
-            if !isDirectory.boolValue {
+            if !isDirectory {
                 found.append((URL(fileURLWithPath: path), path))
                 continue
             }
@@ -89,5 +90,5 @@ package enum ScenarioFiles {
 }
 
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    try? WritableFile.standardError.write(Data((message + "\n").utf8))
 }

@@ -3,7 +3,8 @@ import Determinism
 import FeedReports
 import FeedScenario
 import FeedSimulator
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// `--shard K/N`: run part K of a suite split N ways.
 ///
@@ -118,7 +119,7 @@ struct ShardPlan {
         do {
             return FNV1a(bytes: try Data(contentsOf: url)).hex
         } catch {
-            throw ValidationError("cannot read \(url.path) to hash it: \(error.localizedDescription)")
+            throw ValidationError("cannot read \(url.path) to hash it: \(error.readableDescription)")
         }
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import FeedReports
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 extension StagedFiles {
     /// Stages a command's files with `stage` and renames them into place
@@ -25,7 +27,7 @@ extension StagedFiles {
             throw failure
         } catch {
             output.discard()
-            throw CommandFailure.internalFailure("cannot write results to \(out): \(error.localizedDescription)")
+            throw CommandFailure.internalFailure("cannot write results to \(out): \(error.readableDescription)")
         }
     }
 }

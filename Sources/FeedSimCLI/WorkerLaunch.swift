@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
+import SystemSupport
 
 extension WorkerLaunch {
     /// This executable, which workers run: a program of your own built on
@@ -14,7 +15,7 @@ extension WorkerLaunch {
             return URL(fileURLWithPath: path)
         }
         #endif
-        return URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
+        return URL(fileURLWithPath: CommandLine.arguments[0])
     }
 }
 
@@ -36,52 +37,46 @@ struct WorkerLaunch: Sendable {
     }
 
     func run(input: Data) -> Finished {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ChildProcess.currentEnvironment
         environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
-        process.environment = environment
-        let stdin = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = output
-        process.standardError = errors
+        var child: ChildProcess?
         do {
             let started = try interruption.startWorker {
-                try process.run()
-                return process.processIdentifier
+                let process = try ChildProcess(
+                    executable: executable.path, arguments: arguments, environment: environment)
+                child = process
+                return process.pid
             }
-            guard started else {
+            guard started, let child else {
                 return Finished(status: -1, output: Data(), errors: "", problem: "not started: interrupted")
             }
+            return finish(child, input: input)
         } catch {
             return Finished(
                 status: -1, output: Data(), errors: "", problem: "cannot start \(executable.path): \(error)")
         }
-        defer { interruption.workerExited(process.processIdentifier) }
+    }
+
+    /// Feeds `child` its input and collects what it writes.
+    private func finish(_ child: ChildProcess, input: Data) -> Finished {
+        defer { interruption.workerExited(child.pid) }
         // Input written and both pipes drained at once, so that no worker
         // blocks on a full pipe.
         let errorText = Mutex(Data())
-        let drained = DispatchSemaphore(value: 0)
-        Thread {
-            stdin.fileHandleForWriting.write(input)
-            try? stdin.fileHandleForWriting.close()
-            drained.signal()
-        }.start()
-        Thread {
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
+        let (stdin, errors) = (child.input, child.errors)
+        let writer = SystemThread {
+            try? stdin.write(input)
+            stdin.close()
+        }
+        let reader = SystemThread {
+            let data = (try? errors.readToEnd()) ?? Data()
             errorText.withLock { $0 = data }
-            drained.signal()
-        }.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        drained.wait()
-        drained.wait()
-        let message = String(decoding: errorText.withLock { $0 }, as: UTF8.self).trimmingCharacters(
-            in: .whitespacesAndNewlines)
-        let status = process.terminationStatus
+        }
+        let data = (try? child.output.readToEnd()) ?? Data()
+        let status = child.waitForExit()
+        writer.join()
+        reader.join()
+        let message = String(decoding: errorText.withLock { $0 }, as: UTF8.self).trimmingWhitespace()
         let problem: String? =
             status == 0
             ? nil

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
+import SystemSupport
 
 /// Deals the indices `0..<count` out to up to `threads` threads: each takes
 /// the next index as soon as it is free, so a slow item never holds up the
@@ -81,9 +82,8 @@ enum WorkerThreads {
     ) {
         let next = Mutex(0)
         let threadCount = min(max(1, threads), count)
-        let stopped = DispatchSemaphore(value: 0)
-        for _ in 0..<threadCount {
-            Thread {
+        let threads = (0..<threadCount).map { _ in
+            SystemThread {
                 var local: Local?
                 while true {
                     let index = next.withLock { value -> Int in
@@ -93,10 +93,9 @@ enum WorkerThreads {
                     guard index < count, interruption.signal == nil, take(index, &local) else { break }
                 }
                 finish(local)
-                stopped.signal()
-            }.start()
+            }
         }
-        for _ in 0..<threadCount { stopped.wait() }
+        for thread in threads { thread.join() }
     }
 }
 

@@ -1,5 +1,6 @@
 import CSVCodec
 import Foundation
+import SystemSupport
 import Testing
 
 /// The writer and the reader agree on every table, and the reader gives the
@@ -68,8 +69,8 @@ import Testing
                 "csv-stream-\(ProcessInfo.processInfo.processIdentifier).csv")
             try Data(bytes).write(to: url)
             defer { try? FileManager.default.removeItem(at: url) }
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
+            let handle = try ReadableFile(path: url.path)
+            defer { handle.close() }
             var stream = CSVRecordStream(handle: handle)
             var streamed: [CSVRecordStream.Record] = []
             while let record = try stream.next() { streamed.append(record) }

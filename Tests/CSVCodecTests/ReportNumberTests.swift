@@ -47,4 +47,21 @@ import Testing
                 "\(value) with \(decimals) decimals")
         }
     }
+
+    @Test("significant digits are printf's %.*g, which String(format:) gave")
+    func significantDigits() {
+        let values: [Double] = [
+            0, -0.0, 1, 1.5, 100, 0.1 + 0.2, 12_345.6, 1_234.5, 0.000_123_4, 0.000_012_34, -2.718_281_8, 1e22, 9_999.5,
+            .leastNonzeroMagnitude, 1.797_693_134_862_315_7e308,
+        ]
+        for value in values {
+            for digits in [1, 4, 6, 17] {
+                #expect(
+                    ReportNumber.significant(value, digits) == String(format: "%.\(digits)g", value),
+                    "\(value) to \(digits) digits")
+            }
+        }
+        #expect(ReportNumber.significant(12_345.6, 4) == "1.235e+04")
+        #expect(ReportNumber.significant(0.5, 4) == "0.5")
+    }
 }

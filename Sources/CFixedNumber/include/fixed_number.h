@@ -10,4 +10,9 @@
 /// Swift cannot call snprintf itself (it is variadic).
 int feedsim_format_fixed(char *buffer, size_t size, double value, int decimals);
 
+/// Writes `value` with `digits` significant digits, as printf's `%.*g`
+/// does in the C locale (trailing zeros dropped, an exponent for very large
+/// or small values), with the same buffer and return as above.
+int feedsim_format_significant(char *buffer, size_t size, double value, int digits);
+
 #endif

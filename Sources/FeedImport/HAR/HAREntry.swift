@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// What the import reads of one HAR 1.2 entry, and nothing more: the URL is
 /// read only to class the request and is not kept past that.
@@ -42,12 +43,12 @@ extension HAREntry {
     /// Decodes entry `index` from its bytes; `file` names the HAR in problems.
     package init(bytes: [UInt8], index: Int, file: String) throws(HARProblem) {
         let path = "$.log.entries[\(index)]"
-        let object: Any
+        let object: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+            object = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {
             throw HARProblem(
-                file: file, path: path, problem: "expected a well-formed JSON object (\(error.localizedDescription))")
+                file: file, path: path, problem: "expected a well-formed JSON object (\(error.readableDescription))")
         }
         let reader = HARFields(file: file)
         let entry = try reader.object(object, at: path)
@@ -71,7 +72,7 @@ extension HAREntry {
         let time = try entry["time"].map { (value) throws(HARProblem) in try reader.number(value, at: path + ".time") }
         let cache = try reader.optionalObject(entry, "cache", at: path)
         let fromCache = entry["_fromCache"] != nil || response["_fromCache"] != nil
-        cached = fromCache || (cache?["beforeRequest"].map { !($0 is NSNull) } ?? false) && time == 0
+        cached = fromCache || (cache?["beforeRequest"].map { $0 != .null } ?? false) && time == 0
         let error = try reader.optionalString(entry, "_error", at: path)
         self.error = error?.isEmpty == true ? nil : error
         let ip = try reader.optionalString(entry, "serverIPAddress", at: path)
@@ -83,16 +84,17 @@ extension HAREntry {
 /// Reads typed fields out of decoded JSON, naming the path and the type
 /// found when one is wrong.
 struct HARFields {
+    typealias Object = [String: JSONValue]
     let file: String
 
     /// `value` (at `path`) as an object.
-    func object(_ value: Any, at path: String) throws(HARProblem) -> [String: Any] {
-        guard let object = value as? [String: Any] else { throw wrong("an object", value, path) }
+    func object(_ value: JSONValue, at path: String) throws(HARProblem) -> Object {
+        guard case let .object(object) = value else { throw wrong("an object", value, path) }
         return object
     }
 
     /// The member `key` of `object` (at `path`), which HAR 1.2 requires.
-    func required(_ object: [String: Any], _ key: String, at path: String) throws(HARProblem) -> Any {
+    func required(_ object: Object, _ key: String, at path: String) throws(HARProblem) -> JSONValue {
         guard let value = object[key] else {
             throw HARProblem(
                 file: file, path: path + "." + key, problem: "expected `\(key)` (HAR 1.2 requires it), found none")
@@ -101,44 +103,41 @@ struct HARFields {
     }
 
     /// The object at `key` of `object` (at `path`), or `nil` when absent or null.
-    func optionalObject(_ object: [String: Any], _ key: String, at path: String) throws(HARProblem) -> [String: Any]? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
+    func optionalObject(_ object: Object, _ key: String, at path: String) throws(HARProblem) -> Object? {
+        guard let value = object[key], value != .null else { return nil }
         return try self.object(value, at: path + "." + key)
     }
 
     /// The string at `key` of `object` (at `path`), or `nil` when absent or null.
-    func optionalString(_ object: [String: Any], _ key: String, at path: String) throws(HARProblem) -> String? {
-        guard let value = object[key], !(value is NSNull) else { return nil }
+    func optionalString(_ object: Object, _ key: String, at path: String) throws(HARProblem) -> String? {
+        guard let value = object[key], value != .null else { return nil }
         return try string(value, at: path + "." + key)
     }
 
     /// `value` (at `path`) as a string.
-    func string(_ value: Any, at path: String) throws(HARProblem) -> String {
-        guard let string = value as? String else { throw wrong("a string", value, path) }
+    func string(_ value: JSONValue, at path: String) throws(HARProblem) -> String {
+        guard case let .string(string) = value else { throw wrong("a string", value, path) }
         return string
     }
 
     /// `value` (at `path`) as a finite number; `true` and `false` are not numbers.
-    func number(_ value: Any, at path: String) throws(HARProblem) -> Double {
-        guard !Self.isBoolean(value), !(value is String), let number = value as? NSNumber else {
-            throw wrong("a number", value, path)
-        }
-        let double = number.doubleValue
-        guard double.isFinite else { throw wrong("a finite number", value, path) }
-        return double
+    func number(_ value: JSONValue, at path: String) throws(HARProblem) -> Double {
+        guard case let .number(number) = value else { throw wrong("a number", value, path) }
+        guard number.isFinite else { throw wrong("a finite number", value, path) }
+        return number
     }
 
     /// `value` (at `path`) as a whole number, such as a status.
-    func integer(_ value: Any, at path: String) throws(HARProblem) -> Int {
+    func integer(_ value: JSONValue, at path: String) throws(HARProblem) -> Int {
         let double = try number(value, at: path)
         guard double == double.rounded(), abs(double) < 1e9 else { throw wrong("a whole number", value, path) }
         return Int(double)
     }
 
     /// The first of `candidates` that is present and ≥ 0.
-    func firstSize(_ candidates: [(Any?, String)]) throws(HARProblem) -> Double? {
+    func firstSize(_ candidates: [(JSONValue?, String)]) throws(HARProblem) -> Double? {
         for (value, path) in candidates {
-            guard let value, !(value is NSNull) else { continue }
+            guard let value, value != .null else { continue }
             let size = try number(value, at: path)
             if size >= 0 { return size }
         }
@@ -146,10 +145,10 @@ struct HARFields {
     }
 
     /// `value` (at `path`) as HAR timings: each phase a number, −1 or absent for "not applicable".
-    func timings(_ value: Any, at path: String) throws(HARProblem) -> HAREntry.Timings {
+    func timings(_ value: JSONValue, at path: String) throws(HARProblem) -> HAREntry.Timings {
         let object = try object(value, at: path)
         func phase(_ key: String) throws(HARProblem) -> Double? {
-            guard let value = object[key], !(value is NSNull) else { return nil }
+            guard let value = object[key], value != .null else { return nil }
             let ms = try number(value, at: path + "." + key)
             return ms < 0 ? nil : ms
         }
@@ -158,28 +157,20 @@ struct HARFields {
             send: try phase("send"), wait: try phase("wait"), receive: try phase("receive"))
     }
 
-    /// Whether `value` is JSON's `true` or `false` rather than a number:
-    /// Foundation bridges both to `NSNumber`, a boolean with `objCType` "c"
-    /// (JSON numbers decode as "i", "q" or "d").
-    static func isBoolean(_ value: Any) -> Bool {
-        if type(of: value) == Bool.self { return true }
-        guard let number = value as? NSNumber else { return false }
-        return String(cString: number.objCType) == "c"
-    }
-
-    private func wrong(_ expected: String, _ value: Any, _ path: String) -> HARProblem {
+    private func wrong(_ expected: String, _ value: JSONValue, _ path: String) -> HARProblem {
         HARProblem(file: file, path: path, problem: "expected \(expected), found \(Self.kind(of: value))")
     }
 
     /// A JSON type's name for `value`, as a problem states it.
-    static func kind(of value: Any) -> String {
+    static func kind(of value: JSONValue) -> String {
         switch value {
-        case is NSNull: "null"
-        case let string as String: "the string \"\(string.prefix(40))\""
-        case is [Any]: "an array"
-        case is [String: Any]: "an object"
-        case _ where isBoolean(value): "a boolean"
-        default: "the number \(value)"
+        case .null: "null"
+        case let .string(string): "the string \"\(string.prefix(40))\""
+        case .array: "an array"
+        case .object: "an object"
+        case .bool: "a boolean"
+        case let .number(number):
+            "the number \(number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number))"
         }
     }
 }

@@ -1,6 +1,8 @@
+import CSVCodec
 import Determinism
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `feedsim import har`: a HAR 1.2 file read entry by entry into the
 /// per-class distributions of NETWORK.json (`ImportedNetwork`).
@@ -105,7 +107,7 @@ extension HARImport {
     }
 
     private static func format(_ value: Double) -> String {
-        String(format: value < 10 ? "%.3f" : "%.1f", value)
+        ReportNumber.fixed(value, value < 10 ? 3 : 1)
     }
 
     /// Columns padded to their widest cell; text left, numbers right.
@@ -115,7 +117,7 @@ extension HARImport {
             row.enumerated().map { column, cell in
                 let pad = String(repeating: " ", count: widths[column] - cell.count)
                 return column < 3 ? cell + pad : pad + cell
-            }.joined(separator: "  ").replacingOccurrences(of: " +$", with: "", options: .regularExpression)
-        }.joined(separator: "\n")
+            }.joined(separator: "  ")
+        }.map { line in String(line.dropLast(line.reversed().prefix { $0 == " " }.count)) }.joined(separator: "\n")
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// Reads a HAR file's `log.entries` one entry at a time, in bounded memory:
 /// the file is read in chunks of ``chunkBytes``, everything outside the
@@ -16,7 +17,7 @@ package struct HARStream {
     /// The largest single entry accepted (a response body may be inlined).
     package static let entryLimitBytes = 256 << 20
 
-    private let handle: FileHandle
+    private let handle: ReadableFile
     private let file: String
     private var buffer: [UInt8] = []
     private var index = 0
@@ -25,10 +26,10 @@ package struct HARStream {
     /// A reader of the file at `url`, named `file` in problems.
     package init(url: URL, file: String) throws(HARProblem) {
         do {
-            handle = try FileHandle(forReadingFrom: url)
+            handle = try ReadableFile(path: url.path)
         } catch {
             throw HARProblem(
-                file: file, path: "$", problem: "expected a readable HAR file (\(error.localizedDescription))")
+                file: file, path: "$", problem: "expected a readable HAR file (\(error.readableDescription))")
         }
         self.file = file
     }
@@ -36,7 +37,7 @@ package struct HARStream {
     /// Calls `body` with each entry's index and bytes, in file order; returns
     /// the number of entries.
     package mutating func forEachEntry(_ body: (Int, [UInt8]) throws(HARProblem) -> Void) throws(HARProblem) -> Int {
-        defer { try? handle.close() }
+        defer { handle.close() }
         var count: Int?
         try expect(UInt8(ascii: "{"), at: "$", what: "an object (a HAR file)")
         var first = true
@@ -193,13 +194,13 @@ package struct HARStream {
     private mutating func peek() throws(HARProblem) -> UInt8? {
         if index < buffer.count { return buffer[index] }
         if finished { return nil }
-        let chunk: Data?
+        let chunk: Data
         do {
             chunk = try handle.read(upToCount: Self.chunkBytes)
         } catch {
-            throw problem(at: "$", "expected a readable file (\(error.localizedDescription))")
+            throw problem(at: "$", "expected a readable file (\(error.readableDescription))")
         }
-        guard let chunk, !chunk.isEmpty else {
+        guard !chunk.isEmpty else {
             finished = true
             return nil
         }
@@ -211,7 +212,8 @@ package struct HARStream {
     private func describe(_ byte: UInt8?) -> String {
         guard let byte else { return "the end of the file (is the file cut short?)" }
         return byte >= 0x20 && byte < 0x7F
-            ? "`\(Character(Unicode.Scalar(byte)))`" : String(format: "byte 0x%02X", byte)
+            ? "`\(Character(Unicode.Scalar(byte)))`"
+            : "byte 0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
     }
 
     private func problem(at path: String, _ text: String) -> HARProblem {

@@ -1,5 +1,5 @@
 import FeedScenario
-import Foundation
+import FoundationEssentials
 
 /// One line of a session log: what the reader or the app did, when, in
 /// which recorded session.

@@ -1,5 +1,7 @@
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 /// Reads session logs (JSON Lines, one `SessionEvent` a line) a line at a
 /// time, so a log of any length needs memory for its sessions' touches, not
@@ -27,12 +29,12 @@ package enum SessionLogReader {
 
     /// The log files `path` names: itself, or a folder's `.jsonl` files.
     static func logFiles(at path: String) throws(FileProblem) -> [String] {
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw FileProblem(
                 file: path, line: nil, problem: "expected a session log or a folder of them, found nothing there")
         }
-        guard isFolder.boolValue else { return [path] }
+        guard isFolder else { return [path] }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter {
             $0.hasSuffix(".jsonl")
         }.sorted()
@@ -40,7 +42,7 @@ package enum SessionLogReader {
             throw FileProblem(
                 file: path, line: nil, problem: "expected at least one `.jsonl` session log in the folder, found none")
         }
-        return names.map { (path as NSString).appendingPathComponent($0) }
+        return names.map { FilePath.join(path, $0) }
     }
 
     /// Calls `body` with each line of `file` (without its newline) and its
@@ -48,14 +50,19 @@ package enum SessionLogReader {
     static func forEachLine(
         of file: String, _ body: (Substring, Int) throws(FileProblem) -> Void
     ) throws(FileProblem) {
-        guard let handle = FileHandle(forReadingAtPath: file) else {
+        guard let handle = try? ReadableFile(path: file) else {
             throw FileProblem(file: file, line: nil, problem: "expected a readable session log")
         }
-        defer { try? handle.close() }
+        defer { handle.close() }
         var pending = Data()
         var line = 0
         while true {
-            let chunk = handle.readData(ofLength: chunkBytes)
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: chunkBytes)
+            } catch {
+                throw FileProblem(file: file, line: nil, problem: "cannot read the file (\(error.readableDescription))")
+            }
             pending.append(chunk)
             // Lines are cut from the front by index, and the consumed bytes
             // dropped once per chunk: dropping each line would move the

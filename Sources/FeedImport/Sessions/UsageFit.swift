@@ -1,6 +1,7 @@
 import Determinism
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One fitted distribution of the usage model and how well it fits the
 /// values it was fitted to.

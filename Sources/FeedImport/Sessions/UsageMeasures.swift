@@ -1,5 +1,6 @@
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The quantities the usage model fits, measured from recorded sessions.
 struct UsageMeasures {

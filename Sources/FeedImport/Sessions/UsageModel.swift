@@ -1,5 +1,6 @@
+import CSVCodec
 import FeedScenario
-import Foundation
+import FoundationEssentials
 
 /// What readers do, fitted from recorded sessions: the distributions and
 /// rates `usage.json` holds.
@@ -202,5 +203,5 @@ package struct UsageModel: Sendable, Equatable {
     }
 
     /// Four significant digits.
-    static func short(_ value: Double) -> String { String(format: "%.4g", value) }
+    static func short(_ value: Double) -> String { ReportNumber.significant(value, 4) }
 }

@@ -1,5 +1,5 @@
 import FeedScenario
-import Foundation
+import FoundationEssentials
 
 /// A JSON value read whole: what the timeline readers walk, asking each
 /// node for the type they expect so that a problem names its JSON path.

@@ -1,5 +1,8 @@
+import CSVCodec
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 /// `feedsim import timeline`'s work: a capture read into an `ImportedFeed`.
 package enum TimelineImport {
@@ -8,12 +11,12 @@ package enum TimelineImport {
     /// each), or FeedSim's post lines (`.jsonl`). Files are named in
     /// problems as `path` and the name within the folder.
     package static func read(path: String, salt: ImportSalt) throws(TimelineProblem) -> ImportedFeed {
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw TimelineProblem(
                 file: path, place: .wholeFile, problem: "expected a file or folder, found nothing there")
         }
-        if isFolder.boolValue { return try readPages(in: path, salt: salt) }
+        if isFolder { return try readPages(in: path, salt: salt) }
         let data = try contents(of: path)
         if path.hasSuffix(".jsonl") {
             guard let text = String(data: data, encoding: .utf8) else {
@@ -45,7 +48,7 @@ package enum TimelineImport {
         var posts: [ImportedPost] = []
         var pageSizes: [Int] = []
         for name in names {
-            let file = (folder as NSString).appendingPathComponent(name)
+            let file = FilePath.join(folder, name)
             let page = try reader.posts(ofPage: try JSONNode.parse(try contents(of: file), file: file))
             posts += page
             pageSizes.append(page.count)
@@ -71,7 +74,7 @@ package enum TimelineImport {
         let share = feed.mediaItems == 0 ? 0 : 100 * Double(feed.mediaSizeKnown) / Double(feed.mediaItems)
         lines.append(
             "media: \(feed.mediaItems) items, size known at layout for \(feed.mediaSizeKnown) "
-                + "(\(String(format: "%.1f", share))%)")
+                + "(\(ReportNumber.fixed(share, 1))%)")
         lines.append(
             "replies: \(feed.posts.filter { $0.parent != nil }.count), "
                 + "reposts: \(feed.posts.filter { $0.repostedBy != nil }.count)")

@@ -1,5 +1,6 @@
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads `app.bsky.feed.getTimeline` response pages (`{"feed": [...],
 /// "cursor": ...}`) into imported posts, after the lexicons in

@@ -1,5 +1,6 @@
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads FeedSim's own post format: JSON Lines, one post a line, in feed
 /// order (newest first), for feeds that are not Bluesky timelines. The

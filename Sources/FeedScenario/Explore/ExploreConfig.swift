@@ -1,5 +1,5 @@
 import FeedEngine
-import Foundation
+import FoundationEssentials
 
 /// What `feedsim explore` searches: the space random sessions are drawn
 /// from (feed sizes, how many steps, which actions and how often, networks)

@@ -1,5 +1,6 @@
 import Determinism
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The readers `feedsim explore` draws sessions like when its configuration
 /// names a usage model (`"usage": "usage.json"`, written by `feedsim import

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A network measured from a capture: what `feedsim import har` writes
 /// (NETWORK.json) and a scenario's `"network": {"from": ...}` reads.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A distribution of round-trip latencies, in milliseconds: a link draws one
 /// value per request attempt.

@@ -1,6 +1,6 @@
 import CSVCodec
 import FeedScenario
-import Foundation
+import FoundationEssentials
 
 /// Cost coefficients fitted to a measured trace: each frame's main-thread
 /// time modelled as `Σ cost × count` over the trace's `CostTerm`s, fitted

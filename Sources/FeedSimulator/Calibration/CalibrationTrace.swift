@@ -1,6 +1,7 @@
 import CSVCodec
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// A problem with a calibration trace or with fitting it.
 package typealias CalibrationError = FileProblem
@@ -80,7 +81,7 @@ package struct CalibrationTrace: Sendable {
                 throw CalibrationError(file: file, line: error.line, problem: error.problem)
             }
             // Exporters pad fields with spaces; a line of spaces holds no frame.
-            return record.map { ($0.line, $0.fields.map { $0.trimmingCharacters(in: .whitespaces) }) }
+            return record.map { ($0.line, $0.fields.map { $0.trimmingSpaces() }) }
         }
         guard let headerRecord = try next(), headerRecord.fields != [""] else {
             throw CalibrationError(

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import SystemSupport
 
 /// What an `XMLEventReader` reports as it reads a document, in order.
 protocol XMLEventHandler: AnyObject {
@@ -41,7 +43,7 @@ struct XMLEventReader {
 
     /// Where the bytes come from.
     enum Source {
-        case file(FileHandle)
+        case file(ReadableFile)
         case bytes(Data)
     }
 

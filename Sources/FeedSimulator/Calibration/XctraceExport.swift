@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// The os_signpost interval table as `xctrace export` writes it, read into a
 /// calibration trace.
@@ -41,13 +42,13 @@ package enum XctraceExport {
     package static func trace(
         url: URL, file: String, signpost: String = defaultSignpost, subsystem: String? = nil
     ) throws(CalibrationError) -> CalibrationTrace {
-        let handle: FileHandle
+        let handle: ReadableFile
         do {
-            handle = try FileHandle(forReadingFrom: url)
+            handle = try ReadableFile(path: url.path)
         } catch {
-            throw CalibrationError(file: file, line: nil, problem: "cannot be read: \(error.localizedDescription)")
+            throw CalibrationError(file: file, line: nil, problem: "cannot be read: \(error.readableDescription)")
         }
-        defer { try? handle.close() }
+        defer { handle.close() }
         return try trace(source: .file(handle), file: file, signpost: signpost, subsystem: subsystem)
     }
 
@@ -160,7 +161,7 @@ package enum XctraceExport {
                     file: file, line: interval.line,
                     problem: "more than \(CalibrationTrace.maximumFrames) frames; split the trace")
             }
-            guard let text = interval.durationText, let ns = Int64(text.trimmingCharacters(in: .whitespaces)), ns >= 0
+            guard let text = interval.durationText, let ns = Int64(text.trimmingSpaces()), ns >= 0
             else {
                 throw CalibrationError(
                     file: file, line: interval.line,
@@ -172,7 +173,7 @@ package enum XctraceExport {
                         """
                 )
             }
-            guard let message = interval.endMessage, !message.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let message = interval.endMessage, !message.trimmingSpaces().isEmpty else {
                 throw CalibrationError(
                     file: file, line: interval.line,
                     problem: "the interval has no end message; expected key=value counts such as \"cells_configured=3\""
@@ -415,13 +416,13 @@ package enum XctraceExport {
             guard problem == nil else { return }
             path.removeLast()
             if inMnemonic, element == "mnemonic" {
-                mnemonics.append(mnemonicText.trimmingCharacters(in: .whitespacesAndNewlines))
+                mnemonics.append(mnemonicText.trimmingWhitespace())
                 inMnemonic = false
                 return
             }
             if inType, element == "engineering-type" {
                 if !types.isEmpty {
-                    types[types.count - 1] = mnemonicText.trimmingCharacters(in: .whitespacesAndNewlines)
+                    types[types.count - 1] = mnemonicText.trimmingWhitespace()
                 }
                 inType = false
                 return

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The formulas of UIScrollView's motion. Offsets in points, velocities in
 /// points per second, times in seconds.

@@ -1,5 +1,6 @@
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The simulated UIScrollView: it owns the content offset, the viewport and
 /// its insets, follows a dragging finger with rubber banding past the edges,

@@ -1,6 +1,7 @@
 import Determinism
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Drawing latencies: the one part of a distribution that needs the
 /// simulator's seeded generators.

@@ -1,6 +1,7 @@
 import Determinism
 import FeedScenario
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How a client retries a failed request: up to `maxRetries` more attempts,
 /// each after an exponentially growing wait.
