@@ -1,14 +1,14 @@
 /// A coding key for any field name, used to see every key an object has.
-struct AnyCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) {
+package struct AnyCodingKey: CodingKey {
+    package var stringValue: String
+    package var intValue: Int?
+    package init(stringValue: String) { self.stringValue = stringValue }
+    package init(intValue: Int) {
         self.stringValue = String(intValue)
         self.intValue = intValue
     }
     /// The same field as `key`.
-    init(_ key: some CodingKey) {
+    package init(_ key: some CodingKey) {
         stringValue = key.stringValue
         intValue = key.intValue
     }

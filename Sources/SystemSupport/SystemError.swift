@@ -76,7 +76,9 @@ private enum DecodingErrorText {
     }
 
     private static func sentence(_ context: DecodingError.Context) -> String {
-        var text = context.codingPath.isEmpty ? context.debugDescription : "\(place(context.codingPath)): \(context.debugDescription)"
+        var text =
+            context.codingPath.isEmpty
+            ? context.debugDescription : "\(place(context.codingPath)): \(context.debugDescription)"
         if let underlying = context.underlyingError {
             text += " (\(underlying.readableDescription))"
         }

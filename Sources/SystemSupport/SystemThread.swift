@@ -11,11 +11,13 @@ package final class SystemThread {
     /// Starts a thread that runs `body`.
     package init(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-        let result = pthread_create(&thread, nil, { argument in
-            let body = Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue()
-            body.run()
-            return nil
-        }, box)
+        let result = pthread_create(
+            &thread, nil,
+            { argument in
+                let body = Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue()
+                body.run()
+                return nil
+            }, box)
         precondition(result == 0, "pthread_create: \(String(cString: strerror(result)))")
     }
 
