@@ -6,7 +6,7 @@ import Glibc
 /// numbers: as easy as 1, 2, 3", 2011), here SplitMix64's finaliser chained
 /// over the key's words. Drawing for one key never shifts what another key
 /// gets, so a change in one frame cannot move the draws of every later one.
-package enum CounterRandom {
+public enum CounterRandom {
     /// SplitMix64's output function: a bijective mix of 64 bits.
     @inlinable
     static func mix(_ x: UInt64) -> UInt64 {
@@ -18,7 +18,7 @@ package enum CounterRandom {
 
     /// 64 random bits for the key `(a, b, c, d)`.
     @inlinable
-    package static func bits(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> UInt64 {
+    public static func bits(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> UInt64 {
         bits(Prefix(a).then(b), c, d)
     }
 
@@ -27,7 +27,7 @@ package enum CounterRandom {
     /// their first words (every draw of a run shares its seed, every draw
     /// of a frame its vsync) mixes those words once; the bits are the same
     /// as from the whole key.
-    package struct Prefix: Sendable, Equatable {
+    public struct Prefix: Sendable, Equatable {
         @usableFromInline let state: UInt64
 
         @inlinable
@@ -35,22 +35,22 @@ package enum CounterRandom {
 
         /// A key's first word.
         @inlinable
-        package init(_ first: UInt64) { self.init(state: CounterRandom.mix(first)) }
+        public init(_ first: UInt64) { self.init(state: CounterRandom.mix(first)) }
 
         /// These words followed by `word`.
         @inlinable
-        package func then(_ word: UInt64) -> Prefix { Prefix(state: CounterRandom.mix(state ^ word)) }
+        public func then(_ word: UInt64) -> Prefix { Prefix(state: CounterRandom.mix(state ^ word)) }
     }
 
     /// 64 random bits for the key `prefix` followed by `(c, d)`.
     @inlinable
-    package static func bits(_ prefix: Prefix, _ c: UInt64, _ d: UInt64) -> UInt64 {
+    public static func bits(_ prefix: Prefix, _ c: UInt64, _ d: UInt64) -> UInt64 {
         prefix.then(c).then(d).state
     }
 
     /// A uniform double in the open interval (0, 1) for the key.
     @inlinable
-    package static func unit(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> Double {
+    public static func unit(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> Double {
         unit(bits: bits(a, b, c, d))
     }
 
@@ -62,13 +62,13 @@ package enum CounterRandom {
     /// A standard normal draw for the key (Box–Muller on two uniforms drawn
     /// from the key and its neighbour).
     @inlinable
-    package static func normal(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> Double {
+    public static func normal(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> Double {
         normal(Prefix(a).then(b), c, d)
     }
 
     /// A standard normal draw for the key `prefix` followed by `(c, d)`.
     @inlinable
-    package static func normal(_ prefix: Prefix, _ c: UInt64, _ d: UInt64) -> Double {
+    public static func normal(_ prefix: Prefix, _ c: UInt64, _ d: UInt64) -> Double {
         let head = prefix.then(c)
         let u1 = unit(bits: head.then(d).state)
         let u2 = unit(bits: head.then(d ^ 0x5555_5555_5555_5555).state)
@@ -78,14 +78,14 @@ package enum CounterRandom {
     /// A lognormal factor with mean 1 and log-σ `sigma` for the key:
     /// `exp(σ·z − σ²/2)`; exactly 1 when σ is 0.
     @inlinable
-    package static func lognormalFactor(sigma: Double, _ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> Double {
+    public static func lognormalFactor(sigma: Double, _ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> Double {
         lognormalFactor(sigma: sigma, Prefix(a).then(b), c, d)
     }
 
     /// A lognormal factor with mean 1 and log-σ `sigma` for the key
     /// `prefix` followed by `(c, d)`.
     @inlinable
-    package static func lognormalFactor(sigma: Double, _ prefix: Prefix, _ c: UInt64, _ d: UInt64) -> Double {
+    public static func lognormalFactor(sigma: Double, _ prefix: Prefix, _ c: UInt64, _ d: UInt64) -> Double {
         guard sigma > 0 else { return 1 }
         return exp(sigma * normal(prefix, c, d) - sigma * sigma / 2)
     }

@@ -1,7 +1,7 @@
 /// A 64-bit FNV-1a hash (Fowler, Noll and Vo): fast, simple and the same on
 /// every platform and Swift release, for digests that prove two runs or two
 /// sets of inputs identical. Not for security.
-package struct FNV1a: Sendable, Equatable, Codable {
+public struct FNV1a: Sendable, Equatable, Codable {
     @usableFromInline static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
     @usableFromInline static let prime: UInt64 = 0x0000_0100_0000_01B3
 
@@ -10,36 +10,36 @@ package struct FNV1a: Sendable, Equatable, Codable {
     @usableFromInline var state: UInt64 = FNV1a.offsetBasis
 
     /// The hash of everything mixed in so far.
-    package var value: UInt64 { state }
+    public var value: UInt64 { state }
 
     enum CodingKeys: String, CodingKey {
         case state = "value"
     }
 
-    package init() {}
+    public init() {}
 
     /// The hash of `bytes`, in order: what a file's or a text's digest is.
     ///
     /// - Complexity: O(*n*) for *n* bytes.
-    package init<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
+    public init<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
         combine(bytes: bytes)
     }
 
     /// Mixes in one byte.
     @inlinable
-    package mutating func combine(byte: UInt8) {
+    public mutating func combine(byte: UInt8) {
         state ^= UInt64(byte)
         state &*= FNV1a.prime
     }
 
     /// Mixes in `bytes` in order.
-    package mutating func combine<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
+    public mutating func combine<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
         for byte in bytes { combine(byte: byte) }
     }
 
     /// Mixes in the eight bytes of `word`, least significant first.
     @inlinable
-    package mutating func combine(_ word: UInt64) {
+    public mutating func combine(_ word: UInt64) {
         var w = word
         for _ in 0..<8 {
             state ^= w & 0xFF
@@ -49,14 +49,14 @@ package struct FNV1a: Sendable, Equatable, Codable {
     }
 
     @inlinable
-    package mutating func combine(_ word: Int64) { combine(UInt64(bitPattern: word)) }
+    public mutating func combine(_ word: Int64) { combine(UInt64(bitPattern: word)) }
     @inlinable
-    package mutating func combine(_ word: Int) { combine(UInt64(bitPattern: Int64(word))) }
+    public mutating func combine(_ word: Int) { combine(UInt64(bitPattern: Int64(word))) }
     @inlinable
-    package mutating func combine(_ value: Double) { combine(value.bitPattern) }
+    public mutating func combine(_ value: Double) { combine(value.bitPattern) }
 
     /// The hash as 16 lowercase hex digits.
-    package var hex: String {
+    public var hex: String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

@@ -1,7 +1,7 @@
 /// A source of 64 random bits at a time, with the range reductions every
 /// generator here shares: our own, so results never depend on how the
 /// standard library maps bits to ranges.
-package protocol DeterministicGenerator {
+public protocol DeterministicGenerator {
     /// The next 64 random bits.
     mutating func next() -> UInt64
 }
@@ -11,7 +11,7 @@ extension DeterministicGenerator {
     /// method ("Fast random integer generation in an interval", 2019): no
     /// modulo bias, one multiplication in the common case.
     @inlinable
-    package mutating func next(below bound: UInt64) -> UInt64 {
+    public mutating func next(below bound: UInt64) -> UInt64 {
         precondition(bound > 0, "bound must be positive")
         var product = next().multipliedFullWidth(by: bound)
         if product.low < bound {
@@ -25,7 +25,7 @@ extension DeterministicGenerator {
 
     /// A uniform integer in `range`.
     @inlinable
-    package mutating func next(in range: ClosedRange<Int>) -> Int {
+    public mutating func next(in range: ClosedRange<Int>) -> Int {
         let span = UInt64(bitPattern: Int64(range.upperBound &- range.lowerBound)) &+ 1
         if span == 0 { return Int(bitPattern: UInt(next())) }
         return range.lowerBound &+ Int(next(below: span))
@@ -33,19 +33,19 @@ extension DeterministicGenerator {
 
     /// A uniform double in `[0, 1)` with 53 random bits.
     @inlinable
-    package mutating func nextUnit() -> Double {
+    public mutating func nextUnit() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 
     /// `true` with probability `p`.
     @inlinable
-    package mutating func chance(_ p: Double) -> Bool {
+    public mutating func chance(_ p: Double) -> Bool {
         nextUnit() < p
     }
 
     /// A uniform index in `0 ..< count`.
     @inlinable
-    package mutating func nextIndex(below count: Int) -> Int {
+    public mutating func nextIndex(below count: Int) -> Int {
         precondition(count > 0, "count must be positive")
         return Int(next(below: UInt64(count)))
     }
@@ -53,13 +53,13 @@ extension DeterministicGenerator {
 
 /// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
 /// generators", 2014): used to expand one seed into generator states.
-package struct SplitMix64: DeterministicGenerator, Sendable {
-    package private(set) var state: UInt64
+public struct SplitMix64: DeterministicGenerator, Sendable {
+    public private(set) var state: UInt64
 
-    package init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
     /// The next 64 random bits.
-    package mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -71,11 +71,11 @@ package struct SplitMix64: DeterministicGenerator, Sendable {
 /// xoshiro256** (Blackman and Vigna, 2018), the generator every random
 /// stream of a run uses. Its range reduction is our own (below), so results
 /// never depend on how the standard library maps bits to ranges.
-package struct Xoshiro256StarStar: DeterministicGenerator, Sendable {
+public struct Xoshiro256StarStar: DeterministicGenerator, Sendable {
     @usableFromInline var s0, s1, s2, s3: UInt64
 
     /// Seeds the four words from SplitMix64, as the authors recommend.
-    package init(seed: UInt64) {
+    public init(seed: UInt64) {
         var mix = SplitMix64(seed: seed)
         s0 = mix.next()
         s1 = mix.next()
@@ -85,7 +85,7 @@ package struct Xoshiro256StarStar: DeterministicGenerator, Sendable {
 
     /// The next 64 random bits.
     @inlinable
-    package mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         let result = Self.rotateLeft(s1 &* 5, 7) &* 9
         let t = s1 << 17
         s2 ^= s0

@@ -2,12 +2,12 @@
 /// 2012): a keyed hash of 64 bits, made for hashing short inputs under a
 /// secret key. The same on every platform and Swift release (the standard
 /// library's `Hasher` is seeded per process).
-package struct SipHash24: Sendable {
+public struct SipHash24: Sendable {
     private let k0: UInt64
     private let k1: UInt64
 
     /// A hash keyed by the 16 bytes of `key`, read as two little-endian words.
-    package init(key: [UInt8]) {
+    public init(key: [UInt8]) {
         precondition(key.count == 16, "a SipHash key is 16 bytes")
         k0 = SipHash24.word(key, at: 0)
         k1 = SipHash24.word(key, at: 8)
@@ -21,7 +21,7 @@ package struct SipHash24: Sendable {
     /// The hash of `message`.
     ///
     /// - Complexity: O(*n*) for *n* bytes.
-    package func hash(_ message: [UInt8]) -> UInt64 {
+    public func hash(_ message: [UInt8]) -> UInt64 {
         var state = (
             k0 ^ 0x736F_6D65_7073_6575, k1 ^ 0x646F_7261_6E64_6F6D,
             k0 ^ 0x6C79_6765_6E65_7261, k1 ^ 0x7465_6462_7974_6573
