@@ -1,5 +1,4 @@
 import FoundationEssentials
-import SystemSupport
 
 /// What the import reads of one HAR 1.2 entry, and nothing more: the URL is
 /// read only to class the request and is not kept past that.
@@ -45,10 +44,9 @@ extension HAREntry {
         let path = "$.log.entries[\(index)]"
         let object: JSONValue
         do {
-            object = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            object = try JSONParser.parse(bytes)
         } catch {
-            throw HARProblem(
-                file: file, path: path, problem: "expected a well-formed JSON object (\(error.readableDescription))")
+            throw HARProblem(file: file, path: path, problem: "expected a well-formed JSON object (\(error))")
         }
         let reader = HARFields(file: file)
         let entry = try reader.object(object, at: path)

@@ -56,7 +56,7 @@ struct JSONNode {
     /// The document `data` of `file` (or of its line `line`) as a node at `$`.
     static func parse(_ data: Data, file: String, line: Int? = nil) throws(TimelineProblem) -> JSONNode {
         do {
-            let value = try JSONDecoder().decode(JSONValue.self, from: data)
+            let value = try JSONParser.parse([UInt8](data))
             return JSONNode(value: value, path: "$", file: file, line: line)
         } catch {
             let place = line.map(FilePlace.line) ?? .wholeFile
