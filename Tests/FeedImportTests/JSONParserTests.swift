@@ -18,10 +18,13 @@ import Testing
             return generator.chance(0.3) ? -magnitude : magnitude
         case 3: return Int(generator.next(below: 1 << 50)) - (1 << 49)
         case 4:
-            let scalars: [Unicode.Scalar] = ["a", "\"", "\\", "/", "\n", "\t", "\u{01}", "é", "\u{1F600}", "\u{7F}", " "]
-            return String(String.UnicodeScalarView((0..<generator.next(below: 12)).map { _ in
+            let scalars: [Unicode.Scalar] = [
+                "a", "\"", "\\", "/", "\n", "\t", "\u{01}", "é", "\u{1F600}", "\u{7F}", " ",
+            ]
+            let picked = (0..<generator.next(below: 12)).map { _ in
                 scalars[Int(generator.next(below: UInt64(scalars.count)))]
-            }))
+            }
+            return String(String.UnicodeScalarView(picked))
         case 5:
             return (0..<generator.next(below: 5)).map { _ in randomValue(&generator, depth: depth - 1) }
         default:
@@ -71,7 +74,8 @@ import Testing
     func deepNesting() throws {
         let deep = [UInt8](repeating: UInt8(ascii: "["), count: 100_000)
         #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(deep) }
-        let allowed = String(repeating: "[", count: JSONParser.depthLimit) + String(repeating: "]", count: JSONParser.depthLimit)
+        let limit = JSONParser.depthLimit
+        let allowed = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
         #expect(throws: Never.self) { try JSONParser.parse(Array(allowed.utf8)) }
     }
 }
