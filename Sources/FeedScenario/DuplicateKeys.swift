@@ -51,13 +51,11 @@ private struct _Scanner {
 
     struct Malformed: Error {}
 
-    let bytes: [UInt8]
-    var position = 0
-    var line = 1
+    var tokens: JSONTokenReader
     var stack: [Container] = []
     var found: DuplicateKey?
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8]) { tokens = JSONTokenReader(bytes) }
 
     mutating func scan() -> DuplicateKey? {
         do {
@@ -69,7 +67,7 @@ private struct _Scanner {
                     pending = try value()
                     continue
                 }
-                skipWhitespace()
+                tokens.skipWhitespace()
                 guard let top = stack.last else { break }
                 switch top {
                 case .object:
@@ -78,8 +76,8 @@ private struct _Scanner {
                     pending = try continueArray(count)
                 }
             }
-            skipWhitespace()
-            guard position == bytes.count else { throw Malformed() }
+            tokens.skipWhitespace()
+            guard tokens.position == tokens.bytes.count else { throw Malformed() }
             return found
         } catch {
             return nil
@@ -104,48 +102,48 @@ private struct _Scanner {
     /// container is opened and left on the stack, and true returned: its
     /// first value is to be read next.
     mutating func value() throws -> Bool {
-        skipWhitespace()
-        guard position < bytes.count else { throw Malformed() }
-        switch bytes[position] {
+        tokens.skipWhitespace()
+        guard tokens.position < tokens.bytes.count else { throw Malformed() }
+        switch tokens.bytes[tokens.position] {
         case UInt8(ascii: "{"):
-            position += 1
-            skipWhitespace()
-            if peek(UInt8(ascii: "}")) {
-                position += 1
+            tokens.position += 1
+            tokens.skipWhitespace()
+            if tokens.peek(UInt8(ascii: "}")) {
+                tokens.position += 1
                 return false
             }
             stack.append(.object(keys: [:], key: ""))
             try memberKey()
             return true
         case UInt8(ascii: "["):
-            position += 1
-            skipWhitespace()
-            if peek(UInt8(ascii: "]")) {
-                position += 1
+            tokens.position += 1
+            tokens.skipWhitespace()
+            if tokens.peek(UInt8(ascii: "]")) {
+                tokens.position += 1
                 return false
             }
             stack.append(.array(count: 1))
             return true
         case UInt8(ascii: "\""):
-            _ = try string()
+            _ = try tokens.string()
         case UInt8(ascii: "t"):
-            try literal("true")
+            try tokens.literal("true")
         case UInt8(ascii: "f"):
-            try literal("false")
+            try tokens.literal("false")
         case UInt8(ascii: "n"):
-            try literal("null")
+            try tokens.literal("null")
         default:
-            try number()
+            try tokens.number()
         }
         return false
     }
 
     /// Reads `"key":` in the object on top of the stack.
     mutating func memberKey() throws {
-        skipWhitespace()
-        guard peek(UInt8(ascii: "\"")), case .object(var keys, _) = stack.last else { throw Malformed() }
-        let keyLine = line
-        let key = try string()
+        tokens.skipWhitespace()
+        guard tokens.peek(UInt8(ascii: "\"")), case .object(var keys, _) = stack.last else { throw Malformed() }
+        let keyLine = tokens.line
+        let key = try tokens.string()
         if let firstLine = keys[key] {
             if found == nil {
                 found = DuplicateKey(path: path + "." + key, key: key, firstLine: firstLine, line: keyLine)
@@ -156,22 +154,22 @@ private struct _Scanner {
             keys[key] = keyLine
         }
         stack[stack.count - 1] = .object(keys: keys, key: key)
-        skipWhitespace()
-        guard peek(UInt8(ascii: ":")) else { throw Malformed() }
-        position += 1
+        tokens.skipWhitespace()
+        guard tokens.peek(UInt8(ascii: ":")) else { throw Malformed() }
+        tokens.position += 1
     }
 
     /// After a member: `,` and the next key, or `}`. True when a value is
     /// to be read next.
     mutating func continueObject() throws -> Bool {
-        guard position < bytes.count else { throw Malformed() }
-        switch bytes[position] {
+        guard tokens.position < tokens.bytes.count else { throw Malformed() }
+        switch tokens.bytes[tokens.position] {
         case UInt8(ascii: ","):
-            position += 1
+            tokens.position += 1
             try memberKey()
             return true
         case UInt8(ascii: "}"):
-            position += 1
+            tokens.position += 1
             stack.removeLast()
             return false
         default:
@@ -182,145 +180,18 @@ private struct _Scanner {
     /// After an element: `,` and the next element, or `]`. True when a
     /// value is to be read next.
     mutating func continueArray(_ count: Int) throws -> Bool {
-        guard position < bytes.count else { throw Malformed() }
-        switch bytes[position] {
+        guard tokens.position < tokens.bytes.count else { throw Malformed() }
+        switch tokens.bytes[tokens.position] {
         case UInt8(ascii: ","):
-            position += 1
+            tokens.position += 1
             stack[stack.count - 1] = .array(count: count + 1)
             return true
         case UInt8(ascii: "]"):
-            position += 1
+            tokens.position += 1
             stack.removeLast()
             return false
         default:
             throw Malformed()
-        }
-    }
-
-    // MARK: Tokens
-
-    func peek(_ byte: UInt8) -> Bool {
-        position < bytes.count && bytes[position] == byte
-    }
-
-    mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case UInt8(ascii: "\n"):
-                line += 1
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
-                break
-            default:
-                return
-            }
-            position += 1
-        }
-    }
-
-    mutating func literal(_ word: StaticString) throws {
-        let count = word.utf8CodeUnitCount
-        guard position + count <= bytes.count else { throw Malformed() }
-        for i in 0..<count where bytes[position + i] != word.utf8Start[i] { throw Malformed() }
-        position += count
-    }
-
-    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, as RFC 8259 writes numbers.
-    mutating func number() throws {
-        func digits() throws(Malformed) {
-            let start = position
-            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
-                position += 1
-            }
-            guard position > start else { throw Malformed() }
-        }
-        if peek(UInt8(ascii: "-")) { position += 1 }
-        if peek(UInt8(ascii: "0")) {
-            position += 1
-        } else {
-            try digits()
-        }
-        if peek(UInt8(ascii: ".")) {
-            position += 1
-            try digits()
-        }
-        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
-            position += 1
-            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { position += 1 }
-            try digits()
-        }
-    }
-
-    /// A string token, decoded: escapes resolved, UTF-8 checked.
-    mutating func string() throws -> String {
-        position += 1  // the opening quote
-        var decoded: [UInt8] = []
-        while true {
-            guard position < bytes.count else { throw Malformed() }
-            let byte = bytes[position]
-            position += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                guard let text = String(validating: decoded, as: UTF8.self) else { throw Malformed() }
-                return text
-            case UInt8(ascii: "\\"):
-                try escape(into: &decoded)
-            case 0..<0x20:
-                throw Malformed()
-            default:
-                decoded.append(byte)
-            }
-        }
-    }
-
-    /// The escape after a backslash, appended as UTF-8.
-    mutating func escape(into decoded: inout [UInt8]) throws {
-        guard position < bytes.count else { throw Malformed() }
-        let byte = bytes[position]
-        position += 1
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(byte)
-        case UInt8(ascii: "b"): decoded.append(0x08)
-        case UInt8(ascii: "f"): decoded.append(0x0C)
-        case UInt8(ascii: "n"): decoded.append(0x0A)
-        case UInt8(ascii: "r"): decoded.append(0x0D)
-        case UInt8(ascii: "t"): decoded.append(0x09)
-        case UInt8(ascii: "u"):
-            var scalar = try hexQuad()
-            if (0xD800..<0xDC00).contains(scalar) {
-                // A high surrogate must be followed by `\u` and a low one.
-                guard peek(UInt8(ascii: "\\")), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u")
-                else {
-                    throw Malformed()
-                }
-                position += 2
-                let low = try hexQuad()
-                guard (0xDC00..<0xE000).contains(low) else { throw Malformed() }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            }
-            guard let unicode = Unicode.Scalar(scalar) else { throw Malformed() }
-            decoded.append(contentsOf: Array(String(Character(unicode)).utf8))
-        default:
-            throw Malformed()
-        }
-    }
-
-    mutating func hexQuad() throws -> UInt32 {
-        guard position + 4 <= bytes.count else { throw Malformed() }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let digit = hexDigit(bytes[position]) else { throw Malformed() }
-            value = value << 4 | digit
-            position += 1
-        }
-        return value
-    }
-
-    func hexDigit(_ byte: UInt8) -> UInt32? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
-        default: nil
         }
     }
 }

@@ -127,8 +127,12 @@ public final class RunningChild: @unchecked Sendable {
                 kill(process.processIdentifier, SIGKILL)
                 exited.wait()
             }
-            // It may have exited on its own just before the signal.
-            killed = process.terminationReason == .uncaughtSignal
+            // It may have exited on its own just before the signal. A
+            // program that handles SIGTERM (feedsim does, once its handler
+            // is installed) exits 128 + SIGTERM rather than by the signal.
+            killed =
+                process.terminationReason == .uncaughtSignal
+                || (process.terminationReason == .exit && process.terminationStatus == 128 + SIGTERM)
         }
         // The pipes reach end-of-file once the child is gone; the bound only
         // matters if something the child started still holds them open.
