@@ -43,6 +43,22 @@ struct DocsCheckTests {
         """
     }
 
+    /// The repository's pages share /tmp/feedsim-docs, and the check empties
+    /// it before each of them. A page of a test's, checked while CI checks
+    /// the repository's pages, must leave it alone: emptying it once took
+    /// an explore configuration from under docs/main-thread.md's command.
+    @Test("Checking a page outside the repository leaves /tmp/feedsim-docs alone")
+    func scratchPageKeepsSharedFolder() throws {
+        let shared = URL(fileURLWithPath: "/tmp/feedsim-docs")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        let marker = shared.appendingPathComponent("kept-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+        try Data("kept".utf8).write(to: marker)
+        defer { try? FileManager.default.removeItem(at: marker) }
+        let result = try Self.check(Self.page(quote: "metric  value\nhitch  12.202\ndrift  0.000\nallocations  263"))
+        #expect(result.outcome.status == 0, "\(result.outcome)")
+        #expect(FileManager.default.fileExists(atPath: marker.path), "the check emptied /tmp/feedsim-docs")
+    }
+
     @Test("A quote that is what its command prints passes; one that is stale fails with a diff and how to re-quote")
     func staleQuoteFails() throws {
         let fresh = try Self.check(Self.page(quote: "metric  value\nhitch  12.202\ndrift  0.000\nallocations  263"))
