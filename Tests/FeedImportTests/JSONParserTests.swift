@@ -54,7 +54,7 @@ import Testing
     func edgeCases() throws {
         #expect(try JSONParser.parse(Array(#" "a\u00e9\ud83d\ude00\n\/" "#.utf8)) == .string("aé😀\n/"))
         #expect(try JSONParser.parse(Array("-0.5e2".utf8)) == .number(-50))
-        #expect(try JSONParser.parse(Array("12345678901234567890".utf8)) == .number(12_345_678_901_234_567_890))
+        #expect(try JSONParser.parse(Array("12345678901234567890".utf8)) == .number(Double("12345678901234567890")!))
         #expect(try JSONParser.parse(Array(#"{"a":1,"a":2}"#.utf8)) == .object(["a": .number(2)]))
         #expect(try JSONParser.parse(Array("\t[ ]\r\n".utf8)) == .array([]))
     }
