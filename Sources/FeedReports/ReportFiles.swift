@@ -25,24 +25,10 @@ package enum AtomicFile {
     static func writeContents(_ data: Data, to url: URL) throws {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         if descriptor >= 0 {
-            let written = data.withUnsafeBytes { writeAll($0, to: descriptor) }
+            let written = (try? data.withUnsafeBytes { try WritableFile.writeAll($0, to: descriptor) }) != nil
             if close(descriptor) == 0, written { return }
         }
         try data.write(to: url)
-    }
-
-    /// Writes every byte of `bytes`, however many calls that takes.
-    fileprivate static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += count
-        }
-        return true
     }
 
     package static func write(_ text: String, to url: URL) throws {
@@ -52,7 +38,7 @@ package enum AtomicFile {
         do {
             try writeContents(Data(text.utf8), to: temporary)
             if rename(temporary.path, url.path) != 0 {
-                throw SystemError("write \(url.path)")
+                throw SystemError("rename \(url.path)")
             }
         } catch {
             try? FileManager.default.removeItem(at: temporary)
@@ -138,7 +124,7 @@ package struct StagedFiles {
     /// Renames every staged file over its destination and makes the removals.
     package mutating func commit() throws {
         for (temporary, destination) in staged where rename(temporary.path, destination.path) != 0 {
-            throw SystemError("write \(destination.path)")
+            throw SystemError("rename \(destination.path)")
         }
         staged.removeAll()
         createdFolders.removeAll()
@@ -175,7 +161,7 @@ package final class StreamedFile {
     package init(url: URL) throws {
         self.url = url
         descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw SystemError("write \(url.path)") }
+        guard descriptor >= 0 else { throw SystemError("open \(url.path)") }
         buffer.reserveCapacity(StreamedFile.bufferBytes)
     }
 
@@ -201,14 +187,14 @@ package final class StreamedFile {
         guard descriptor >= 0 else { return }
         let result = Glibc.close(descriptor)
         descriptor = -1
-        if result != 0 { throw SystemError("write \(url.path)") }
+        if result != 0 { throw SystemError("close \(url.path)") }
     }
 
     private func flush() throws {
         guard !buffer.isEmpty else { return }
-        guard descriptor >= 0 else { throw SystemError("write \(url.path)") }
-        let ok = buffer.withUnsafeBytes { AtomicFile.writeAll($0, to: descriptor) }
-        buffer.removeAll(keepingCapacity: true)
-        if !ok { throw SystemError("write \(url.path)") }
+        guard descriptor >= 0 else { throw SystemError("write \(url.path)", code: EBADF) }
+        defer { buffer.removeAll(keepingCapacity: true) }
+        let descriptor = descriptor
+        try buffer.withUnsafeBytes { try WritableFile.writeAll($0, to: descriptor) }
     }
 }

@@ -43,15 +43,19 @@ final class Interruption: Sendable {
     /// The signal that interrupted the run, if one did.
     var signal: Int32? { state.withLock { $0.signal } }
 
-    /// Starts a worker with `start` (which returns its process id) unless
-    /// the run has been interrupted; false if it was. The check and the
-    /// registration happen under one lock, so a signal cannot fall between
-    /// them and miss the new worker.
-    func startWorker(_ start: () throws -> pid_t) rethrows -> Bool {
-        try state.withLock { state in
-            guard state.signal == nil else { return false }
-            state.workers.insert(try start())
-            return true
+    /// Starts `executable` with `arguments` as a worker, with this
+    /// process's environment and deterministic hashing, unless the run has
+    /// been interrupted; nil if it was. The check and the registration
+    /// happen under one lock, so a signal cannot fall between them and miss
+    /// the new worker.
+    func startWorker(executable: URL, arguments: [String]) throws(SystemError) -> ChildProcess? {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
+        return try state.withLock { state throws(SystemError) -> ChildProcess? in
+            guard state.signal == nil else { return nil }
+            let child = try ChildProcess(executable: executable.path, arguments: arguments, environment: environment)
+            state.workers.insert(child.pid)
+            return child
         }
     }
 

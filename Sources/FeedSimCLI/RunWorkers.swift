@@ -140,16 +140,9 @@ final class BatchWorker {
         self.interruption = interruption
         // The worker exits when this process does, however it ends.
         let arguments = ["_run-batch", "--parent-pid", String(getpid())] + RegisteredParts.workerArguments
-        var environment = ChildProcess.currentEnvironment
-        environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
-        var child: ChildProcess?
+        let child: ChildProcess?
         do {
-            _ = try interruption.startWorker {
-                let process = try ChildProcess(
-                    executable: executable.path, arguments: arguments, environment: environment)
-                child = process
-                return process.pid
-            }
+            child = try interruption.startWorker(executable: executable, arguments: arguments)
         } catch {
             throw Lost(status: -1, account: .said("cannot start \(executable.path): \(error)"))
         }

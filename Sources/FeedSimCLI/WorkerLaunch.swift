@@ -37,17 +37,8 @@ struct WorkerLaunch: Sendable {
     }
 
     func run(input: Data) -> Finished {
-        var environment = ChildProcess.currentEnvironment
-        environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
-        var child: ChildProcess?
         do {
-            let started = try interruption.startWorker {
-                let process = try ChildProcess(
-                    executable: executable.path, arguments: arguments, environment: environment)
-                child = process
-                return process.pid
-            }
-            guard started, let child else {
+            guard let child = try interruption.startWorker(executable: executable, arguments: arguments) else {
                 return Finished(status: -1, output: Data(), errors: "", problem: "not started: interrupted")
             }
             return finish(child, input: input)

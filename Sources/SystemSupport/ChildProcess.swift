@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -110,8 +109,4 @@ package final class ChildProcess {
         _ = signal(SIGPIPE, SIG_IGN)
     }()
 
-    /// This process's environment.
-    package static var currentEnvironment: [String: String] {
-        ProcessInfo.processInfo.environment
-    }
 }

@@ -84,18 +84,25 @@ package final class WritableFile: @unchecked Sendable {
     /// Writes all of `data`, however many calls the system takes.
     package func write(_ data: Data) throws(SystemError) {
         guard descriptor >= 0 else { throw SystemError("write", code: EBADF) }
-        let failure: Int32? = data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = retryingInterrupts {
-                    Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                }
-                guard written > 0 else { return written < 0 ? errno : EIO }
-                offset += written
+        let descriptor = descriptor
+        // `Data.withUnsafeBytes` rethrows untyped: the error comes out as a
+        // `Result`.
+        try data.withUnsafeBytes { bytes in
+            Result { () throws(SystemError) in try WritableFile.writeAll(bytes, to: descriptor) }
+        }.get()
+    }
+
+    /// Writes all of `bytes` to `descriptor`, however many calls the system
+    /// takes.
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = retryingInterrupts {
+                Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             }
-            return nil
+            guard written > 0 else { throw SystemError("write", code: written < 0 ? errno : EIO) }
+            offset += written
         }
-        if let failure { throw SystemError("write", code: failure) }
     }
 
     /// Closes the file, if the writer opened it; writing after fails with

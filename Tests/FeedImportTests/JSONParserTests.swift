@@ -84,3 +84,25 @@ import Testing
         #expect(throws: Never.self) { try JSONParser.parse(Array(allowed.utf8)) }
     }
 }
+
+/// `JSONValue` as `JSONDecoder` reads it, each kind tried in turn: the
+/// reference the parser is checked against (the importers read it with
+/// `JSONParser` alone).
+extension JSONValue: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+}

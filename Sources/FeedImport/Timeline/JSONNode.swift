@@ -1,32 +1,16 @@
 import FeedScenario
 import FoundationEssentials
 
-/// A JSON value read whole: what the timeline readers walk, asking each
-/// node for the type they expect so that a problem names its JSON path.
-package enum JSONValue: Decodable, Sendable, Equatable {
+/// A JSON value read whole (`JSONParser`): what the timeline and HAR
+/// readers walk, asking each node for the type they expect so that a
+/// problem names its JSON path.
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-
-    package init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
 
     /// What a person calls this kind of value, for "found …".
     var kindName: String {

@@ -64,7 +64,8 @@ package struct CostTerm: Sendable, Identifiable {
         CostTerm(
             "decode_per_megapixel", "decoded_megapixels", "megapixel decoded on the main thread", \.decodePerMegapixel,
             counting: .mainThreadDecodedMegapixels),
-        // Last, so that the terms before it keep their jitter keys (their index).
+        // The terms from here on were appended, each after the last, so that
+        // every term before them keeps its jitter key (its index).
         CostTerm(
             "background_result", "background_results", "background result handed back to the main thread",
             \.backgroundResult, counting: .backgroundResults),
